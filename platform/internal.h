@@ -1,0 +1,83 @@
+/*
+ * platform/internal.h — helpers shared by the platform module's files
+ * (model, units, readers and writers).  Not installed.
+ */
+#ifndef STEADY_PLATFORM_INTERNAL_H
+#define STEADY_PLATFORM_INTERNAL_H
+
+#include "steady/platform.h"
+
+#include <libxml/tree.h>
+
+/* ---- numbers and units (units.c) ---------------------------------------- */
+
+typedef enum {
+    UNIT_BANDWIDTH, /* bytes/s: Bps, kBps, MBps, GBps, TBps, KiBps.., bps, kbps, Mbps.. */
+    UNIT_TIME,      /* seconds: s, ms, us, ns, ps, m, h, d, w */
+    UNIT_SPEED,     /* flop/s: f, kf, Mf, Gf, Tf, Pf, Ef (or "flops" suffixes) */
+    UNIT_NONE       /* a plain number */
+} unit_kind_t;
+
+/* Parses "12.5MBps", "10us", "2Gf" or a plain number (in the base unit)
+ * into *value.  On failure returns false and points *why at a static
+ * explanation ("unknown bandwidth unit", "not a number"); unit_hint(kind)
+ * then says what is accepted.  The value may
+ * be negative, zero or NaN: range checks belong to the model, which knows
+ * which field it is. */
+bool parse_quantity(const char *text, unit_kind_t kind, double *value, const char **why);
+
+const char *unit_hint(unit_kind_t kind);
+
+/* Writes the shortest decimal that strtod reads back to exactly x. */
+void format_double(char buf[32], double x);
+
+/* The model's range rule for a numeric field: bandwidth, cost and speed
+ * must be finite and positive, latency and overhead finite and >= 0.  The
+ * message quotes `text` (the value as the user wrote it) or, when text is
+ * NULL, the value itself: "non-positive bandwidth (-5MBps)". */
+steady_err_t check_field(const char *field, double value, const char *text, steady_error_t *err);
+
+/* Name accepted for a node: see STEADY_NAME_MAX. */
+bool valid_node_name(const char *name);
+
+/* ---- readers and writers ---------------------------------------------- */
+
+steady_err_t parse_native(const char *text, size_t len, const char *origin,
+                          steady_platform_t *p, steady_error_t *err);
+steady_err_t parse_graphml(xmlDocPtr doc, const char *origin, steady_platform_t *p,
+                           steady_error_t *err);
+steady_err_t parse_simgrid(xmlDocPtr doc, const char *origin, steady_platform_t *p,
+                           steady_error_t *err);
+
+steady_err_t write_native(const steady_platform_t *p, FILE *out, steady_error_t *err);
+steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t *err);
+steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
+                           const steady_write_options_t *opts, steady_error_t *err);
+
+/* ---- XML helpers (xml.c) ------------------------------------------------ */
+
+/* Parses an XML document from memory without network access and with line
+ * numbers kept.  A malformed document gives "ORIGIN:LINE:COL: malformed XML
+ * (libxml2's reason)". Caller frees *doc with xmlFreeDoc. */
+steady_err_t xml_read(const char *text, size_t len, const char *origin, xmlDocPtr *doc,
+                      steady_error_t *err);
+
+/* Line of an element (0 if unknown). */
+long xml_line(xmlNodePtr node);
+
+/* True when node is an element with that local name. */
+bool xml_is(xmlNodePtr node, const char *name);
+
+/* Attribute value of node (caller frees with xmlFree), or NULL. */
+char *xml_attr(xmlNodePtr node, const char *name);
+
+/* Records "ORIGIN:LINE: message" for an element. */
+steady_err_t xml_error(steady_error_t *err, steady_err_t code, const char *origin,
+                       xmlNodePtr node, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Adds "ORIGIN:LINE: " before an error raised by the model for node. */
+steady_err_t xml_locate(steady_error_t *err, steady_err_t code, const char *origin,
+                        xmlNodePtr node);
+
+#endif /* STEADY_PLATFORM_INTERNAL_H */

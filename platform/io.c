@@ -1,0 +1,186 @@
+/*
+ * io.c — choosing a platform format, reading files, dispatching to the
+ * native / GraphML / SimGrid readers and writers, and the SMPI hostfile.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const format_names[] = {"auto", "native", "graphml", "simgrid"};
+
+int steady_format_from_name(const char *name)
+{
+    for (int f = 0; f < (int)(sizeof format_names / sizeof *format_names); f++)
+        if (strcmp(name, format_names[f]) == 0)
+            return f;
+    return -1;
+}
+
+const char *steady_format_name(steady_format_t f)
+{
+    return (unsigned)f < sizeof format_names / sizeof *format_names ? format_names[f] : "?";
+}
+
+/* Skips blanks, the XML declaration, comments and processing instructions,
+ * and returns the XML root element's name if text looks like XML. */
+static bool xml_root_name(const char *text, size_t len, char name[32])
+{
+    size_t i = 0;
+    for (;;) {
+        while (i < len && strchr(" \t\r\n", text[i]))
+            i++;
+        if (i >= len || text[i] != '<')
+            return false;
+        if (i + 1 < len && (text[i + 1] == '?' || text[i + 1] == '!')) {
+            /* <?xml ...?>, <!-- ... -->, <!DOCTYPE ...>: skip to its end */
+            const char *close = text[i + 1] == '!' && i + 3 < len && text[i + 2] == '-'
+                                    ? "-->"
+                                    : ">";
+            const char *end = NULL;
+            for (size_t k = i + 2; k + strlen(close) <= len; k++)
+                if (memcmp(text + k, close, strlen(close)) == 0) {
+                    end = text + k;
+                    break;
+                }
+            if (!end) {
+                name[0] = '\0'; /* XML, truncated before its root: libxml2 will say where */
+                return true;
+            }
+            i = (size_t)(end - text) + strlen(close);
+            continue;
+        }
+        size_t n = 0;
+        for (i++; i < len && n < 31 && !strchr(" \t\r\n/>", text[i]); i++)
+            name[n++] = text[i];
+        name[n] = '\0';
+        return true;
+    }
+}
+
+steady_err_t steady_platform_parse(const char *text, size_t len, const char *origin,
+                                   steady_format_t format, steady_platform_t **out,
+                                   steady_format_t *detected, steady_error_t *err)
+{
+    *out = NULL;
+    if (format == STEADY_FORMAT_AUTO) {
+        char root[32];
+        format = STEADY_FORMAT_NATIVE;
+        if (xml_root_name(text, len, root)) {
+            /* a colon-prefixed root (<ns:graphml>) is matched on its local part */
+            const char *local = strchr(root, ':') ? strchr(root, ':') + 1 : root;
+            if (strcmp(local, "graphml") == 0)
+                format = STEADY_FORMAT_GRAPHML;
+            else if (strcmp(local, "platform") == 0 || root[0] == '\0')
+                format = STEADY_FORMAT_SIMGRID;
+            else
+                return steady_error_set(err, STEADY_EPARSE,
+                                        "%s:1: unknown XML document <%s>: expected <graphml> or "
+                                        "a SimGrid <platform>",
+                                        origin, root);
+        }
+    }
+
+    steady_platform_t *p;
+    steady_err_t rc = steady_platform_create(&p, err);
+    if (rc)
+        return rc;
+    if (format == STEADY_FORMAT_NATIVE) {
+        rc = parse_native(text, len, origin, p, err);
+    } else if (format == STEADY_FORMAT_GRAPHML || format == STEADY_FORMAT_SIMGRID) {
+        xmlDocPtr doc;
+        rc = xml_read(text, len, origin, &doc, err);
+        if (!rc) {
+            rc = format == STEADY_FORMAT_GRAPHML ? parse_graphml(doc, origin, p, err)
+                                                 : parse_simgrid(doc, origin, p, err);
+            xmlFreeDoc(doc);
+        }
+    } else {
+        rc = steady_error_set(err, STEADY_EINVAL, "unknown platform format (%d)", (int)format);
+    }
+    if (!rc && (rc = steady_platform_validate(p, err)))
+        steady_error_prefix(err, "%s: ", origin);
+    if (rc) {
+        steady_platform_destroy(p);
+        return rc;
+    }
+    if (detected)
+        *detected = format;
+    *out = p;
+    return STEADY_OK;
+}
+
+steady_err_t steady_platform_read(const char *path, steady_format_t format,
+                                  steady_platform_t **out, steady_format_t *detected,
+                                  steady_error_t *err)
+{
+    *out = NULL;
+    bool is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return steady_error_set(err, STEADY_EINPUT, "%s: cannot open (%s)", path, strerror(errno));
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    steady_err_t rc = STEADY_OK;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            size_t ncap = cap ? 2 * cap : 65536;
+            char *n = realloc(text, ncap);
+            if (!n) {
+                rc = steady_error_set(err, STEADY_ENOMEM, "%s: out of memory", path);
+                break;
+            }
+            text = n;
+            cap = ncap;
+        }
+        size_t got = fread(text + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f))
+                rc = steady_error_set(err, STEADY_EINPUT, "%s: cannot read (%s)",
+                                      is_stdin ? "standard input" : path, strerror(errno));
+            break;
+        }
+    }
+    if (!is_stdin)
+        fclose(f);
+    if (!rc) {
+        text[len] = '\0';
+        rc = steady_platform_parse(text, len, is_stdin ? "<stdin>" : path, format, out, detected,
+                                   err);
+    }
+    free(text);
+    return rc;
+}
+
+steady_err_t steady_platform_write(const steady_platform_t *p, FILE *out, steady_format_t format,
+                                   const steady_write_options_t *opts, steady_error_t *err)
+{
+    steady_write_options_t defaults = {0};
+    if (!opts)
+        opts = &defaults;
+    steady_err_t rc;
+    switch (format) {
+    case STEADY_FORMAT_NATIVE: rc = write_native(p, out, err); break;
+    case STEADY_FORMAT_GRAPHML: rc = write_graphml(p, out, err); break;
+    case STEADY_FORMAT_SIMGRID: rc = write_simgrid(p, out, opts, err); break;
+    default:
+        return steady_error_set(err, STEADY_EINVAL, "cannot write platform format %s",
+                                steady_format_name(format));
+    }
+    if (!rc && (fflush(out) != 0 || ferror(out)))
+        rc = steady_error_set(err, STEADY_EIO, "write failed (%s)", strerror(errno));
+    return rc;
+}
+
+steady_err_t steady_platform_write_hostfile(const steady_platform_t *p, FILE *out,
+                                            steady_error_t *err)
+{
+    for (int v = 0; v < steady_platform_node_count(p); v++)
+        fprintf(out, "%s\n", steady_platform_node(p, v)->name);
+    if (fflush(out) != 0 || ferror(out))
+        return steady_error_set(err, STEADY_EIO, "write failed (%s)", strerror(errno));
+    return STEADY_OK;
+}

@@ -1,0 +1,48 @@
+/*
+ * tests.h — shared declarations of the CUnit unit tests.  Each test file
+ * defines one suite_<area>() that adds its suite to the registry.
+ */
+#ifndef STEADY_TESTS_H
+#define STEADY_TESTS_H
+
+#include <CUnit/CUnit.h>
+
+#include "steady/platform.h"
+
+void suite_platform(void);
+void suite_native(void);
+void suite_graphml(void);
+void suite_simgrid(void);
+void suite_gen(void);
+void suite_summary(void);
+
+/* Adds a suite with the given tests (a NULL-terminated {name, fn} list). */
+void add_suite(const char *name, const CU_TestInfo *tests);
+
+/* Parses text in the given format; fails the current test (and returns
+ * NULL) on error.  Caller destroys the platform. */
+steady_platform_t *parse_ok(const char *text, steady_format_t format);
+
+/* Parses text expecting failure with code; returns the message in a static
+ * buffer ("" when parsing succeeded, which fails the test). */
+const char *parse_err(const char *text, steady_format_t format, steady_err_t code);
+
+/* Writes p in the format into a malloc'd, NUL-terminated string. */
+char *write_string(const steady_platform_t *p, steady_format_t format,
+                   const steady_write_options_t *opts);
+
+/* True when a and b have the same name, nodes and edges, in the same order,
+ * every double bit-for-bit equal.  On a difference, describes it in why. */
+int platforms_equal(const steady_platform_t *a, const steady_platform_t *b, char why[256]);
+
+/* CU_ASSERT that a and b are equal, printing the difference if not. */
+#define ASSERT_PLATFORMS_EQUAL(a, b)                                                              \
+    do {                                                                                          \
+        char why_[256];                                                                           \
+        int eq_ = platforms_equal((a), (b), why_);                                                \
+        if (!eq_)                                                                                 \
+            fprintf(stderr, "\n    platforms differ: %s\n", why_);                                 \
+        CU_ASSERT(eq_);                                                                           \
+    } while (0)
+
+#endif

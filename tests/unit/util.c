@@ -1,0 +1,89 @@
+/*
+ * util.c — helpers shared by the unit tests.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests.h"
+
+steady_platform_t *parse_ok(const char *text, steady_format_t format)
+{
+    steady_platform_t *p = NULL;
+    steady_error_t err = {0};
+    steady_err_t rc = steady_platform_parse(text, strlen(text), "test", format, &p, NULL, &err);
+    if (rc)
+        fprintf(stderr, "\n    unexpected parse error: %s\n", err.msg);
+    CU_ASSERT_EQUAL(rc, STEADY_OK);
+    return p;
+}
+
+const char *parse_err(const char *text, steady_format_t format, steady_err_t code)
+{
+    static steady_error_t err;
+    steady_platform_t *p = NULL;
+    steady_error_clear(&err);
+    steady_err_t rc = steady_platform_parse(text, strlen(text), "test", format, &p, NULL, &err);
+    CU_ASSERT_EQUAL(rc, code);
+    CU_ASSERT_PTR_NULL(p);
+    steady_platform_destroy(p);
+    return err.msg;
+}
+
+char *write_string(const steady_platform_t *p, steady_format_t format,
+                   const steady_write_options_t *opts)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    steady_error_t err = {0};
+    steady_err_t rc = steady_platform_write(p, f, format, opts, &err);
+    if (rc)
+        fprintf(stderr, "\n    unexpected write error: %s\n", err.msg);
+    CU_ASSERT_EQUAL(rc, STEADY_OK);
+    fclose(f);
+    return buf;
+}
+
+static int same_double(double x, double y)
+{
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
+int platforms_equal(const steady_platform_t *a, const steady_platform_t *b, char why[256])
+{
+    if (strcmp(steady_platform_name(a), steady_platform_name(b)) != 0) {
+        snprintf(why, 256, "name %s vs %s", steady_platform_name(a), steady_platform_name(b));
+        return 0;
+    }
+    if (steady_platform_node_count(a) != steady_platform_node_count(b) ||
+        steady_platform_edge_count(a) != steady_platform_edge_count(b)) {
+        snprintf(why, 256, "%d nodes %d edges vs %d nodes %d edges",
+                 steady_platform_node_count(a), steady_platform_edge_count(a),
+                 steady_platform_node_count(b), steady_platform_edge_count(b));
+        return 0;
+    }
+    for (int v = 0; v < steady_platform_node_count(a); v++) {
+        const steady_node_t *x = steady_platform_node(a, v), *y = steady_platform_node(b, v);
+        if (strcmp(x->name, y->name) != 0 || x->kind != y->kind || !same_double(x->speed, y->speed)) {
+            snprintf(why, 256, "node %d: %s kind %d speed %.17g vs %s kind %d speed %.17g", v,
+                     x->name, x->kind, x->speed, y->name, y->kind, y->speed);
+            return 0;
+        }
+    }
+    for (int k = 0; k < steady_platform_edge_count(a); k++) {
+        const steady_edge_t *x = steady_platform_edge(a, k), *y = steady_platform_edge(b, k);
+        if (x->src != y->src || x->dst != y->dst || !same_double(x->bandwidth, y->bandwidth) ||
+            !same_double(x->latency, y->latency) || !same_double(x->overhead, y->overhead) ||
+            !same_double(x->cost, y->cost)) {
+            snprintf(why, 256,
+                     "edge %d: %d->%d bw %.17g lat %.17g ovh %.17g cost %.17g vs "
+                     "%d->%d bw %.17g lat %.17g ovh %.17g cost %.17g",
+                     k, x->src, x->dst, x->bandwidth, x->latency, x->overhead, x->cost, y->src,
+                     y->dst, y->bandwidth, y->latency, y->overhead, y->cost);
+            return 0;
+        }
+    }
+    return 1;
+}
