@@ -50,19 +50,26 @@ deps-ok:
 bootstrap:
 	@scripts/bootstrap
 
+# `make V=1` shows the full commands
+Q = $(if $(V),,@)
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@$(if $(V),,echo "  AR      $@")
+	$(Q)ar rcs $@ $^
 
 $(STEADY): $(CLI_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) $(CLI_OBJ) $(LIB) $(LDLIBS) -o $@
+	@$(if $(V),,echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) $(CLI_OBJ) $(LIB) $(LDLIBS) -o $@
 
 $(UNIT): $(TEST_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) $(TEST_OBJ) $(LIB) $(LDLIBS) $(TEST_LIBS) -o $@
+	@$(if $(V),,echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) $(TEST_OBJ) $(LIB) $(LDLIBS) $(TEST_LIBS) -o $@
 
 # `check` is the README's test command: set-up first, then every test.
 check: bootstrap

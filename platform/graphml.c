@@ -1,6 +1,670 @@
-/* placeholder: being written */
+/*
+ * graphml.c — the GraphML reader and writer (http://graphml.graphdrawing.org/).
+ *
+ * A platform is one <graph>: a <node> per processor or router, an <edge> per
+ * directed edge.  Values travel in <data> elements whose <key> has one of
+ * the attr.name below; every other key (yEd graphics, Gephi labels...) is
+ * ignored, as GraphML intends.
+ *
+ *     node   kind       processor | router (default processor)
+ *            speed      flop/s, required on a processor
+ *            name       the node's name; without it the node's id is its name
+ *     edge   bandwidth  B/s, or
+ *            cost       an abstract per-message port time (the paper's examples)
+ *            latency    s (default 0)
+ *            overhead   s per message (default 0; not on a cost edge)
+ *     graph  name       the platform's name; without it the graph's id if valid
+ *
+ * Numbers are in base units; SimGrid unit suffixes ("10MBps", "5us", "2Gf")
+ * are accepted too.  A <key>'s <default> applies to the elements that have no
+ * <data> for it.  An undirected edge (edgedefault="undirected", or
+ * directed="false") is a duplex link: the two edges u->v then v->u.
+ *
+ * Why not igraph's GraphML functions, although igraph is the reference
+ * GraphML implementation we interoperate with (the unit tests use it as the
+ * independent reader and writer)?  We tried igraph 0.10.2 (Debian):
+ *   - igraph_read_graph_graphml() silently creates a vertex for an edge
+ *     endpoint that no <node> declares, so a typo in a node id becomes a new
+ *     isolated node instead of an "unknown node in edge" error;
+ *   - its errors carry no line numbers for bad values, and it has no notion of
+ *     our units or field ranges, so every message would have to be recomputed
+ *     from a second walk over the document anyway;
+ *   - igraph_write_graph_graphml() prints doubles with 15 significant digits
+ *     (0.1 + 0.2 comes back as 0.3), which breaks the exact write -> parse
+ *     round trip that steady_platform_write promises.
+ * So the reader walks libxml2's DOM (which keeps line numbers), with
+ * libxml2's hash tables for the key and node ids, and the writer is a few
+ * fprintf calls using format_double's shortest exact decimals.
+ */
 #include "internal.h"
-steady_err_t parse_graphml(xmlDocPtr doc, const char *origin, steady_platform_t *p, steady_error_t *err)
-{ (void)doc; (void)p; return steady_error_set(err, STEADY_EUNSUPPORTED, "%s: GraphML not yet", origin); }
+
+#include <libxml/hash.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the fields steady reads ----------------------------------------------- */
+
+typedef enum { D_GRAPH, D_NODE, D_EDGE, D_COUNT } domain_t;
+
+static const char *const domain_names[D_COUNT] = {"graph", "node", "edge"};
+
+typedef enum {
+    F_KIND,
+    F_SPEED,
+    F_NAME,
+    F_BANDWIDTH,
+    F_LATENCY,
+    F_OVERHEAD,
+    F_COST,
+    F_GRAPH_NAME,
+    F_COUNT
+} field_t;
+
+static const struct {
+    const char *name; /* the key's attr.name */
+    domain_t domain;
+    bool numeric;
+    unit_kind_t unit;
+} fields[F_COUNT] = {
+    [F_KIND] = {"kind", D_NODE, false, UNIT_NONE},
+    [F_SPEED] = {"speed", D_NODE, true, UNIT_SPEED},
+    [F_NAME] = {"name", D_NODE, false, UNIT_NONE},
+    [F_BANDWIDTH] = {"bandwidth", D_EDGE, true, UNIT_BANDWIDTH},
+    [F_LATENCY] = {"latency", D_EDGE, true, UNIT_TIME},
+    [F_OVERHEAD] = {"overhead", D_EDGE, true, UNIT_TIME},
+    [F_COST] = {"cost", D_EDGE, true, UNIT_NONE},
+    [F_GRAPH_NAME] = {"name", D_GRAPH, false, UNIT_NONE},
+};
+
+static int field_of(const char *attr_name, domain_t d)
+{
+    for (int f = 0; f < F_COUNT; f++)
+        if (fields[f].domain == d && strcmp(fields[f].name, attr_name) == 0)
+            return f;
+    return -1;
+}
+
+/* The values of GraphML's `for` attribute (the elements a key applies to);
+ * the first three in domain_t order, so that a domain_t is also an index. */
+static const char *const key_domains[] = {"graph", "node",     "edge",      "all",
+                                          "port",  "endpoint", "hyperedge", "graphml"};
+#define KEY_FOR_ALL 3
+
+/* ---- reader state -------------------------------------------------------------- */
+
+typedef struct {
+    int domain;         /* index into key_domains */
+    int field[D_COUNT]; /* the field this key carries on each element kind, or -1 */
+} gml_key_t;
+
+typedef struct {
+    const char *origin;
+    steady_platform_t *p;
+    steady_error_t *err;
+    gml_key_t *keys;
+    xmlHashTablePtr key_ids;       /* key id -> index in keys + 1 */
+    xmlHashTablePtr node_ids;      /* node id -> platform node id + 1 */
+    xmlNodePtr field_key[F_COUNT]; /* the <key> declaring each field, or NULL */
+    xmlNodePtr dflt[F_COUNT];      /* its <default>, or NULL */
+} reader_t;
+
+/* The data of one element: the trimmed text of each field and the element
+ * it came from (a <data>, or the key's <default>). */
+typedef struct {
+    char *text[F_COUNT]; /* xmlFree */
+    xmlNodePtr where[F_COUNT];
+} values_t;
+
+static void values_free(values_t *v)
+{
+    for (int f = 0; f < F_COUNT; f++)
+        xmlFree(v->text[f]);
+    *v = (values_t){0};
+}
+
+static steady_err_t oom(steady_error_t *err)
+{
+    return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+}
+
+/* Element text with surrounding blanks removed (pretty-printers indent
+ * values); caller frees with xmlFree.  NULL only when out of memory. */
+static char *trimmed_content(xmlNodePtr node)
+{
+    char *s = (char *)xmlNodeGetContent(node);
+    if (!s)
+        return NULL;
+    size_t start = strspn(s, " \t\r\n"), n = strlen(s);
+    while (n > start && strchr(" \t\r\n", s[n - 1]))
+        n--;
+    memmove(s, s + start, n - start);
+    s[n - start] = '\0';
+    return s;
+}
+
+static void *index_ptr(int i)
+{
+    return (void *)(intptr_t)(i + 1);
+}
+
+static int ptr_index(void *ptr)
+{
+    return (int)(intptr_t)ptr - 1; /* NULL (not found) -> -1 */
+}
+
+/* ---- keys ------------------------------------------------------------------------ */
+
+static bool numeric_type(const char *type)
+{
+    static const char *const ok[] = {"int", "long", "float", "double", "string"};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+        if (strcmp(type, ok[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Reads the <key> k into r->keys[i]: its id, domain and (when its attr.name
+ * is one of ours) the field it declares and that field's default. */
+static steady_err_t read_key(reader_t *r, xmlNodePtr k, int i)
+{
+    gml_key_t *key = &r->keys[i];
+    steady_err_t rc = STEADY_OK;
+    char *id = xml_attr(k, "id"), *dom = xml_attr(k, "for");
+    char *name = xml_attr(k, "attr.name"), *type = xml_attr(k, "attr.type");
+    *key = (gml_key_t){.domain = KEY_FOR_ALL, .field = {-1, -1, -1}};
+
+    if (!id) {
+        rc = xml_error(r->err, STEADY_EPARSE, r->origin, k, "missing id attribute in <key>");
+        goto cleanup;
+    }
+    if (dom) {
+        int d = 0, n = (int)(sizeof key_domains / sizeof *key_domains);
+        while (d < n && strcmp(dom, key_domains[d]) != 0)
+            d++;
+        if (d == n) {
+            rc = xml_error(r->err, STEADY_EPARSE, r->origin, k,
+                           "bad key domain for=\"%.300s\": expected node, edge, graph or all", dom);
+            goto cleanup;
+        }
+        key->domain = d;
+    }
+    if (xmlHashLookup(r->key_ids, (xmlChar *)id)) {
+        rc = xml_error(r->err, STEADY_EPARSE, r->origin, k, "duplicate key id (%.300s)", id);
+        goto cleanup;
+    }
+    if (xmlHashAddEntry(r->key_ids, (xmlChar *)id, index_ptr(i)) != 0) {
+        rc = oom(r->err);
+        goto cleanup;
+    }
+    if (!name)
+        goto cleanup; /* a tool's private key (yEd graphics): never ours */
+    for (int d = 0; d < D_COUNT; d++) {
+        if (key->domain != d && key->domain != KEY_FOR_ALL)
+            continue;
+        int f = field_of(name, (domain_t)d);
+        if (f < 0)
+            continue;
+        if (fields[f].numeric && type && !numeric_type(type)) {
+            rc = xml_error(r->err, STEADY_EPARSE, r->origin, k,
+                           "bad attr.type for %s %s (%.300s): expected int, long, float, "
+                           "double or string",
+                           domain_names[d], name, type);
+            goto cleanup;
+        }
+        if (r->field_key[f]) {
+            rc = xml_error(r->err, STEADY_EPARSE, r->origin, k,
+                           "second key for %s %s (%.300s): the first is on line %ld",
+                           domain_names[d], name, id, xml_line(r->field_key[f]));
+            goto cleanup;
+        }
+        key->field[d] = f;
+        r->field_key[f] = k;
+        for (xmlNodePtr c = k->children; c; c = c->next)
+            if (xml_is(c, "default"))
+                r->dflt[f] = c;
+    }
+
+cleanup:
+    xmlFree(id);
+    xmlFree(dom);
+    xmlFree(name);
+    xmlFree(type);
+    return rc;
+}
+
+/* Registers every <key> of the document; GraphML puts them before the
+ * graph, but nothing is lost by accepting them anywhere at the top level. */
+static steady_err_t read_keys(reader_t *r, xmlNodePtr root)
+{
+    int n = 0;
+    for (xmlNodePtr c = root->children; c; c = c->next)
+        n += xml_is(c, "key");
+    r->keys = calloc(n ? (size_t)n : 1, sizeof *r->keys);
+    if (!r->keys)
+        return oom(r->err);
+    int i = 0;
+    for (xmlNodePtr c = root->children; c; c = c->next) {
+        steady_err_t rc = xml_is(c, "key") ? read_key(r, c, i++) : STEADY_OK;
+        if (rc)
+            return rc;
+    }
+    return STEADY_OK;
+}
+
+/* ---- data ------------------------------------------------------------------------- */
+
+/* Collects the values of elem's <data> children for domain d, then the
+ * keys' defaults for the fields that have no <data>. */
+static steady_err_t read_values(reader_t *r, xmlNodePtr elem, domain_t d, values_t *v)
+{
+    *v = (values_t){0};
+    for (xmlNodePtr c = elem->children; c; c = c->next) {
+        if (!xml_is(c, "data"))
+            continue;
+        char *id = xml_attr(c, "key");
+        if (!id)
+            return xml_error(r->err, STEADY_EPARSE, r->origin, c,
+                             "missing key attribute in <data>");
+        int k = ptr_index(xmlHashLookup(r->key_ids, (xmlChar *)id));
+        steady_err_t rc = STEADY_OK;
+        if (k < 0)
+            rc = xml_error(r->err, STEADY_EPARSE, r->origin, c,
+                           "undeclared key in <data> (%.300s): declare it with <key id=\"%.300s\" "
+                           "for=\"%s\" attr.name=...>",
+                           id, id, domain_names[d]);
+        else if (r->keys[k].domain != (int)d && r->keys[k].domain != KEY_FOR_ALL)
+            rc = xml_error(r->err, STEADY_EPARSE, r->origin, c,
+                           "%s data uses a key declared for=\"%s\" (%.300s)", domain_names[d],
+                           key_domains[r->keys[k].domain], id);
+        xmlFree(id);
+        if (rc)
+            return rc;
+        int f = r->keys[k].field[d];
+        if (f < 0)
+            continue; /* not one of ours */
+        if (v->text[f])
+            return xml_error(r->err, STEADY_EPARSE, r->origin, c,
+                             "%s given twice (the first on line %ld)", fields[f].name,
+                             xml_line(v->where[f]));
+        if (!(v->text[f] = trimmed_content(c)))
+            return oom(r->err);
+        v->where[f] = c;
+    }
+    for (int f = 0; f < F_COUNT; f++) {
+        if (fields[f].domain != d || v->text[f] || !r->dflt[f])
+            continue;
+        if (!(v->text[f] = trimmed_content(r->dflt[f])))
+            return oom(r->err);
+        v->where[f] = r->dflt[f];
+    }
+    return STEADY_OK;
+}
+
+/* Parses field f of v as a number with its unit and checks its range. */
+static steady_err_t number(reader_t *r, const values_t *v, field_t f, double *out)
+{
+    const char *why, *text = v->text[f];
+    if (!parse_quantity(text, fields[f].unit, out, &why))
+        return xml_error(r->err, STEADY_EPARSE, r->origin, v->where[f], "bad %s (%.300s): %s; %s",
+                         fields[f].name, text, why, unit_hint(fields[f].unit));
+    steady_err_t rc = check_field(fields[f].name, *out, text, r->err);
+    if (rc)
+        return xml_locate(r->err, rc, r->origin, v->where[f]);
+    return STEADY_OK;
+}
+
+/* ---- graph, nodes, edges ------------------------------------------------------------- */
+
+/* Nested graphs and ports are GraphML features a platform has no use for. */
+static steady_err_t check_children(reader_t *r, xmlNodePtr elem, const char *in)
+{
+    for (xmlNodePtr c = elem->children; c; c = c->next) {
+        if (xml_is(c, "graph"))
+            return xml_error(r->err, STEADY_EUNSUPPORTED, r->origin, c,
+                             "nested graphs are not supported (a <graph> inside <%s>)", in);
+        if (xml_is(c, "port"))
+            return xml_error(r->err, STEADY_EUNSUPPORTED, r->origin, c,
+                             "ports are not supported (a <port> inside <%s>)", in);
+        if (xml_is(c, "locator"))
+            return xml_error(r->err, STEADY_EUNSUPPORTED, r->origin, c,
+                             "<locator> is not supported: put the content in this file");
+    }
+    return STEADY_OK;
+}
+
+static steady_err_t read_node(reader_t *r, xmlNodePtr n)
+{
+    values_t v = {0};
+    steady_err_t rc;
+    steady_node_kind_t kind = STEADY_PROCESSOR;
+    double speed = 0;
+    int vid;
+    const char *name, *why;
+    char *id = xml_attr(n, "id");
+    if (!id) {
+        rc = xml_error(r->err, STEADY_EPARSE, r->origin, n, "missing id attribute in <node>");
+        goto cleanup;
+    }
+    if (xmlHashLookup(r->node_ids, (xmlChar *)id)) {
+        rc = xml_error(r->err, STEADY_EINVAL, r->origin, n, "duplicate node id (%.300s)", id);
+        goto cleanup;
+    }
+    if ((rc = check_children(r, n, "node")) || (rc = read_values(r, n, D_NODE, &v)))
+        goto cleanup;
+
+    name = v.text[F_NAME] ? v.text[F_NAME] : id;
+    if (v.text[F_KIND] && strcmp(v.text[F_KIND], "router") == 0) {
+        kind = STEADY_ROUTER;
+    } else if (v.text[F_KIND] && strcmp(v.text[F_KIND], "processor") != 0) {
+        rc = xml_error(r->err, STEADY_EPARSE, r->origin, v.where[F_KIND],
+                       "bad node kind (%.300s): expected processor or router", v.text[F_KIND]);
+        goto cleanup;
+    }
+
+    if (kind == STEADY_PROCESSOR) {
+        if (!v.text[F_SPEED]) {
+            rc = xml_error(r->err, STEADY_EPARSE, r->origin, n,
+                           "missing speed for processor (%.300s)", name);
+            goto cleanup;
+        }
+        if ((rc = number(r, &v, F_SPEED, &speed)))
+            goto cleanup;
+    } else if (v.text[F_SPEED] && xml_is(v.where[F_SPEED], "data")) {
+        /* a key's default speed is meant for the processors; an explicit
+         * speed on a router is a mistake unless it is 0 */
+        if (!parse_quantity(v.text[F_SPEED], UNIT_SPEED, &speed, &why) || speed != 0) {
+            rc = xml_error(r->err, STEADY_EINVAL, r->origin, v.where[F_SPEED],
+                           "a router has no speed (%.300s)", v.text[F_SPEED]);
+            goto cleanup;
+        }
+    }
+
+    if ((rc = steady_platform_add_node(r->p, name, kind, speed, &vid, r->err))) {
+        xml_locate(r->err, rc, r->origin, n);
+        goto cleanup;
+    }
+    if (xmlHashAddEntry(r->node_ids, (xmlChar *)id, index_ptr(vid)) != 0)
+        rc = oom(r->err);
+
+cleanup:
+    values_free(&v);
+    xmlFree(id);
+    return rc;
+}
+
+/* *directed from a "true"/"false" GraphML boolean (xs:boolean: also 1/0). */
+static bool parse_bool(const char *s, bool *value)
+{
+    if (strcmp(s, "true") == 0 || strcmp(s, "1") == 0)
+        *value = true;
+    else if (strcmp(s, "false") == 0 || strcmp(s, "0") == 0)
+        *value = false;
+    else
+        return false;
+    return true;
+}
+
+static steady_err_t endpoint(reader_t *r, xmlNodePtr e, const char *attr, int *node)
+{
+    char *id = xml_attr(e, attr);
+    steady_err_t rc = STEADY_OK;
+    if (!id)
+        return xml_error(r->err, STEADY_EPARSE, r->origin, e, "missing %s attribute in <edge>",
+                         attr);
+    *node = ptr_index(xmlHashLookup(r->node_ids, (xmlChar *)id));
+    if (*node < 0)
+        rc = xml_error(r->err, STEADY_EINVAL, r->origin, e, "unknown node in edge (%.300s)", id);
+    xmlFree(id);
+    return rc;
+}
+
+static steady_err_t read_edge(reader_t *r, xmlNodePtr e, bool directed_default)
+{
+    steady_edge_t ed = {0};
+    bool directed = directed_default;
+    values_t v = {0};
+    steady_err_t rc;
+    char *flag = NULL, *port = xml_attr(e, "sourceport");
+    if (!port)
+        port = xml_attr(e, "targetport");
+    if (port) {
+        rc = xml_error(r->err, STEADY_EUNSUPPORTED, r->origin, e,
+                       "ports are not supported (port %.300s)", port);
+        goto cleanup;
+    }
+    if ((rc = endpoint(r, e, "source", &ed.src)) || (rc = endpoint(r, e, "target", &ed.dst)))
+        goto cleanup;
+    if ((flag = xml_attr(e, "directed")) && !parse_bool(flag, &directed)) {
+        rc = xml_error(r->err, STEADY_EPARSE, r->origin, e,
+                       "bad directed attribute (%.300s): expected true or false", flag);
+        goto cleanup;
+    }
+    if ((rc = check_children(r, e, "edge")) || (rc = read_values(r, e, D_EDGE, &v)))
+        goto cleanup;
+    if ((v.text[F_BANDWIDTH] && (rc = number(r, &v, F_BANDWIDTH, &ed.bandwidth))) ||
+        (v.text[F_COST] && (rc = number(r, &v, F_COST, &ed.cost))) ||
+        (v.text[F_LATENCY] && (rc = number(r, &v, F_LATENCY, &ed.latency))) ||
+        (v.text[F_OVERHEAD] && (rc = number(r, &v, F_OVERHEAD, &ed.overhead))))
+        goto cleanup;
+
+    if ((rc = steady_platform_add_edge(r->p, &ed, NULL, r->err))) {
+        xml_locate(r->err, rc, r->origin, e);
+        goto cleanup;
+    }
+    if (!directed) { /* a duplex link: the reverse edge with the same attributes */
+        int tmp = ed.src;
+        ed.src = ed.dst;
+        ed.dst = tmp;
+        if ((rc = steady_platform_add_edge(r->p, &ed, NULL, r->err)))
+            xml_locate(r->err, rc, r->origin, e);
+    }
+
+cleanup:
+    values_free(&v);
+    xmlFree(port);
+    xmlFree(flag);
+    return rc;
+}
+
+/* The platform's name: the graph's "name" data, else its id when that is a
+ * valid name (tools write ids such as "G" that are names too). */
+static steady_err_t read_graph_name(reader_t *r, xmlNodePtr g)
+{
+    values_t v;
+    steady_err_t rc = read_values(r, g, D_GRAPH, &v);
+    if (!rc && v.text[F_GRAPH_NAME]) {
+        if ((rc = steady_platform_set_name(r->p, v.text[F_GRAPH_NAME], r->err)))
+            xml_locate(r->err, rc, r->origin, v.where[F_GRAPH_NAME]);
+    } else if (!rc) {
+        char *id = xml_attr(g, "id");
+        if (id && valid_node_name(id))
+            rc = steady_platform_set_name(r->p, id, r->err);
+        xmlFree(id);
+    }
+    values_free(&v);
+    return rc;
+}
+
+/* Edges may come before the nodes they join (GraphML allows any order), so
+ * the nodes are added in a first pass and the edges in a second, each in
+ * document order. */
+static steady_err_t read_graph(reader_t *r, xmlNodePtr g)
+{
+    steady_err_t rc;
+    char *dflt = xml_attr(g, "edgedefault");
+    /* GraphML requires edgedefault; a missing one is read as "directed",
+     * the platform model's own default */
+    bool directed = !dflt || strcmp(dflt, "directed") == 0;
+    if (dflt && !directed && strcmp(dflt, "undirected") != 0) {
+        rc = xml_error(r->err, STEADY_EPARSE, r->origin, g,
+                       "bad edgedefault (%.300s): expected directed or undirected", dflt);
+        xmlFree(dflt);
+        return rc;
+    }
+    xmlFree(dflt);
+    if ((rc = read_graph_name(r, g)))
+        return rc;
+
+    for (xmlNodePtr c = g->children; c && !rc; c = c->next) {
+        if (xml_is(c, "node"))
+            rc = read_node(r, c);
+        else if (xml_is(c, "hyperedge"))
+            rc = xml_error(r->err, STEADY_EUNSUPPORTED, r->origin, c,
+                           "hyperedges are not supported: use one <edge> per link");
+        else if (xml_is(c, "graph"))
+            rc = xml_error(r->err, STEADY_EUNSUPPORTED, r->origin, c,
+                           "nested graphs are not supported (a <graph> inside <graph>)");
+        else if (xml_is(c, "locator"))
+            rc = xml_error(r->err, STEADY_EUNSUPPORTED, r->origin, c,
+                           "<locator> is not supported: put the content in this file");
+    }
+    for (xmlNodePtr c = g->children; c && !rc; c = c->next)
+        if (xml_is(c, "edge"))
+            rc = read_edge(r, c, directed);
+    if (!rc && steady_platform_node_count(r->p) == 0)
+        rc = xml_error(r->err, STEADY_EINVAL, r->origin, g, "empty platform: no node is declared");
+    return rc;
+}
+
+steady_err_t parse_graphml(xmlDocPtr doc, const char *origin, steady_platform_t *p,
+                           steady_error_t *err)
+{
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    if (!xml_is(root, "graphml"))
+        return xml_error(err, STEADY_EPARSE, origin, root,
+                         "not a GraphML document (root element <%.100s>)",
+                         root ? (const char *)root->name : "");
+
+    reader_t r = {.origin = origin, .p = p, .err = err};
+    steady_err_t rc = STEADY_OK;
+    r.key_ids = xmlHashCreate(16);
+    r.node_ids = xmlHashCreate(256);
+    if (!r.key_ids || !r.node_ids) {
+        rc = oom(err);
+        goto cleanup;
+    }
+    if ((rc = read_keys(&r, root)))
+        goto cleanup;
+
+    xmlNodePtr graph = NULL;
+    for (xmlNodePtr c = root->children; c; c = c->next) {
+        if (!xml_is(c, "graph"))
+            continue;
+        if (graph) {
+            rc = xml_error(err, STEADY_EUNSUPPORTED, origin, c,
+                           "second <graph>: a file holds one platform (the first graph is on "
+                           "line %ld)",
+                           xml_line(graph));
+            goto cleanup;
+        }
+        graph = c;
+    }
+    if (!graph)
+        rc = xml_error(err, STEADY_EINVAL, origin, root, "empty platform: no <graph> element");
+    else
+        rc = read_graph(&r, graph);
+
+cleanup:
+    xmlHashFree(r.key_ids, NULL);
+    xmlHashFree(r.node_ids, NULL);
+    free(r.keys);
+    return rc;
+}
+
+/* ---- writer --------------------------------------------------------------------------- */
+
+/* Node and platform names are restricted to [A-Za-z0-9_.:@+/-], which need
+ * no escaping; escaping anyway keeps the output well-formed should that
+ * rule ever be relaxed. */
+static void put_escaped(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&apos;", out); break;
+        default: fputc(*s, out);
+        }
+    }
+}
+
+static void put_data(FILE *out, const char *key, double value)
+{
+    char buf[32];
+    format_double(buf, value);
+    fprintf(out, "      <data key=\"%s\">%s</data>\n", key, buf);
+}
+
 steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t *err)
-{ (void)p; (void)out; return steady_error_set(err, STEADY_EUNSUPPORTED, "GraphML not yet"); }
+{
+    (void)err; /* write errors are detected by the caller's fflush/ferror */
+    bool abstract = steady_platform_is_abstract(p);
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+          "<!-- steady platform: bandwidth in B/s, latency and overhead in s, speed in "
+          "flop/s -->\n"
+          "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\"\n"
+          "         xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"\n"
+          "         xsi:schemaLocation=\"http://graphml.graphdrawing.org/xmlns "
+          "http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd\">\n"
+          "  <key id=\"kind\" for=\"node\" attr.name=\"kind\" attr.type=\"string\">"
+          "<default>processor</default></key>\n"
+          "  <key id=\"speed\" for=\"node\" attr.name=\"speed\" attr.type=\"double\"/>\n",
+          out);
+    /* only the edge keys this platform uses, so that a tool loading the file
+     * does not show an attribute that is missing everywhere; latency and
+     * overhead default to 0, as in the model */
+    if (abstract)
+        fputs("  <key id=\"cost\" for=\"edge\" attr.name=\"cost\" attr.type=\"double\"/>\n", out);
+    else
+        fputs("  <key id=\"bandwidth\" for=\"edge\" attr.name=\"bandwidth\" "
+              "attr.type=\"double\"/>\n",
+              out);
+    fputs("  <key id=\"latency\" for=\"edge\" attr.name=\"latency\" attr.type=\"double\">"
+          "<default>0</default></key>\n",
+          out);
+    if (!abstract)
+        fputs("  <key id=\"overhead\" for=\"edge\" attr.name=\"overhead\" attr.type=\"double\">"
+              "<default>0</default></key>\n",
+              out);
+
+    fputs("  <graph id=\"", out);
+    put_escaped(out, steady_platform_name(p));
+    fputs("\" edgedefault=\"directed\">\n", out);
+    for (int v = 0; v < steady_platform_node_count(p); v++) {
+        const steady_node_t *n = steady_platform_node(p, v);
+        fputs("    <node id=\"", out);
+        put_escaped(out, n->name);
+        fputs("\">\n", out);
+        if (n->kind == STEADY_ROUTER) {
+            fputs("      <data key=\"kind\">router</data>\n", out);
+        } else {
+            fputs("      <data key=\"kind\">processor</data>\n", out);
+            put_data(out, "speed", n->speed);
+        }
+        fputs("    </node>\n", out);
+    }
+    for (int k = 0; k < steady_platform_edge_count(p); k++) {
+        const steady_edge_t *e = steady_platform_edge(p, k);
+        fputs("    <edge source=\"", out);
+        put_escaped(out, steady_platform_node(p, e->src)->name);
+        fputs("\" target=\"", out);
+        put_escaped(out, steady_platform_node(p, e->dst)->name);
+        fputs("\">\n", out);
+        if (abstract) {
+            put_data(out, "cost", e->cost);
+            if (e->latency != 0)
+                put_data(out, "latency", e->latency);
+        } else {
+            put_data(out, "bandwidth", e->bandwidth);
+            put_data(out, "latency", e->latency);
+            if (e->overhead != 0)
+                put_data(out, "overhead", e->overhead);
+        }
+        fputs("    </edge>\n", out);
+    }
+    fputs("  </graph>\n</graphml>\n", out);
+    return STEADY_OK;
+}

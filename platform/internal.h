@@ -7,6 +7,8 @@
 
 #include "steady/platform.h"
 
+#include "../common/numbers.h"
+
 #include <libxml/tree.h>
 
 /* ---- numbers and units (units.c) ---------------------------------------- */
@@ -15,6 +17,7 @@ typedef enum {
     UNIT_BANDWIDTH, /* bytes/s: Bps, kBps, MBps, GBps, TBps, KiBps.., bps, kbps, Mbps.. */
     UNIT_TIME,      /* seconds: s, ms, us, ns, ps, m, h, d, w */
     UNIT_SPEED,     /* flop/s: f, kf, Mf, Gf, Tf, Pf, Ef (or "flops" suffixes) */
+    UNIT_SIZE,      /* bytes: B, kB, MB, GB, TB, KiB, MiB, GiB, TiB */
     UNIT_NONE       /* a plain number */
 } unit_kind_t;
 
@@ -28,8 +31,6 @@ bool parse_quantity(const char *text, unit_kind_t kind, double *value, const cha
 
 const char *unit_hint(unit_kind_t kind);
 
-/* Writes the shortest decimal that strtod reads back to exactly x. */
-void format_double(char buf[32], double x);
 
 /* The model's range rule for a numeric field: bandwidth, cost and speed
  * must be finite and positive, latency and overhead finite and >= 0.  The

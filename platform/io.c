@@ -100,8 +100,9 @@ steady_err_t steady_platform_parse(const char *text, size_t len, const char *ori
     } else {
         rc = steady_error_set(err, STEADY_EINVAL, "unknown platform format (%d)", (int)format);
     }
+    /* whole-platform rules belong to no statement: located at line 1 */
     if (!rc && (rc = steady_platform_validate(p, err)))
-        steady_error_prefix(err, "%s: ", origin);
+        steady_error_prefix(err, "%s:1: ", origin);
     if (rc) {
         steady_platform_destroy(p);
         return rc;

@@ -185,9 +185,12 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
         if ((rc = parse_attrs(l, 3, attrs, &seen, duplex ? "a link" : "an edge",
                               "expected bandwidth, latency, overhead or cost", err)))
             return rc;
-        if (!(seen & (1u | 8u)))
-            return fail(err, STEADY_EPARSE, l, 0, "missing attribute bandwidth= or cost=", kw,
+        if (!(seen & (1u | 8u))) {
+            char pair[2 * STEADY_NAME_MAX + 8];
+            snprintf(pair, sizeof pair, "%s -> %s", l->tok[1], l->tok[2]);
+            return fail(err, STEADY_EPARSE, l, 1, "missing attribute bandwidth= or cost=", pair,
                         NULL);
+        }
         if ((rc = steady_platform_add_edge(p, &e, NULL, err)))
             return locate(err, rc, l, 1);
         if (duplex) {
@@ -240,9 +243,6 @@ steady_err_t parse_native(const char *text, size_t len, const char *origin,
             rc = statement(p, &l, err);
     }
     free(buf);
-    if (!rc && steady_platform_node_count(p) == 0)
-        rc = steady_error_set(err, STEADY_EINVAL, "%s:%d: empty platform: no node is declared",
-                              origin, l.line > 0 ? l.line : 1);
     return rc;
 }
 

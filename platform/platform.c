@@ -109,18 +109,18 @@ static bool reserve_slots(steady_platform_t *p, int nodes)
 steady_err_t check_field(const char *field, double value, const char *text, steady_error_t *err)
 {
     bool positive = strcmp(field, "latency") != 0 && strcmp(field, "overhead") != 0;
+    const char *what = !isfinite(value)            ? "%s is not a finite number (%s)"
+                       : positive && value <= 0    ? "non-positive %s (%s)"
+                       : !positive && value < 0    ? "negative %s (%s)"
+                                                   : NULL;
+    if (!what)
+        return STEADY_OK;
     char shown[32];
     if (!text) {
         format_double(shown, value);
         text = shown;
     }
-    if (!isfinite(value))
-        return steady_error_set(err, STEADY_EINVAL, "%s is not a finite number (%s)", field, text);
-    if (positive && value <= 0)
-        return steady_error_set(err, STEADY_EINVAL, "non-positive %s (%s)", field, text);
-    if (!positive && value < 0)
-        return steady_error_set(err, STEADY_EINVAL, "negative %s (%s)", field, text);
-    return STEADY_OK;
+    return steady_error_set(err, STEADY_EINVAL, what, field, text);
 }
 
 bool valid_node_name(const char *name)
@@ -334,10 +334,17 @@ int steady_platform_find_node(const steady_platform_t *p, const char *name)
 
 int steady_platform_find_edge(const steady_platform_t *p, int src, int dst)
 {
-    const id_list_t *l = &p->out[src];
-    for (int k = 0; k < l->count; k++)
-        if (p->edges[l->ids[k]].dst == dst)
-            return l->ids[k];
+    /* scan the shorter list: adding the edges of a hub stays linear */
+    const id_list_t *out = &p->out[src], *in = &p->in[dst];
+    if (out->count <= in->count) {
+        for (int k = 0; k < out->count; k++)
+            if (p->edges[out->ids[k]].dst == dst)
+                return out->ids[k];
+    } else {
+        for (int k = 0; k < in->count; k++)
+            if (p->edges[in->ids[k]].src == src)
+                return in->ids[k];
+    }
     return -1;
 }
 

@@ -12,34 +12,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* value = number * mul / div: sub-unit scales divide by an exact power of
+ * ten, so that "10us" is the double nearest to 1e-5, not 10 * 1e-6. */
 typedef struct {
     const char *suffix;
-    double scale;
+    double mul, div;
 } unit_t;
 
 static const unit_t bandwidth_units[] = {
-    {"Bps", 1},          {"kBps", 1e3},         {"KBps", 1e3},         {"MBps", 1e6},
-    {"GBps", 1e9},       {"TBps", 1e12},        {"PBps", 1e15},        {"EBps", 1e18},
-    {"KiBps", 1024.0},   {"MiBps", 1048576.0},  {"GiBps", 1073741824.0},
-    {"TiBps", 1099511627776.0}, {"PiBps", 1125899906842624.0},
-    {"EiBps", 1152921504606846976.0},
-    {"bps", 0.125},      {"kbps", 125.0},       {"Kbps", 125.0},       {"Mbps", 125e3},
-    {"Gbps", 125e6},     {"Tbps", 125e9},       {"Pbps", 125e12},      {"Ebps", 125e15},
-    {"Kibps", 128.0},    {"Mibps", 131072.0},   {"Gibps", 134217728.0},
-    {"Tibps", 137438953472.0}, {"Pibps", 140737488355328.0},
-    {"Eibps", 144115188075855872.0},
-    {NULL, 0}};
+    {"Bps", 1, 1},          {"kBps", 1e3, 1},         {"KBps", 1e3, 1},         {"MBps", 1e6, 1},
+    {"GBps", 1e9, 1},       {"TBps", 1e12, 1},        {"PBps", 1e15, 1},        {"EBps", 1e18, 1},
+    {"KiBps", 1024.0, 1},   {"MiBps", 1048576.0, 1},  {"GiBps", 1073741824.0, 1},
+    {"TiBps", 1099511627776.0, 1}, {"PiBps", 1125899906842624.0, 1},
+    {"EiBps", 1152921504606846976.0, 1},
+    {"bps", 1, 8},      {"kbps", 125.0, 1},       {"Kbps", 125.0, 1},       {"Mbps", 125e3, 1},
+    {"Gbps", 125e6, 1},     {"Tbps", 125e9, 1},       {"Pbps", 125e12, 1},      {"Ebps", 125e15, 1},
+    {"Kibps", 128.0, 1},    {"Mibps", 131072.0, 1},   {"Gibps", 134217728.0, 1},
+    {"Tibps", 137438953472.0, 1}, {"Pibps", 140737488355328.0, 1},
+    {"Eibps", 144115188075855872.0, 1},
+    {NULL, 0, 0}};
 
 static const unit_t time_units[] = {
-    {"w", 604800}, {"d", 86400}, {"h", 3600},   {"m", 60},     {"s", 1},
-    {"ms", 1e-3},  {"us", 1e-6}, {"ns", 1e-9},  {"ps", 1e-12}, {NULL, 0}};
+    {"w", 604800, 1}, {"d", 86400, 1}, {"h", 3600, 1},   {"m", 60, 1},     {"s", 1, 1},
+    {"ms", 1, 1e3},  {"us", 1, 1e6}, {"ns", 1, 1e9},  {"ps", 1, 1e12}, {NULL, 0, 0}};
+
+static const unit_t size_units[] = {
+    {"B", 1, 1},         {"kB", 1e3, 1},          {"KB", 1e3, 1},          {"MB", 1e6, 1},
+    {"GB", 1e9, 1},      {"TB", 1e12, 1},         {"KiB", 1024.0, 1},      {"MiB", 1048576.0, 1},
+    {"GiB", 1073741824.0, 1}, {"TiB", 1099511627776.0, 1}, {NULL, 0, 0}};
 
 static const unit_t speed_units[] = {
-    {"f", 1},       {"kf", 1e3},        {"Kf", 1e3},        {"Mf", 1e6},
-    {"Gf", 1e9},    {"Tf", 1e12},       {"Pf", 1e15},       {"Ef", 1e18},
-    {"Zf", 1e21},   {"flops", 1},       {"kflops", 1e3},    {"Kflops", 1e3},
-    {"Mflops", 1e6}, {"Gflops", 1e9},   {"Tflops", 1e12},   {"Pflops", 1e15},
-    {"Eflops", 1e18}, {NULL, 0}};
+    {"f", 1, 1},       {"kf", 1e3, 1},        {"Kf", 1e3, 1},        {"Mf", 1e6, 1},
+    {"Gf", 1e9, 1},    {"Tf", 1e12, 1},       {"Pf", 1e15, 1},       {"Ef", 1e18, 1},
+    {"Zf", 1e21, 1},   {"flops", 1, 1},       {"kflops", 1e3, 1},    {"Kflops", 1e3, 1},
+    {"Mflops", 1e6, 1}, {"Gflops", 1e9, 1},   {"Tflops", 1e12, 1},   {"Pflops", 1e15, 1},
+    {"Eflops", 1e18, 1}, {NULL, 0, 0}};
 
 bool parse_quantity(const char *text, unit_kind_t kind, double *value, const char **why)
 {
@@ -61,15 +68,17 @@ bool parse_quantity(const char *text, unit_kind_t kind, double *value, const cha
     const unit_t *table = kind == UNIT_BANDWIDTH ? bandwidth_units
                           : kind == UNIT_TIME    ? time_units
                           : kind == UNIT_SPEED   ? speed_units
+                          : kind == UNIT_SIZE    ? size_units
                                                  : NULL;
     for (const unit_t *u = table; u && u->suffix; u++)
         if (strcmp(end, u->suffix) == 0) {
-            *value = x * u->scale;
+            *value = x * u->mul / u->div;
             return true;
         }
     *why = kind == UNIT_BANDWIDTH ? "unknown bandwidth unit"
            : kind == UNIT_TIME    ? "unknown time unit"
            : kind == UNIT_SPEED   ? "unknown speed unit"
+           : kind == UNIT_SIZE    ? "unknown size unit"
                                   : "not a number";
     return false;
 }
@@ -82,16 +91,19 @@ const char *unit_hint(unit_kind_t kind)
                "for bytes/s";
     case UNIT_TIME: return "use s, ms, us, ns, ps, m, h, d, w, or no unit for seconds";
     case UNIT_SPEED: return "use f, kf, Mf, Gf, Tf, Pf, Ef, or no unit for flop/s";
+    case UNIT_SIZE: return "use B, kB, MB, GB, KiB, MiB, GiB, or no unit for bytes";
     case UNIT_NONE: break;
     }
     return "this field is a plain number";
 }
 
-void format_double(char buf[32], double x)
+steady_err_t steady_parse_size(const char *text, double *bytes, steady_error_t *err)
 {
-    for (int digits = 1; digits <= 17; digits++) {
-        snprintf(buf, 32, "%.*g", digits, x);
-        if (strtod(buf, NULL) == x || isnan(x))
-            return;
-    }
+    const char *why;
+    if (!parse_quantity(text, UNIT_SIZE, bytes, &why))
+        return steady_error_set(err, STEADY_EINVAL, "%s (%s): %s", why, text,
+                                unit_hint(UNIT_SIZE));
+    if (!isfinite(*bytes) || *bytes <= 0)
+        return steady_error_set(err, STEADY_EINVAL, "message size must be positive (%s)", text);
+    return STEADY_OK;
 }

@@ -78,7 +78,7 @@ steady_err_t steady_platform_add_node(steady_platform_t *p, const char *name,
  * neither of bandwidth and cost, a non-finite or non-positive bandwidth or
  * cost, a negative or non-finite latency or overhead, an overhead on a cost
  * edge, and the first edge whose kind (cost or bandwidth) differs from the
- * earlier edges'.  O(out-degree of src). */
+ * earlier edges'.  O(min(out-degree of src, in-degree of dst)). */
 steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t *e, int *id,
                                       steady_error_t *err);
 
@@ -100,7 +100,7 @@ const steady_edge_t *steady_platform_edge(const steady_platform_t *p, int id);
 /* Id of the node with that name, or -1.  O(1) expected. */
 int steady_platform_find_node(const steady_platform_t *p, const char *name);
 
-/* Id of the edge src -> dst, or -1.  O(out-degree of src). */
+/* Id of the edge src -> dst, or -1.  O(min(out-degree of src, in-degree of dst)). */
 int steady_platform_find_edge(const steady_platform_t *p, int src, int dst);
 
 /* Ids of the edges leaving / entering node v, in insertion order; *count
@@ -166,6 +166,11 @@ steady_err_t steady_platform_write(const steady_platform_t *p, FILE *out, steady
  * MPI rank r runs on node r. */
 steady_err_t steady_platform_write_hostfile(const steady_platform_t *p, FILE *out,
                                             steady_error_t *err);
+
+/* Parses a message size: a number of bytes with an optional unit B, kB, MB,
+ * GB (powers of 1000) or KiB, MiB, GiB (powers of 1024), e.g. "1MiB".  The
+ * size must be finite and positive. */
+steady_err_t steady_parse_size(const char *text, double *bytes, steady_error_t *err);
 
 /* ---- summary ----------------------------------------------------------- */
 

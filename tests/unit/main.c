@@ -24,6 +24,7 @@ int main(void)
     suite_simgrid();
     suite_gen();
     suite_summary();
+    suite_lp();
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

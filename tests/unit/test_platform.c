@@ -1,3 +1,242 @@
-/* placeholder: being written */
+/*
+ * test_platform.c — the platform model's rules, queries and cost helpers.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "tests.h"
-void suite_platform(void) {}
+
+static steady_platform_t *fresh(void)
+{
+    steady_platform_t *p = NULL;
+    CU_ASSERT_EQUAL(steady_platform_create(&p, NULL), STEADY_OK);
+    return p;
+}
+
+static void test_node_rules(void)
+{
+    steady_platform_t *p = fresh();
+    steady_error_t err = {0};
+    int id = -1;
+    CU_ASSERT_EQUAL(steady_platform_add_node(p, "P0", STEADY_PROCESSOR, 2e9, &id, &err), 0);
+    CU_ASSERT_EQUAL(id, 0);
+    CU_ASSERT_EQUAL(steady_platform_add_node(p, "P0", STEADY_ROUTER, 0, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "duplicate node (P0)");
+    CU_ASSERT_EQUAL(steady_platform_add_node(p, "P1", STEADY_PROCESSOR, 0, NULL, &err),
+                    STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "non-positive speed (0)");
+    CU_ASSERT_EQUAL(steady_platform_add_node(p, "P1", STEADY_PROCESSOR, -1.5, NULL, &err),
+                    STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "non-positive speed (-1.5)");
+    CU_ASSERT_EQUAL(steady_platform_add_node(p, "P1", STEADY_PROCESSOR, NAN, NULL, &err),
+                    STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "speed is not a finite number (nan)");
+    CU_ASSERT_EQUAL(steady_platform_add_node(p, "P1", STEADY_PROCESSOR, INFINITY, NULL, &err),
+                    STEADY_EINVAL);
+    CU_ASSERT_EQUAL(steady_platform_add_node(p, "R", STEADY_ROUTER, 1, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "a router has no speed (1)");
+    CU_ASSERT_EQUAL(steady_platform_add_node(p, "", STEADY_PROCESSOR, 1, NULL, &err),
+                    STEADY_EINVAL);
+    CU_ASSERT_EQUAL(steady_platform_add_node(p, "a b", STEADY_PROCESSOR, 1, NULL, &err),
+                    STEADY_EINVAL);
+    CU_ASSERT_EQUAL(strncmp(err.msg, "invalid node name (a b)", 23), 0);
+    char longname[300];
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    CU_ASSERT_EQUAL(steady_platform_add_node(p, longname, STEADY_PROCESSOR, 1, NULL, &err),
+                    STEADY_EINVAL);
+    CU_ASSERT_EQUAL(steady_platform_add_node(p, "n-1.a:b@c+d/e_f", STEADY_PROCESSOR, 1, NULL, &err),
+                    STEADY_OK);
+    /* failed additions leave nothing behind */
+    CU_ASSERT_EQUAL(steady_platform_node_count(p), 2);
+    CU_ASSERT_EQUAL(steady_platform_processor_count(p), 2);
+    steady_platform_destroy(p);
+}
+
+static void test_edge_rules(void)
+{
+    steady_platform_t *p = fresh();
+    steady_error_t err = {0};
+    steady_platform_add_node(p, "A", STEADY_PROCESSOR, 1, NULL, NULL);
+    steady_platform_add_node(p, "B", STEADY_PROCESSOR, 1, NULL, NULL);
+    steady_platform_add_node(p, "C", STEADY_PROCESSOR, 1, NULL, NULL);
+    steady_edge_t e = {.src = 0, .dst = 1, .bandwidth = 1e6, .latency = 1e-3};
+    int id = -1;
+    CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, &id, &err), STEADY_OK);
+    CU_ASSERT_EQUAL(id, 0);
+    CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "duplicate edge (A -> B)");
+    e.dst = 0;
+    CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "self-loop (A -> A)");
+    e = (steady_edge_t){.src = 1, .dst = 0, .bandwidth = 0};
+    CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "edge has neither a bandwidth nor a cost (B -> A)");
+    e.bandwidth = -3;
+    CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "non-positive bandwidth (-3)");
+    e.bandwidth = NAN;
+    CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "bandwidth is not a finite number (nan)");
+    e.bandwidth = 1e6;
+    e.latency = -1e-6;
+    CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "negative latency (-1e-06)");
+    e.latency = 0;
+    e.overhead = INFINITY;
+    CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "overhead is not a finite number (inf)");
+    e.overhead = 0;
+    e.cost = 1;
+    CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "edge has both a bandwidth and a cost (B -> A)");
+    e.bandwidth = 0;
+    CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg,
+                           "edge B -> A uses a cost but the platform's first edge uses a "
+                           "bandwidth: a platform uses abstract costs or bandwidths, not both");
+    e = (steady_edge_t){.src = 7, .dst = 0, .bandwidth = 1};
+    CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_EQUAL(steady_platform_edge_count(p), 1);
+    steady_platform_destroy(p);
+
+    /* an abstract platform: costs only, no overhead */
+    p = fresh();
+    steady_platform_add_node(p, "A", STEADY_PROCESSOR, 1, NULL, NULL);
+    steady_platform_add_node(p, "B", STEADY_PROCESSOR, 1, NULL, NULL);
+    e = (steady_edge_t){.src = 0, .dst = 1, .cost = 2, .overhead = 1};
+    CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "an overhead has no meaning on a cost edge (A -> B)");
+    e.overhead = 0;
+    e.cost = -2;
+    CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "non-positive cost (-2)");
+    e.cost = 2;
+    CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, &err), STEADY_OK);
+    CU_ASSERT_TRUE(steady_platform_is_abstract(p));
+    steady_platform_destroy(p);
+}
+
+static void test_validate(void)
+{
+    steady_platform_t *p = fresh();
+    steady_error_t err = {0};
+    CU_ASSERT_EQUAL(steady_platform_validate(p, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "empty platform: no node is declared");
+    steady_platform_add_node(p, "R", STEADY_ROUTER, 0, NULL, NULL);
+    CU_ASSERT_EQUAL(steady_platform_validate(p, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "platform has no processor (1 routers only)");
+    steady_platform_add_node(p, "P", STEADY_PROCESSOR, 1, NULL, NULL);
+    CU_ASSERT_EQUAL(steady_platform_validate(p, &err), STEADY_OK);
+    steady_platform_destroy(p);
+}
+
+/* c(i,j) = overhead + s / bandwidth, or the abstract cost; w(i) = f / speed. */
+static void test_costs(void)
+{
+    steady_platform_t *p = fresh();
+    steady_platform_add_node(p, "A", STEADY_PROCESSOR, 4e9, NULL, NULL);
+    steady_platform_add_node(p, "R", STEADY_ROUTER, 0, NULL, NULL);
+    steady_edge_t e = {.src = 0, .dst = 1, .bandwidth = 125e6, .latency = 1e-3, .overhead = 2e-6};
+    steady_platform_add_edge(p, &e, NULL, NULL);
+    CU_ASSERT_DOUBLE_EQUAL(steady_platform_comm_time(p, 0, 1048576), 2e-6 + 1048576 / 125e6,
+                           1e-18);
+    CU_ASSERT_EQUAL(steady_platform_comm_time(p, 0, 0), 2e-6); /* latency never counts */
+    CU_ASSERT_EQUAL(steady_platform_task_time(p, 0, 8e9), 2.0);
+    CU_ASSERT_TRUE(isinf(steady_platform_task_time(p, 1, 8e9)));
+    CU_ASSERT_FALSE(steady_platform_is_abstract(p));
+    steady_platform_destroy(p);
+
+    p = parse_ok("processor A speed=2\nprocessor B speed=1\nedge A B cost=3\n",
+                 STEADY_FORMAT_NATIVE);
+    CU_ASSERT_EQUAL(steady_platform_comm_time(p, 0, 1e9), 3.0); /* size ignored */
+    CU_ASSERT_EQUAL(steady_platform_task_time(p, 0, 1), 0.5);
+    steady_platform_destroy(p);
+}
+
+/* The name index and the adjacency lists stay right through many inserts
+ * (the hash table grows several times). */
+static void test_many_nodes(void)
+{
+    enum { N = 5000 };
+    steady_platform_t *p = fresh();
+    char name[32];
+    for (int v = 0; v < N; v++) {
+        snprintf(name, sizeof name, "n%d", v);
+        CU_ASSERT_EQUAL_FATAL(steady_platform_add_node(p, name, STEADY_PROCESSOR, 1, NULL, NULL),
+                              STEADY_OK);
+    }
+    for (int v = 0; v < N; v++) {
+        steady_edge_t e = {.src = v, .dst = (v + 1) % N, .bandwidth = 1};
+        CU_ASSERT_EQUAL_FATAL(steady_platform_add_edge(p, &e, NULL, NULL), STEADY_OK);
+        e.dst = (v + 7) % N;
+        CU_ASSERT_EQUAL_FATAL(steady_platform_add_edge(p, &e, NULL, NULL), STEADY_OK);
+    }
+    int bad = 0;
+    for (int v = 0; v < N; v++) {
+        snprintf(name, sizeof name, "n%d", v);
+        bad += steady_platform_find_node(p, name) != v;
+        int nout, nin;
+        const int *out = steady_platform_out_edges(p, v, &nout);
+        const int *in = steady_platform_in_edges(p, v, &nin);
+        bad += nout != 2 || nin != 2;
+        bad += steady_platform_edge(p, out[0])->dst != (v + 1) % N;
+        bad += steady_platform_edge(p, in[0])->dst != v;
+        bad += steady_platform_find_edge(p, v, (v + 7) % N) != 2 * v + 1;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(steady_platform_find_node(p, "n5000"), -1);
+    CU_ASSERT_EQUAL(steady_platform_find_edge(p, 0, 2), -1);
+    steady_platform_destroy(p);
+}
+
+static void test_sizes(void)
+{
+    double b = 0;
+    steady_error_t err = {0};
+    CU_ASSERT_EQUAL(steady_parse_size("1MiB", &b, &err), STEADY_OK);
+    CU_ASSERT_EQUAL(b, 1048576.0);
+    CU_ASSERT_EQUAL(steady_parse_size("4096", &b, &err), STEADY_OK);
+    CU_ASSERT_EQUAL(b, 4096.0);
+    CU_ASSERT_EQUAL(steady_parse_size("2.5kB", &b, &err), STEADY_OK);
+    CU_ASSERT_EQUAL(b, 2500.0);
+    CU_ASSERT_EQUAL(steady_parse_size("0", &b, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "message size must be positive (0)");
+    CU_ASSERT_EQUAL(steady_parse_size("3 MB", &b, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "unknown size unit (3 MB): use B, kB, MB, GB, KiB, MiB, GiB, or "
+                                    "no unit for bytes");
+}
+
+static void test_error_prefix(void)
+{
+    steady_error_t err = {0};
+    steady_error_set(&err, STEADY_EPARSE, "bad (%d)", 3);
+    steady_error_prefix(&err, "%s:%d: ", "f.plat", 7);
+    CU_ASSERT_STRING_EQUAL(err.msg, "f.plat:7: bad (3)");
+    CU_ASSERT_EQUAL(err.code, STEADY_EPARSE);
+    char big[2000];
+    memset(big, 'y', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    steady_error_set(&err, STEADY_EPARSE, "%s", big);
+    steady_error_prefix(&err, "here: ");
+    CU_ASSERT_EQUAL(strlen(err.msg), STEADY_ERROR_MSG_MAX - 1);
+    CU_ASSERT_EQUAL(strncmp(err.msg, "here: yyy", 9), 0);
+    CU_ASSERT_EQUAL(steady_err_exit_status(STEADY_EPARSE), 2);
+    CU_ASSERT_EQUAL(steady_err_exit_status(STEADY_EIO), 1);
+    CU_ASSERT_EQUAL(steady_err_exit_status(STEADY_OK), 0);
+    CU_ASSERT_EQUAL(steady_error_set(NULL, STEADY_EINVAL, "x"), STEADY_EINVAL);
+}
+
+void suite_platform(void)
+{
+    static const CU_TestInfo tests[] = {{"node rules", test_node_rules},
+                                        {"edge rules", test_edge_rules},
+                                        {"whole-platform validation", test_validate},
+                                        {"c(i,j) and w(i)", test_costs},
+                                        {"name index and adjacency, 5000 nodes", test_many_nodes},
+                                        {"message sizes", test_sizes},
+                                        {"error records", test_error_prefix},
+                                        CU_TEST_INFO_NULL};
+    add_suite("platform model", tests);
+}

@@ -15,6 +15,7 @@ void suite_graphml(void);
 void suite_simgrid(void);
 void suite_gen(void);
 void suite_summary(void);
+void suite_lp(void);
 
 /* Adds a suite with the given tests (a NULL-terminated {name, fn} list). */
 void add_suite(const char *name, const CU_TestInfo *tests);

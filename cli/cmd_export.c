@@ -1,0 +1,123 @@
+/*
+ * cmd_export.c — `steady export`: convert a platform to another format; the
+ * SimGrid export comes with the SMPI hostfile (rank r runs on node r).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void help_export(FILE *out)
+{
+    fprintf(out,
+            "usage: steady export --format FORMAT [-o FILE] [--hostfile FILE]\n"
+            "                     [--msg-size BYTES] [--from FORMAT] PLATFORM\n"
+            "\n"
+            "Writes PLATFORM in another format.  Every value is written exactly, so that\n"
+            "reading the output back gives the same platform.\n"
+            "\n"
+            "  --format FORMAT   native, graphml or simgrid (required)\n"
+            "  -o, --output F    output file (default: standard output)\n"
+            "  --hostfile F      simgrid only: the SMPI hostfile, one node name per line in\n"
+            "                    node order (MPI rank r runs on node r).  Default: the output\n"
+            "                    file with its extension replaced by .hosts\n"
+            "  --msg-size BYTES  simgrid export of an abstract-cost platform: the message size\n"
+            "                    one cost unit moves per simulated second (default 1MiB)\n"
+            "  --from FORMAT     input format: auto (default), native, graphml, simgrid\n"
+            "  -h, --help        this help\n"
+            "\n"
+            "The SimGrid platform is one Floyd zone: every node becomes a host (routers too,\n"
+            "so that an MPI rank can forward on them) and every directed edge a link with\n"
+            "its own one-link route.  Run it with:\n"
+            "  smpirun -platform P.xml -hostfile P.hosts -np N PROGRAM\n");
+}
+
+/* "out/p.xml" -> "out/p.hosts"; caller frees. */
+static char *default_hostfile(const char *output)
+{
+    const char *slash = strrchr(output, '/');
+    const char *dot = strrchr(output, '.');
+    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - output) : strlen(output);
+    char *h = malloc(stem + sizeof ".hosts");
+    if (h) {
+        memcpy(h, output, stem);
+        strcpy(h + stem, ".hosts");
+    }
+    return h;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"format", required_argument, NULL, 'f'},   {"output", required_argument, NULL, 'o'},
+        {"hostfile", required_argument, NULL, 'H'}, {"msg-size", required_argument, NULL, 'm'},
+        {"from", required_argument, NULL, 'F'},     {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    int format = -1;
+    steady_format_t from = STEADY_FORMAT_AUTO;
+    const char *output = NULL, *hostfile = NULL;
+    steady_write_options_t wopts = {0};
+    steady_error_t err = {0};
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f': {
+            steady_format_t f;
+            if (!parse_format("export", optarg, false, &f))
+                return EXIT_USAGE;
+            format = (int)f;
+            break;
+        }
+        case 'o': output = optarg; break;
+        case 'H': hostfile = optarg; break;
+        case 'm':
+            if (steady_parse_size(optarg, &wopts.msg_size, &err))
+                return usage_error("export", "--msg-size: %s", err.msg);
+            break;
+        case 'F':
+            if (!parse_format("export", optarg, true, &from))
+                return EXIT_USAGE;
+            break;
+        case 'h': help_export(stdout); return EXIT_OK;
+        case ':': return usage_error("export", "option needs a value (%s)", argv[optind - 1]);
+        default: return usage_error("export", "unknown option (%s)", argv[optind - 1]);
+        }
+    }
+    if (optind == argc)
+        return usage_error("export", "missing PLATFORM");
+    if (optind < argc - 1)
+        return usage_error("export", "too many arguments (%s)", argv[optind + 1]);
+    if (format < 0)
+        return usage_error("export", "missing --format");
+    if (hostfile && format != STEADY_FORMAT_SIMGRID)
+        return usage_error("export", "--hostfile goes with --format simgrid");
+
+    steady_platform_t *p = NULL;
+    if (steady_platform_read(argv[optind], from, &p, NULL, &err))
+        return report(&err);
+
+    char *default_hosts = NULL;
+    if (format == STEADY_FORMAT_SIMGRID && !hostfile && output && strcmp(output, "-") != 0)
+        hostfile = default_hosts = default_hostfile(output);
+
+    output_t o;
+    bool ok = output_open(&o, output, &err);
+    if (ok) {
+        ok = steady_platform_write(p, o.f, (steady_format_t)format, &wopts, &err) == STEADY_OK;
+        ok = output_close(&o, ok, &err) && ok;
+    }
+    if (ok && hostfile) {
+        output_t h;
+        ok = output_open(&h, hostfile, &err);
+        if (ok) {
+            ok = steady_platform_write_hostfile(p, h.f, &err) == STEADY_OK;
+            ok = output_close(&h, ok, &err) && ok;
+        }
+    }
+    free(default_hosts);
+    steady_platform_destroy(p);
+    return ok ? EXIT_OK : report(&err);
+}

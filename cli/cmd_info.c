@@ -1,0 +1,191 @@
+/*
+ * cmd_info.c — `steady info`: validate a platform and summarise it.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <string.h>
+
+#include "cli.h"
+
+void help_info(FILE *out)
+{
+    fprintf(out,
+            "usage: steady info [--from FORMAT] [--list] [--json] PLATFORM\n"
+            "\n"
+            "Reads and validates PLATFORM ('-' for standard input) and prints a summary:\n"
+            "nodes (processors, routers), directed edges and duplex pairs, whether the\n"
+            "graph is strongly connected, and the ranges of bandwidth, latency, overhead\n"
+            "(or abstract cost) and processor speed.\n"
+            "\n"
+            "  --from FORMAT  auto (default: by content), native, graphml or simgrid\n"
+            "  --list         also list every node and edge\n"
+            "  --json         print the summary as JSON\n"
+            "  -h, --help     this help\n"
+            "\n"
+            "A malformed platform gets one line FILE:LINE[:COL]: what is wrong (the value)\n"
+            "on standard error and exit status 2.\n");
+}
+
+/* One range line: physical quantities with SI prefixes, abstract ones plain. */
+static void print_range(const char *label, steady_range_t r, const char *unit, bool abstract,
+                        const char *abstract_unit)
+{
+    char lo[32], hi[32];
+    if (abstract) {
+        snprintf(lo, sizeof lo, "%.6g", r.min);
+        snprintf(hi, sizeof hi, "%.6g", r.max);
+    } else {
+        human(lo, sizeof lo, r.min, unit);
+        human(hi, sizeof hi, r.max, unit);
+    }
+    if (r.min == r.max)
+        printf("%-12s %s%s\n", label, lo, abstract ? abstract_unit : "");
+    else
+        printf("%-12s %s .. %s%s\n", label, lo, hi, abstract ? abstract_unit : "");
+}
+
+static void print_text(const steady_platform_t *p, const steady_platform_summary_t *s,
+                       const char *path, steady_format_t format, bool list)
+{
+    printf("platform     %s (%s, %s format)\n", steady_platform_name(p), path,
+           steady_format_name(format));
+    printf("nodes        %d (%d processors, %d routers)\n", s->nodes, s->processors, s->routers);
+    printf("edges        %d directed (%d duplex pairs, %d one-way)\n", s->edges, s->duplex_pairs,
+           s->edges - 2 * s->duplex_pairs);
+    if (s->strongly_connected)
+        printf("connected    strongly connected\n");
+    else
+        printf("connected    NOT strongly connected (%d strongly connected components): some "
+               "node cannot reach another\n",
+               s->components);
+    printf("degree       max out %d, max in %d\n", s->max_out_degree, s->max_in_degree);
+    if (s->edges > 0) {
+        if (s->abstract) {
+            print_range("cost", s->cost, "", true, " (abstract time units per message)");
+        } else {
+            print_range("bandwidth", s->bandwidth, "B/s", false, NULL);
+            print_range("overhead", s->overhead, "s", false, NULL);
+        }
+        print_range("latency", s->latency, "s", s->abstract, " (abstract time units)");
+    }
+    print_range("speed", s->speed, "flop/s", s->abstract, " (abstract tasks per time unit)");
+    if (!list)
+        return;
+    printf("\n%-5s %-20s %-9s %s\n", "id", "node", "kind", "speed");
+    for (int v = 0; v < steady_platform_node_count(p); v++) {
+        const steady_node_t *n = steady_platform_node(p, v);
+        char sp[32] = "-";
+        if (n->kind == STEADY_PROCESSOR)
+            snprintf(sp, sizeof sp, "%.17g", n->speed);
+        printf("%-5d %-20s %-9s %s\n", v, n->name,
+               n->kind == STEADY_ROUTER ? "router" : "processor", sp);
+    }
+    printf("\n%-5s %-20s %-20s %-12s %-12s %s\n", "id", "from", "to",
+           s->abstract ? "cost" : "bandwidth", "latency", "overhead");
+    for (int k = 0; k < steady_platform_edge_count(p); k++) {
+        const steady_edge_t *e = steady_platform_edge(p, k);
+        printf("%-5d %-20s %-20s %-12.6g %-12.6g %.6g\n", k, steady_platform_node(p, e->src)->name,
+               steady_platform_node(p, e->dst)->name, s->abstract ? e->cost : e->bandwidth,
+               e->latency, e->overhead);
+    }
+}
+
+static json_t *range_json(steady_range_t r)
+{
+    return json_pack("{s:f, s:f}", "min", r.min, "max", r.max);
+}
+
+static int print_json(const steady_platform_t *p, const steady_platform_summary_t *s,
+                      const char *path, steady_format_t format, bool list)
+{
+    json_t *j = json_pack(
+        "{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:b, s:i, s:b, s:i, s:i}", "name",
+        steady_platform_name(p), "file", path, "format", steady_format_name(format), "nodes",
+        s->nodes, "processors", s->processors, "routers", s->routers, "edges", s->edges,
+        "duplex_pairs", s->duplex_pairs, "strongly_connected", s->strongly_connected,
+        "components", s->components, "abstract", s->abstract, "max_out_degree",
+        s->max_out_degree, "max_in_degree", s->max_in_degree);
+    if (!j)
+        return EXIT_FAIL;
+    json_object_set_new(j, "latency", range_json(s->latency));
+    json_object_set_new(j, "speed", range_json(s->speed));
+    if (s->abstract) {
+        json_object_set_new(j, "cost", range_json(s->cost));
+    } else {
+        json_object_set_new(j, "bandwidth", range_json(s->bandwidth));
+        json_object_set_new(j, "overhead", range_json(s->overhead));
+    }
+    if (list) {
+        json_t *nodes = json_array(), *edges = json_array();
+        for (int v = 0; v < steady_platform_node_count(p); v++) {
+            const steady_node_t *n = steady_platform_node(p, v);
+            json_array_append_new(nodes, json_pack("{s:s, s:s, s:f}", "name", n->name, "kind",
+                                                   n->kind == STEADY_ROUTER ? "router"
+                                                                            : "processor",
+                                                   "speed", n->speed));
+        }
+        for (int k = 0; k < steady_platform_edge_count(p); k++) {
+            const steady_edge_t *e = steady_platform_edge(p, k);
+            json_array_append_new(
+                edges, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f}", "from",
+                                 steady_platform_node(p, e->src)->name, "to",
+                                 steady_platform_node(p, e->dst)->name, "bandwidth", e->bandwidth,
+                                 "latency", e->latency, "overhead", e->overhead, "cost", e->cost));
+        }
+        json_object_set_new(j, "node_list", nodes);
+        json_object_set_new(j, "edge_list", edges);
+    }
+    int rc = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0 ? EXIT_OK
+                                                                                     : EXIT_FAIL;
+    putchar('\n');
+    json_decref(j);
+    return rc;
+}
+
+int cmd_info(int argc, char **argv)
+{
+    static const struct option opts[] = {{"from", required_argument, NULL, 'f'},
+                                         {"list", no_argument, NULL, 'l'},
+                                         {"json", no_argument, NULL, 'j'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    steady_format_t format = STEADY_FORMAT_AUTO;
+    bool json = false, list = false;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hlj", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            if (!parse_format("info", optarg, true, &format))
+                return EXIT_USAGE;
+            break;
+        case 'l': list = true; break;
+        case 'j': json = true; break;
+        case 'h': help_info(stdout); return EXIT_OK;
+        case ':': return usage_error("info", "option needs a value (%s)", argv[optind - 1]);
+        default: return usage_error("info", "unknown option (%s)", argv[optind - 1]);
+        }
+    }
+    if (optind == argc)
+        return usage_error("info", "missing PLATFORM");
+    if (optind < argc - 1)
+        return usage_error("info", "too many arguments (%s)", argv[optind + 1]);
+    const char *path = argv[optind];
+
+    steady_error_t err = {0};
+    steady_platform_t *p = NULL;
+    steady_format_t detected;
+    steady_platform_summary_t s;
+    if (steady_platform_read(path, format, &p, &detected, &err) ||
+        steady_platform_summarize(p, &s, &err)) {
+        steady_platform_destroy(p);
+        return report(&err);
+    }
+    int rc = EXIT_OK;
+    if (json)
+        rc = print_json(p, &s, path, detected, list);
+    else
+        print_text(p, &s, path, detected, list);
+    steady_platform_destroy(p);
+    return rc;
+}

@@ -1,0 +1,469 @@
+/*
+ * cmd_solve.c — `steady solve`: the optimal steady-state throughput of a
+ * series of scatters, gossips, reduces or broadcasts, with the binding
+ * constraints and the per-edge utilisation.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "steady/lp.h"
+
+void help_solve(FILE *out)
+{
+    fprintf(out,
+            "usage: steady solve --op OP [OP FLAGS] [--msg-size BYTES] [--task-cost FLOP]\n"
+            "                    [--json] [--write-lp FILE] [--approx] [--from FORMAT] PLATFORM\n"
+            "\n"
+            "Solves the steady-state linear program of a series of operations on PLATFORM\n"
+            "(docs/linear-programs.md) and prints the optimal throughput TP — operations\n"
+            "per second, or per abstract time unit on a platform with cost edges — as an\n"
+            "exact fraction and a decimal, the saturated ports and processors, and how\n"
+            "busy each edge is.\n"
+            "\n"
+            "  --op OP               scatter, gossip, reduce or broadcast (required)\n"
+            "  --source S            scatter, broadcast: the source (default: first processor)\n"
+            "  --sources A,B,...     gossip: the senders (default: every processor)\n"
+            "  --targets A,B,...     scatter: default every other processor; gossip: default\n"
+            "                        every processor; broadcast: default every other node,\n"
+            "                        routers included (a subset makes TP an upper bound)\n"
+            "  --participants A,B..  reduce: processors in the operator's order (the operator\n"
+            "                        is associative, not commutative; default: every\n"
+            "                        processor in platform order)\n"
+            "  --target T            reduce: receives the result (default: first participant)\n"
+            "  --msg-size BYTES      message size, e.g. 65536, 64KiB, 1MB (default 1MiB);\n"
+            "                        ignored by abstract cost edges\n"
+            "  --task-cost FLOP      reduce: flop per reduction task (default: one flop per\n"
+            "                        byte of message; 1 on abstract platforms)\n"
+            "  --json                machine-readable output (docs/solve-json.md)\n"
+            "  --write-lp FILE       also write the LP in CPLEX LP format (glpsol --lp FILE)\n"
+            "  --approx              skip the exact rational recovery\n"
+            "  --from FORMAT         platform format: auto (default), native, graphml, simgrid\n"
+            "  -h, --help            this help\n"
+            "\n"
+            "Exit status: 0 solved, 2 bad input (unknown node, unreachable target, ...),\n"
+            "1 solver failure.\n");
+}
+
+typedef struct {
+    int *ids;
+    int n;
+} id_set_t;
+
+/* "A,B,C" -> node ids; false after printing a usage error. */
+static bool parse_names(const steady_platform_t *p, const char *flag, const char *list,
+                        id_set_t *out)
+{
+    out->n = 0;
+    out->ids = malloc((strlen(list) + 1) * sizeof *out->ids);
+    char *copy = strdup(list);
+    if (!out->ids || !copy) {
+        free(copy);
+        fprintf(stderr, "steady solve: out of memory\n");
+        return false;
+    }
+    bool ok = true;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
+        int v = steady_platform_find_node(p, tok);
+        if (v < 0) {
+            usage_error("solve", "unknown node in %s (%s)", flag, tok);
+            ok = false;
+        } else {
+            out->ids[out->n++] = v;
+        }
+    }
+    if (ok && out->n == 0) {
+        usage_error("solve", "%s needs at least one node name", flag);
+        ok = false;
+    }
+    free(copy);
+    return ok;
+}
+
+static char *q_str(const mpq_t q)
+{
+    return mpq_get_str(NULL, 10, q);
+}
+
+static void q_free(char *s)
+{
+    void (*freefunc)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &freefunc);
+    freefunc(s, strlen(s) + 1);
+}
+
+/* {"exact": "p/q", "value": x} */
+static json_t *q_json(const mpq_t q)
+{
+    char *s = q_str(q);
+    json_t *j = json_pack("{s:s, s:f}", "exact", s, "value", mpq_get_d(q));
+    q_free(s);
+    return j;
+}
+
+static void print_q(const char *label, const mpq_t q, const char *suffix)
+{
+    char *s = q_str(q);
+    printf("%-13s%s = %.10g%s\n", label, s, mpq_get_d(q), suffix);
+    q_free(s);
+}
+
+static void describe_problem(const steady_solution_t *s, char *buf, size_t n)
+{
+    const steady_platform_t *p = steady_solution_platform(s);
+    int ns, nt;
+    const int *src = steady_solution_sources(s, &ns);
+    const int *dst = steady_solution_targets(s, &nt);
+    const char *op = steady_op_name(steady_solution_op(s));
+    switch (steady_solution_op(s)) {
+    case STEADY_OP_SCATTER:
+    case STEADY_OP_BROADCAST:
+        snprintf(buf, n, "%s from %s to %d target%s", op, steady_platform_node(p, src[0])->name,
+                 nt, nt == 1 ? "" : "s");
+        break;
+    case STEADY_OP_GOSSIP:
+        snprintf(buf, n, "gossip (personalized all-to-all) from %d source%s to %d target%s", ns,
+                 ns == 1 ? "" : "s", nt, nt == 1 ? "" : "s");
+        break;
+    case STEADY_OP_REDUCE:
+        snprintf(buf, n, "reduce of %d participants to %s (non-commutative operator)", ns,
+                 steady_platform_node(p, dst[0])->name);
+        break;
+    }
+}
+
+static void print_text(const steady_solution_t *s)
+{
+    const steady_platform_t *p = steady_solution_platform(s);
+    bool abstract = steady_platform_is_abstract(p);
+    char buf[256];
+    describe_problem(s, buf, sizeof buf);
+    printf("%-13s%s on %s\n", "operation", buf, steady_platform_name(p));
+    if (abstract) {
+        printf("%-13sabstract costs (one message per edge cost, time in abstract units)\n",
+               "messages");
+    } else {
+        human(buf, sizeof buf, steady_solution_msg_size(s), "B");
+        printf("%-13s%s (%.17g bytes)\n", "messages", buf, steady_solution_msg_size(s));
+    }
+    if (steady_solution_op(s) == STEADY_OP_REDUCE)
+        printf("%-13s%.17g %s per task\n", "tasks", steady_solution_task_cost(s),
+               abstract ? "work units" : "flop");
+
+    mpq_t tp, a, b, c;
+    mpq_inits(tp, a, b, c, NULL);
+    steady_solution_throughput(s, tp);
+    print_q("throughput", tp, abstract ? " operations per time unit" : " operations/s");
+    if (!steady_solution_is_exact(s))
+        printf("%-13sAPPROXIMATE: %s (floating-point values from GLPK)\n", "", 
+               steady_solution_note(s));
+    else
+        printf("%-13sexact: the rational optimum, verified\n", "");
+    if (steady_solution_is_bound(s))
+        printf("%-13sUPPER BOUND: the targets are a subset of the nodes (a multicast); the\n"
+               "%-13sLP value may not be achievable\n",
+               "", "");
+    if (mpq_sgn(tp) > 0) {
+        mpq_inv(a, tp);
+        char *per = q_str(a);
+        printf("%-13sone operation every %s = %.6g %s\n", "period", per, mpq_get_d(a),
+               abstract ? "time units" : "s");
+        q_free(per);
+    }
+
+    printf("%-13s", "bottlenecks");
+    int nb = 0;
+    for (int v = 0; v < steady_platform_node_count(p); v++) {
+        steady_solution_node_busy(s, v, a, b, c);
+        const char *name = steady_platform_node(p, v)->name;
+        const char *kinds[3] = {"send port", "receive port", "cpu"};
+        mpq_t *vals[3] = {&a, &b, &c};
+        for (int k = 0; k < 3; k++)
+            if (mpq_cmp_ui(*vals[k], 1, 1) >= 0)
+                printf("%s%s of %s", nb++ ? ", " : "", kinds[k], name);
+    }
+    printf("%s\n", nb ? " (saturated)" : "none saturated");
+
+    printf("\n%-28s %-10s %s\n", "edge", "busy", "messages per time unit");
+    for (int e = 0; e < steady_platform_edge_count(p); e++) {
+        steady_solution_edge_busy(s, e, a);
+        if (mpq_sgn(a) == 0)
+            continue;
+        const steady_edge_t *ed = steady_platform_edge(p, e);
+        snprintf(buf, sizeof buf, "%s -> %s", steady_platform_node(p, ed->src)->name,
+                 steady_platform_node(p, ed->dst)->name);
+        printf("%-28s %-10.4g", buf, mpq_get_d(a));
+        int shown = 0;
+        for (int t = 0; t < steady_solution_type_count(s); t++) {
+            steady_solution_send(s, e, t, b);
+            if (mpq_sgn(b) == 0)
+                continue;
+            if (shown++ == 6) {
+                printf(" ...");
+                break;
+            }
+            steady_solution_type_name(s, t, buf, sizeof buf);
+            char *r = q_str(b);
+            printf(" %s:%s", buf, r);
+            q_free(r);
+        }
+        putchar('\n');
+    }
+    if (steady_solution_op(s) == STEADY_OP_REDUCE) {
+        printf("\n%-16s %-10s %s\n", "processor", "cpu busy", "tasks T(k,l,m) per time unit");
+        for (int v = 0; v < steady_platform_node_count(p); v++) {
+            steady_solution_node_busy(s, v, a, b, c);
+            if (mpq_sgn(c) == 0)
+                continue;
+            printf("%-16s %-10.4g", steady_platform_node(p, v)->name, mpq_get_d(c));
+            for (int q = 0; q < steady_solution_task_count(s); q++) {
+                steady_solution_cons(s, v, q, b);
+                if (mpq_sgn(b) == 0)
+                    continue;
+                int k, l, m;
+                steady_solution_task(s, q, &k, &l, &m);
+                char *r = q_str(b);
+                printf(" T(%d,%d,%d):%s", k, l, m, r);
+                q_free(r);
+            }
+            putchar('\n');
+        }
+    }
+    steady_lp_stats_t st;
+    steady_solution_stats(s, &st);
+    printf("\nLP: %d rows, %d columns, %d nonzeros; build %.3f s, simplex %.3f s, exact %.3f s\n",
+           st.rows, st.cols, st.nonzeros, st.build_s, st.solve_s, st.exact_s);
+    mpq_clears(tp, a, b, c, NULL);
+}
+
+static int print_json(const steady_solution_t *s)
+{
+    const steady_platform_t *p = steady_solution_platform(s);
+    bool abstract = steady_platform_is_abstract(p);
+    mpq_t tp, a, b, c;
+    mpq_inits(tp, a, b, c, NULL);
+    steady_solution_throughput(s, tp);
+    json_t *thr = q_json(tp);
+    json_object_set_new(thr, "unit", json_string(abstract ? "ops/time-unit" : "ops/s"));
+    json_t *sources = json_array(), *targets = json_array();
+    int ns, nt;
+    const int *src = steady_solution_sources(s, &ns);
+    const int *dst = steady_solution_targets(s, &nt);
+    for (int i = 0; i < ns; i++)
+        json_array_append_new(sources, json_string(steady_platform_node(p, src[i])->name));
+    for (int i = 0; i < nt; i++)
+        json_array_append_new(targets, json_string(steady_platform_node(p, dst[i])->name));
+    steady_lp_stats_t st;
+    steady_solution_stats(s, &st);
+    json_t *j = json_pack(
+        "{s:s, s:s, s:b, s:f, s:f, s:o, s:b, s:s, s:b, s:o, s:o, "
+        "s:{s:i, s:i, s:i, s:f, s:f, s:f}}",
+        "op", steady_op_name(steady_solution_op(s)), "platform", steady_platform_name(p),
+        "abstract", abstract, "msg_size", steady_solution_msg_size(s), "task_cost",
+        steady_solution_task_cost(s), "throughput", thr, "exact", steady_solution_is_exact(s),
+        "note", steady_solution_note(s), "upper_bound", steady_solution_is_bound(s),
+        steady_solution_op(s) == STEADY_OP_REDUCE ? "participants" : "sources", sources,
+        "targets", targets, "lp", "rows", st.rows, "cols", st.cols, "nonzeros", st.nonzeros,
+        "build_s", st.build_s, "solve_s", st.solve_s, "exact_s", st.exact_s);
+    if (!j) {
+        mpq_clears(tp, a, b, c, NULL);
+        return EXIT_FAIL;
+    }
+
+    json_t *bottlenecks = json_array(), *nodes = json_array(), *edges = json_array();
+    for (int v = 0; v < steady_platform_node_count(p); v++) {
+        steady_solution_node_busy(s, v, a, b, c);
+        const char *name = steady_platform_node(p, v)->name;
+        const char *kinds[3] = {"send", "recv", "cpu"};
+        mpq_t *vals[3] = {&a, &b, &c};
+        for (int k = 0; k < 3; k++)
+            if (mpq_cmp_ui(*vals[k], 1, 1) >= 0)
+                json_array_append_new(bottlenecks,
+                                      json_pack("{s:s, s:s}", "kind", kinds[k], "node", name));
+        json_array_append_new(nodes, json_pack("{s:s, s:o, s:o, s:o}", "name", name, "send",
+                                               q_json(a), "recv", q_json(b), "cpu", q_json(c)));
+    }
+    for (int e = 0; e < steady_platform_edge_count(p); e++) {
+        const steady_edge_t *ed = steady_platform_edge(p, e);
+        steady_solution_edge_busy(s, e, a);
+        steady_solution_comm_time(s, e, c);
+        json_t *rates = json_array();
+        for (int t = 0; t < steady_solution_type_count(s); t++) {
+            steady_solution_send(s, e, t, b);
+            if (mpq_sgn(b) == 0)
+                continue;
+            char name[2 * STEADY_NAME_MAX + 2];
+            steady_solution_type_name(s, t, name, sizeof name);
+            json_t *r = q_json(b);
+            json_object_set_new(r, "type", json_string(name));
+            json_array_append_new(rates, r);
+        }
+        json_array_append_new(
+            edges, json_pack("{s:s, s:s, s:o, s:o, s:o}", "from",
+                             steady_platform_node(p, ed->src)->name, "to",
+                             steady_platform_node(p, ed->dst)->name, "comm_time", q_json(c),
+                             "busy", q_json(a), "rates", rates));
+    }
+    json_object_set_new(j, "bottlenecks", bottlenecks);
+    json_object_set_new(j, "nodes", nodes);
+    json_object_set_new(j, "edges", edges);
+    if (steady_solution_op(s) == STEADY_OP_REDUCE) {
+        json_t *tasks = json_array();
+        for (int v = 0; v < steady_platform_node_count(p); v++)
+            for (int q = 0; q < steady_solution_task_count(s); q++) {
+                steady_solution_cons(s, v, q, b);
+                if (mpq_sgn(b) == 0)
+                    continue;
+                int k, l, m;
+                steady_solution_task(s, q, &k, &l, &m);
+                json_t *r = q_json(b);
+                json_object_set_new(r, "node", json_string(steady_platform_node(p, v)->name));
+                json_object_set_new(r, "task", json_pack("[i,i,i]", k, l, m));
+                json_array_append_new(tasks, r);
+            }
+        json_object_set_new(j, "tasks", tasks);
+    }
+    int rc = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0 ? EXIT_OK
+                                                                                     : EXIT_FAIL;
+    putchar('\n');
+    json_decref(j);
+    mpq_clears(tp, a, b, c, NULL);
+    return rc;
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    enum { O_OP = 256, O_SOURCE, O_SOURCES, O_TARGETS, O_PART, O_TARGET, O_SIZE, O_TASK, O_JSON,
+           O_WRITE, O_APPROX, O_FROM };
+    static const struct option opts[] = {
+        {"op", required_argument, NULL, O_OP},
+        {"source", required_argument, NULL, O_SOURCE},
+        {"sources", required_argument, NULL, O_SOURCES},
+        {"targets", required_argument, NULL, O_TARGETS},
+        {"participants", required_argument, NULL, O_PART},
+        {"target", required_argument, NULL, O_TARGET},
+        {"msg-size", required_argument, NULL, O_SIZE},
+        {"task-cost", required_argument, NULL, O_TASK},
+        {"json", no_argument, NULL, O_JSON},
+        {"write-lp", required_argument, NULL, O_WRITE},
+        {"approx", no_argument, NULL, O_APPROX},
+        {"from", required_argument, NULL, O_FROM},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    /* names are resolved once the platform is read */
+    const char *op_name = NULL, *source = NULL, *sources = NULL, *targets = NULL, *parts = NULL,
+               *target = NULL;
+    steady_problem_t prob = {0};
+    steady_solve_options_t sopts = {.exact = true};
+    steady_format_t from = STEADY_FORMAT_AUTO;
+    bool json = false;
+    steady_error_t err = {0};
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case O_OP: op_name = optarg; break;
+        case O_SOURCE: source = optarg; break;
+        case O_SOURCES: sources = optarg; break;
+        case O_TARGETS: targets = optarg; break;
+        case O_PART: parts = optarg; break;
+        case O_TARGET: target = optarg; break;
+        case O_SIZE:
+            if (steady_parse_size(optarg, &prob.msg_size, &err))
+                return usage_error("solve", "--msg-size: %s", err.msg);
+            break;
+        case O_TASK: {
+            char *end;
+            prob.task_cost = strtod(optarg, &end);
+            if (*end || end == optarg || !(prob.task_cost > 0) || prob.task_cost > 1e300)
+                return usage_error("solve", "--task-cost takes a positive number (%s)", optarg);
+            break;
+        }
+        case O_JSON: json = true; break;
+        case O_WRITE: sopts.write_lp = optarg; break;
+        case O_APPROX: sopts.exact = false; break;
+        case O_FROM:
+            if (!parse_format("solve", optarg, true, &from))
+                return EXIT_USAGE;
+            break;
+        case 'h': help_solve(stdout); return EXIT_OK;
+        case ':': return usage_error("solve", "option needs a value (%s)", argv[optind - 1]);
+        default: return usage_error("solve", "unknown option (%s)", argv[optind - 1]);
+        }
+    }
+    if (optind == argc)
+        return usage_error("solve", "missing PLATFORM");
+    if (optind < argc - 1)
+        return usage_error("solve", "too many arguments (%s)", argv[optind + 1]);
+    if (!op_name)
+        return usage_error("solve", "missing --op");
+    int op = steady_op_from_name(op_name);
+    if (op < 0)
+        return usage_error("solve", "unknown operation (%s): use scatter, gossip, reduce or "
+                                    "broadcast", op_name);
+    prob.op = (steady_op_t)op;
+    /* each flag belongs to some operations only */
+    bool one_source = op == STEADY_OP_SCATTER || op == STEADY_OP_BROADCAST;
+    if (source && !one_source)
+        return usage_error("solve", "--source goes with --op scatter or broadcast");
+    if (sources && op != STEADY_OP_GOSSIP)
+        return usage_error("solve", "--sources goes with --op gossip");
+    if (targets && op == STEADY_OP_REDUCE)
+        return usage_error("solve", "--targets does not go with --op reduce (use --target)");
+    if ((parts || target) && op != STEADY_OP_REDUCE)
+        return usage_error("solve", "--%s goes with --op reduce", parts ? "participants" : "target");
+    if (prob.task_cost > 0 && op != STEADY_OP_REDUCE)
+        return usage_error("solve", "--task-cost goes with --op reduce");
+
+    steady_platform_t *p = NULL;
+    if (steady_platform_read(argv[optind], from, &p, NULL, &err))
+        return report(&err);
+    int status = EXIT_USAGE;
+    id_set_t s_set = {0}, t_set = {0}, p_set = {0}, one = {0};
+    steady_solution_t *sol = NULL;
+    if (sources && !parse_names(p, "--sources", sources, &s_set))
+        goto done;
+    if (targets && !parse_names(p, "--targets", targets, &t_set))
+        goto done;
+    if (parts && !parse_names(p, "--participants", parts, &p_set))
+        goto done;
+    if ((source || target) && !parse_names(p, source ? "--source" : "--target",
+                                           source ? source : target, &one))
+        goto done;
+    if (one.n > 1) {
+        usage_error("solve", "%s takes one node (%s)", source ? "--source" : "--target",
+                    source ? source : target);
+        goto done;
+    }
+    prob.sources = s_set.ids;
+    prob.nsources = s_set.n;
+    prob.targets = t_set.ids;
+    prob.ntargets = t_set.n;
+    prob.participants = p_set.ids;
+    prob.nparticipants = p_set.n;
+    /* defaults: the first processor as source, the first participant as target */
+    int first = 0;
+    while (steady_platform_node(p, first)->kind != STEADY_PROCESSOR)
+        first++;
+    prob.source = one.n ? one.ids[0] : first;
+    prob.target = one.n ? one.ids[0] : p_set.n ? p_set.ids[0] : first;
+
+    if (steady_lp_solve(p, &prob, &sopts, &sol, &err)) {
+        status = report(&err);
+        goto done;
+    }
+    status = json ? print_json(sol) : (print_text(sol), EXIT_OK);
+
+done:
+    steady_solution_destroy(sol);
+    free(s_set.ids);
+    free(t_set.ids);
+    free(p_set.ids);
+    free(one.ids);
+    steady_platform_destroy(p);
+    return status;
+}

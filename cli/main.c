@@ -1,0 +1,179 @@
+/*
+ * main.c — the `steady` command: dispatches to one sub-command per job.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const cli_command_t commands[] = {
+    {"info", "validate a platform file and summarise it", cmd_info, help_info},
+    {"gen", "generate a platform (random, tiers, cluster, ring, star)", cmd_gen, help_gen},
+    {"export", "write a platform as native text, GraphML or SimGrid XML", cmd_export,
+     help_export},
+    {"solve", "optimal steady-state throughput of a series of collectives (exact LP)", cmd_solve,
+     help_solve},
+};
+enum { NCOMMANDS = sizeof commands / sizeof *commands };
+
+static void help_main(FILE *out)
+{
+    fprintf(out,
+            "steady %s — throughput-optimal periodic schedules for series of collective\n"
+            "operations (scatter, all-to-all, reduce, broadcast) on heterogeneous platforms.\n"
+            "\n"
+            "usage: steady COMMAND [OPTIONS] [ARGS]\n"
+            "       steady help COMMAND | steady COMMAND --help\n"
+            "\n"
+            "commands:\n",
+            STEADY_VERSION);
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n"
+                 "Platforms are read from the native text format (docs/platform-format.md),\n"
+                 "GraphML or SimGrid platform XML, chosen by content.\n"
+                 "Exit status: 0 ok, 1 runtime failure, 2 bad input or usage.\n");
+}
+
+static const cli_command_t *find_command(const char *name)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        help_main(stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {
+        help_main(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(name, "-V") == 0 || strcmp(name, "--version") == 0) {
+        printf("steady %s\n", STEADY_VERSION);
+        return EXIT_OK;
+    }
+    if (strcmp(name, "help") == 0) {
+        if (argc < 3) {
+            help_main(stdout);
+            return EXIT_OK;
+        }
+        const cli_command_t *c = find_command(argv[2]);
+        if (!c) {
+            fprintf(stderr, "steady: unknown command (%s): see 'steady --help'\n", argv[2]);
+            return EXIT_USAGE;
+        }
+        c->help(stdout);
+        return EXIT_OK;
+    }
+    const cli_command_t *c = find_command(name);
+    if (!c) {
+        fprintf(stderr, "steady: unknown command (%s): see 'steady --help'\n", name);
+        return EXIT_USAGE;
+    }
+    return c->run(argc - 1, argv + 1);
+}
+
+/* ---- shared helpers ------------------------------------------------------ */
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "steady %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, " (see 'steady %s --help')\n", cmd);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+int report(const steady_error_t *err)
+{
+    fprintf(stderr, "%s\n", err->msg);
+    return steady_err_exit_status(err->code);
+}
+
+bool parse_format(const char *cmd, const char *value, bool allow_auto, steady_format_t *f)
+{
+    int v = steady_format_from_name(value);
+    if (v < 0 || (!allow_auto && v == STEADY_FORMAT_AUTO)) {
+        usage_error(cmd, "unknown format (%s): use %snative, graphml or simgrid", value,
+                    allow_auto ? "auto, " : "");
+        return false;
+    }
+    *f = (steady_format_t)v;
+    return true;
+}
+
+bool output_open(output_t *o, const char *path, steady_error_t *err)
+{
+    *o = (output_t){.f = stdout, .path = path, .tmp = NULL};
+    if (!path || strcmp(path, "-") == 0)
+        return true;
+    size_t n = strlen(path) + 5;
+    o->tmp = malloc(n);
+    if (!o->tmp) {
+        steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        return false;
+    }
+    snprintf(o->tmp, n, "%s.tmp", path);
+    o->f = fopen(o->tmp, "w");
+    if (!o->f) {
+        steady_error_set(err, STEADY_EIO, "%s: cannot create (%s)", path, strerror(errno));
+        free(o->tmp);
+        o->tmp = NULL;
+        return false;
+    }
+    return true;
+}
+
+bool output_close(output_t *o, bool ok, steady_error_t *err)
+{
+    if (!o->tmp) {
+        if (fflush(stdout) != 0 && ok) {
+            steady_error_set(err, STEADY_EIO, "standard output: write failed (%s)",
+                             strerror(errno));
+            return false;
+        }
+        return true;
+    }
+    bool closed = fclose(o->f) == 0;
+    if (ok && !closed)
+        steady_error_set(err, STEADY_EIO, "%s: write failed (%s)", o->path, strerror(errno));
+    if (ok && closed && rename(o->tmp, o->path) != 0) {
+        steady_error_set(err, STEADY_EIO, "%s: cannot create (%s)", o->path, strerror(errno));
+        closed = false;
+    }
+    if (!ok || !closed)
+        unlink(o->tmp);
+    free(o->tmp);
+    o->tmp = NULL;
+    return closed;
+}
+
+void human(char *buf, size_t n, double value, const char *unit)
+{
+    static const struct {
+        double scale;
+        const char *prefix;
+    } prefixes[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""},
+                    {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"}};
+    int i = 0;
+    if (value != 0 && isfinite(value))
+        while (i < (int)(sizeof prefixes / sizeof *prefixes) - 1 &&
+               fabs(value) < prefixes[i].scale * 0.9995)
+            i++;
+    else
+        i = 4;
+    snprintf(buf, n, "%.4g %s%s", value / prefixes[i].scale, prefixes[i].prefix, unit);
+}

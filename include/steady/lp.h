@@ -1,0 +1,150 @@
+/*
+ * steady/lp.h — the steady-state linear programs (docs/linear-programs.md):
+ * series of scatters (SSSP), gossips (SSPA2A), reduces (SSR) and broadcasts
+ * (SSB) on a platform, solved with GLPK and recovered as exact rationals.
+ *
+ * A solution gives, per time unit, the number of messages of each type on
+ * each edge, the number of reduction tasks of each kind on each processor,
+ * and the throughput TP (operations per time unit).  Values are exact GMP
+ * rationals when steady_solution_is_exact(); otherwise they are GLPK's
+ * doubles converted to rationals, and the note says why.
+ */
+#ifndef STEADY_LP_H
+#define STEADY_LP_H
+
+#include <gmp.h>
+#include <stdbool.h>
+
+#include "steady/error.h"
+#include "steady/platform.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    STEADY_OP_SCATTER = 0,
+    STEADY_OP_GOSSIP,
+    STEADY_OP_REDUCE,
+    STEADY_OP_BROADCAST
+} steady_op_t;
+
+/* "scatter", "gossip", "reduce", "broadcast" -> op, or -1. */
+int steady_op_from_name(const char *name);
+const char *steady_op_name(steady_op_t op);
+
+/* What to solve.  Node sets are arrays of node ids; a NULL set (count 0)
+ * takes the default given with each field.  The arrays are borrowed. */
+typedef struct {
+    steady_op_t op;
+    int source;          /* scatter, broadcast: the source node (a processor) */
+    const int *sources;  /* gossip: senders (default: every processor) */
+    int nsources;
+    const int *targets;  /* scatter: default every other processor; gossip: default every
+                            processor; broadcast: default every other node, routers included */
+    int ntargets;
+    const int *participants; /* reduce: processors in the operator's order (default: every
+                                processor in node order) */
+    int nparticipants;
+    int target;          /* reduce: the node that receives the result (a processor) */
+    double msg_size;     /* bytes per message; 0 means 1 MiB; ignored on abstract platforms */
+    double task_cost;    /* reduce: flop per task T(k,l,m); 0 means the default: 1 on
+                            abstract platforms, msg_size (one flop per byte) otherwise */
+} steady_problem_t;
+
+typedef struct {
+    bool exact;            /* recover the exact rational optimum (default true) */
+    int time_limit_ms;     /* GLPK's simplex time limit; 0 for none */
+    const char *write_lp;  /* if set, write the LP in CPLEX LP format to this file */
+} steady_solve_options_t;
+
+typedef struct steady_solution steady_solution_t;
+
+/* Builds and solves the LP of prob on p.  Checks the problem first: unknown
+ * or duplicate nodes, a router where a processor is needed, an empty target
+ * set, a target that the source cannot reach (TP would be 0: the message
+ * names it) -> STEADY_EINVAL.  A GLPK failure -> STEADY_ESOLVER with GLPK's
+ * reason; GLPK never aborts the process.  On success *out owns a new
+ * solution (caller destroys it).  opts may be NULL. */
+steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t *prob,
+                             const steady_solve_options_t *opts, steady_solution_t **out,
+                             steady_error_t *err);
+
+void steady_solution_destroy(steady_solution_t *s);
+
+/* ---- the problem as solved -------------------------------------------- */
+
+const steady_platform_t *steady_solution_platform(const steady_solution_t *s);
+steady_op_t steady_solution_op(const steady_solution_t *s);
+/* Message size and task cost actually used (defaults resolved). */
+double steady_solution_msg_size(const steady_solution_t *s);
+double steady_solution_task_cost(const steady_solution_t *s);
+
+/* The resolved node sets: sources (scatter and broadcast: the source alone;
+ * reduce: the participants in operator order), targets (reduce: the target
+ * alone).  Arrays belong to the solution. */
+const int *steady_solution_sources(const steady_solution_t *s, int *count);
+const int *steady_solution_targets(const steady_solution_t *s, int *count);
+
+/* Broadcast only: true when the targets are a strict subset of the other
+ * nodes, so that TP is an upper bound of the multicast throughput. */
+bool steady_solution_is_bound(const steady_solution_t *s);
+
+/* ---- the optimum --------------------------------------------------------- */
+
+bool steady_solution_is_exact(const steady_solution_t *s);
+/* Why the values are approximate ("" when exact). */
+const char *steady_solution_note(const steady_solution_t *s);
+
+/* TP in operations per time unit (per second on physical platforms). */
+void steady_solution_throughput(const steady_solution_t *s, mpq_t tp);
+double steady_solution_throughput_d(const steady_solution_t *s);
+
+/* ---- message types and rates -------------------------------------------- */
+
+/* Message types: scatter, one per target; gossip, one per (source, target)
+ * pair; reduce, one per interval [k,m]; broadcast, one (the message). */
+int steady_solution_type_count(const steady_solution_t *s);
+/* A readable name: "P3" (scatter: the destination), "P0>P3" (gossip),
+ * "[1,4]" (reduce), "msg" (broadcast).  Written to buf (n bytes). */
+void steady_solution_type_name(const steady_solution_t *s, int type, char *buf, size_t n);
+/* Type details: scatter (-1, dest), gossip (src, dest) as node ids; reduce
+ * (k, m) as participant indices; broadcast (-1, -1). */
+void steady_solution_type_ends(const steady_solution_t *s, int type, int *a, int *b);
+
+/* Messages of that type sent on the edge per time unit. */
+void steady_solution_send(const steady_solution_t *s, int edge, int type, mpq_t rate);
+
+/* Reduce: the tasks T(k,l,m), k <= l < m, participant indices. */
+int steady_solution_task_count(const steady_solution_t *s);
+void steady_solution_task(const steady_solution_t *s, int task, int *k, int *l, int *m);
+/* Tasks of that kind computed on the node per time unit (0 on routers). */
+void steady_solution_cons(const steady_solution_t *s, int node, int task, mpq_t rate);
+
+/* Broadcast: per-target flow x(e, k) (target index into the targets). */
+void steady_solution_flow(const steady_solution_t *s, int edge, int target, mpq_t rate);
+
+/* ---- occupation -------------------------------------------------------- */
+
+/* The exact port occupation c(e) of one message on edge e, as used. */
+void steady_solution_comm_time(const steady_solution_t *s, int edge, mpq_t c);
+/* Fraction of time edge e is busy: s(e) = sum over types of rate * c(e). */
+void steady_solution_edge_busy(const steady_solution_t *s, int edge, mpq_t busy);
+/* Fractions of time node v sends, receives, computes (<= 1 each). */
+void steady_solution_node_busy(const steady_solution_t *s, int node, mpq_t send, mpq_t recv,
+                               mpq_t cpu);
+
+/* ---- statistics -------------------------------------------------------- */
+
+typedef struct {
+    int rows, cols, nonzeros; /* of the LP given to GLPK */
+    double build_s, solve_s, exact_s; /* wall seconds: building, GLPK simplex, exact recovery */
+} steady_lp_stats_t;
+
+void steady_solution_stats(const steady_solution_t *s, steady_lp_stats_t *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STEADY_LP_H */

@@ -1,0 +1,163 @@
+/*
+ * glpk.c — the only file of steady that calls GLPK.
+ *
+ * GLPK reports a fatal error (bad argument, exhausted memory, internal
+ * failure) by printing and calling abort().  As igraph does
+ * (src/internal/glpk_support.c), a terminal hook collects the message and an
+ * error hook frees GLPK's environment and longjmps back here, so that the
+ * failure becomes STEADY_ESOLVER with GLPK's reason and the process goes on.
+ * After such an error every GLPK object is gone: the problem must not be
+ * deleted again.
+ */
+#include "internal.h"
+
+#include <glpk.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    jmp_buf jmp;
+    char msg[512];
+    size_t len;
+} glpk_guard_t;
+
+static _Thread_local glpk_guard_t guard;
+
+static int term_hook(void *info, const char *s)
+{
+    (void)info;
+    if (glp_at_error())
+        for (; *s && guard.len < sizeof guard.msg - 1; s++)
+            guard.msg[guard.len++] = *s == '\n' ? ' ' : *s;
+    guard.msg[guard.len] = '\0';
+    return 1; /* never print */
+}
+
+static void error_hook(void *info)
+{
+    (void)info;
+    glp_free_env();
+    longjmp(guard.jmp, 1);
+}
+
+static const char *simplex_error(int rc)
+{
+    switch (rc) {
+    case GLP_EBADB: return "invalid initial basis";
+    case GLP_ESING: return "singular basis matrix";
+    case GLP_ECOND: return "ill-conditioned basis matrix";
+    case GLP_EBOUND: return "incorrect bounds";
+    case GLP_EFAIL: return "solver failure";
+    case GLP_EITLIM: return "iteration limit exceeded";
+    case GLP_ETMLIM: return "time limit exceeded";
+    case GLP_ENOPFS: return "no primal feasible solution";
+    case GLP_ENODFS: return "no dual feasible solution";
+    default: return "unknown error";
+    }
+}
+
+/* Everything between the setjmp and the end of the GLPK work lives here so
+ * that no automatic variable of the caller is modified after setjmp. */
+static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_options_t *opts,
+                        bool exact, lp_status_t *row_stat, lp_status_t *col_stat, double *x,
+                        const char **why, steady_error_t *err)
+{
+    glp_set_obj_dir(P, GLP_MAX);
+    glp_add_rows(P, m->nrows);
+    for (int i = 0; i < m->nrows; i++) {
+        if (m->row_name[i])
+            glp_set_row_name(P, i + 1, m->row_name[i]);
+        if (m->row_kind[i] == ROW_FX)
+            glp_set_row_bnds(P, i + 1, GLP_FX, m->row_bound[i], m->row_bound[i]);
+        else
+            glp_set_row_bnds(P, i + 1, GLP_UP, 0.0, m->row_bound[i]);
+    }
+    glp_add_cols(P, m->ncols);
+    for (int j = 0; j < m->ncols; j++) {
+        if (m->col_name[j])
+            glp_set_col_name(P, j + 1, m->col_name[j]);
+        glp_set_col_bnds(P, j + 1, GLP_LO, 0.0, 0.0);
+    }
+    glp_set_obj_coef(P, m->obj + 1, 1.0);
+
+    /* glp_load_matrix takes 1-based triplets */
+    int *ia = malloc(((size_t)m->nnz + 1) * sizeof *ia);
+    int *ja = malloc(((size_t)m->nnz + 1) * sizeof *ja);
+    double *ar = malloc(((size_t)m->nnz + 1) * sizeof *ar);
+    if (!ia || !ja || !ar) {
+        free(ia);
+        free(ja);
+        free(ar);
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory loading the LP");
+    }
+    for (int k = 0; k < m->nnz; k++) {
+        ia[k + 1] = m->a[k].row + 1;
+        ja[k + 1] = m->a[k].col + 1;
+        ar[k + 1] = mpq_get_d(m->a[k].val);
+    }
+    glp_load_matrix(P, m->nnz, ia, ja, ar);
+    free(ia);
+    free(ja);
+    free(ar);
+
+    if (opts && opts->write_lp && glp_write_lp(P, NULL, opts->write_lp) != 0)
+        return steady_error_set(err, STEADY_EIO, "%s: cannot write the LP", opts->write_lp);
+
+    glp_smcp parm;
+    glp_init_smcp(&parm);
+    parm.msg_lev = GLP_MSG_OFF;
+    parm.presolve = GLP_OFF; /* the exact recovery needs the final basis */
+    if (opts && opts->time_limit_ms > 0)
+        parm.tm_lim = opts->time_limit_ms;
+    glp_scale_prob(P, GLP_SF_AUTO);
+    int rc = glp_simplex(P, &parm);
+    if (rc != 0)
+        return steady_error_set(err, STEADY_ESOLVER, "GLPK simplex failed: %s", simplex_error(rc));
+    int status = glp_get_status(P);
+    if (status == GLP_UNBND)
+        return steady_error_set(err, STEADY_EINTERNAL,
+                                "the LP is unbounded: the problem has no throughput limit");
+    if (status != GLP_OPT)
+        return steady_error_set(err, STEADY_ESOLVER, "GLPK found no optimal solution (status %d)",
+                                status);
+    if (exact) {
+        /* glp_exact re-solves from this basis in exact arithmetic; it is
+         * only needed when the floating-point basis is not exactly optimal */
+        rc = glp_exact(P, &parm);
+        if (rc != 0 || glp_get_status(P) != GLP_OPT)
+            *why = rc == GLP_ETMLIM ? "the exact simplex ran out of time"
+                                    : "the exact simplex failed";
+    }
+    for (int i = 0; i < m->nrows; i++)
+        row_stat[i] = glp_get_row_stat(P, i + 1) == GLP_BS ? LP_BASIC : LP_AT_BOUND;
+    for (int j = 0; j < m->ncols; j++) {
+        col_stat[j] = glp_get_col_stat(P, j + 1) == GLP_BS ? LP_BASIC : LP_AT_BOUND;
+        x[j] = glp_get_col_prim(P, j + 1);
+    }
+    return STEADY_OK;
+}
+
+steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *opts, bool exact,
+                           lp_status_t *row_stat, lp_status_t *col_stat, double *x,
+                           const char **why, steady_error_t *err)
+{
+    guard.len = 0;
+    guard.msg[0] = '\0';
+    glp_term_hook(term_hook, NULL);
+    glp_error_hook(error_hook, NULL);
+    glp_prob *volatile P = NULL;
+    steady_err_t rc;
+    if (setjmp(guard.jmp) == 0) {
+        P = glp_create_prob();
+        rc = run(P, m, opts, exact, row_stat, col_stat, x, why, err);
+        glp_delete_prob(P);
+    } else {
+        /* glp_free_env() has already released P */
+        rc = steady_error_set(err, STEADY_ESOLVER, "GLPK error: %s",
+                              guard.len ? guard.msg : "unknown");
+    }
+    glp_error_hook(NULL, NULL);
+    glp_term_hook(NULL, NULL);
+    return rc;
+}

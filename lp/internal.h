@@ -1,0 +1,67 @@
+/*
+ * lp/internal.h — the LP module's private pieces: an exact LP model, the
+ * GLPK bridge (the only file that calls glp_*), the exact recovery.
+ */
+#ifndef STEADY_LP_INTERNAL_H
+#define STEADY_LP_INTERNAL_H
+
+#include "steady/lp.h"
+
+#include "../common/numbers.h"
+
+/* A linear program in the form GLPK uses:
+ *     maximise   x[obj]
+ *     subject to r_i = sum_j a_ij x_j,  r_i <= bound_i (ROW_UP) or r_i = bound_i (ROW_FX)
+ *                x_j >= 0
+ * The coefficients are exact rationals; GLPK is given their nearest doubles. */
+typedef enum { ROW_UP, ROW_FX } row_kind_t;
+
+typedef struct {
+    int row, col;
+    mpq_t val;
+} lp_entry_t;
+
+typedef struct {
+    int nrows, ncols, nnz;
+    int row_cap, col_cap, nnz_cap;
+    row_kind_t *row_kind;
+    int *row_bound; /* bounds are 0 or 1 in every steady LP */
+    char **row_name, **col_name;
+    lp_entry_t *a;
+    int obj;        /* the TP column */
+    bool oom;       /* an allocation failed while building */
+} lp_model_t;
+
+void lp_model_init(lp_model_t *m);
+void lp_model_free(lp_model_t *m);
+/* Adds a column / row named by printf; returns its index (-1 after OOM). */
+int lp_add_col(lp_model_t *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int lp_add_row(lp_model_t *m, row_kind_t kind, int bound, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void lp_add_entry(lp_model_t *m, int row, int col, const mpq_t val);
+void lp_add_entry_si(lp_model_t *m, int row, int col, long val);
+
+/* Basis status of a row or column, as GLPK leaves it. */
+typedef enum { LP_BASIC, LP_AT_BOUND } lp_status_t;
+
+/* GLPK bridge (glpk.c): solves m with the simplex method; fills the basis
+ * statuses and GLPK's primal values (arrays sized nrows / ncols).  With
+ * `exact`, also runs GLPK's exact simplex (glp_exact) from that basis.  *why
+ * receives a note when glp_exact could not be run to the end. */
+steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *opts, bool exact,
+                           lp_status_t *row_stat, lp_status_t *col_stat, double *x,
+                           const char **why, steady_error_t *err);
+
+/* Exact recovery (exact.c): from a basis, computes the basic solution in
+ * rationals and checks exactly that it is primal feasible and optimal.
+ * Returns true and fills x (ncols initialised mpq_t) when it is; otherwise
+ * false with *why set. */
+bool lp_exact_solution(const lp_model_t *m, const lp_status_t *row_stat,
+                       const lp_status_t *col_stat, mpq_t *x, const char **why);
+
+/* Sets q to the decimal value of x as steady writes it (the shortest
+ * decimal that reads back to x): 1e-05 -> 1/100000, not the binary
+ * fraction nearest to it.  Infinite or NaN x is not allowed. */
+void rational_from_double(mpq_t q, double x);
+
+#endif

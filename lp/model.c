@@ -1,0 +1,172 @@
+/*
+ * model.c — the exact LP model shared by the four formulations, and exact
+ * rationals from the platform's decimal values.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void lp_model_init(lp_model_t *m)
+{
+    memset(m, 0, sizeof *m);
+    m->obj = -1;
+}
+
+void lp_model_free(lp_model_t *m)
+{
+    for (int i = 0; i < m->nrows; i++)
+        free(m->row_name[i]);
+    for (int j = 0; j < m->ncols; j++)
+        free(m->col_name[j]);
+    for (int k = 0; k < m->nnz; k++)
+        mpq_clear(m->a[k].val);
+    free(m->row_kind);
+    free(m->row_bound);
+    free(m->row_name);
+    free(m->col_name);
+    free(m->a);
+    lp_model_init(m);
+}
+
+static bool grow(void **array, int *cap, int need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    int ncap = *cap ? *cap : 64;
+    while (ncap < need)
+        ncap *= 2;
+    void *n = realloc(*array, (size_t)ncap * elem);
+    if (!n)
+        return false;
+    *array = n;
+    *cap = ncap;
+    return true;
+}
+
+/* Names for GLPK's CPLEX LP writer, which accepts letters, digits and
+ * !"#$%&()/,.;?@_`'{}|~ only: the node-name characters it refuses are
+ * mapped one-to-one onto characters node names never contain, so that
+ * distinct variables keep distinct names in --write-lp files. */
+static char *lp_name(const char *fmt, va_list ap)
+{
+    char buf[256];
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    if (n < 0 || n >= (int)sizeof buf)
+        return NULL; /* too long for GLPK: left unnamed, GLPK numbers it */
+    for (char *c = buf; *c; c++)
+        *c = *c == '-' ? '~' : *c == '+' ? '!' : *c == ':' ? ';' : *c;
+    return strdup(buf);
+}
+
+int lp_add_col(lp_model_t *m, const char *fmt, ...)
+{
+    if (m->oom || !grow((void **)&m->col_name, &m->col_cap, m->ncols + 1, sizeof(char *))) {
+        m->oom = true;
+        return -1;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    m->col_name[m->ncols] = lp_name(fmt, ap);
+    va_end(ap);
+    return m->ncols++;
+}
+
+int lp_add_row(lp_model_t *m, row_kind_t kind, int bound, const char *fmt, ...)
+{
+    if (m->oom)
+        return -1;
+    if (m->nrows == m->row_cap) {
+        int ncap = m->row_cap ? 2 * m->row_cap : 64;
+        char **names = realloc(m->row_name, (size_t)ncap * sizeof *names);
+        if (names)
+            m->row_name = names;
+        row_kind_t *kinds = realloc(m->row_kind, (size_t)ncap * sizeof *kinds);
+        if (kinds)
+            m->row_kind = kinds;
+        int *bounds = realloc(m->row_bound, (size_t)ncap * sizeof *bounds);
+        if (bounds)
+            m->row_bound = bounds;
+        if (!names || !kinds || !bounds) {
+            m->oom = true;
+            return -1;
+        }
+        m->row_cap = ncap;
+    }
+    m->row_kind[m->nrows] = kind;
+    m->row_bound[m->nrows] = bound;
+    va_list ap;
+    va_start(ap, fmt);
+    m->row_name[m->nrows] = lp_name(fmt, ap);
+    va_end(ap);
+    return m->nrows++;
+}
+
+void lp_add_entry(lp_model_t *m, int row, int col, const mpq_t val)
+{
+    if (m->oom || row < 0 || col < 0 || mpq_sgn(val) == 0)
+        return;
+    if (!grow((void **)&m->a, &m->nnz_cap, m->nnz + 1, sizeof *m->a)) {
+        m->oom = true;
+        return;
+    }
+    lp_entry_t *e = &m->a[m->nnz++];
+    e->row = row;
+    e->col = col;
+    mpq_init(e->val);
+    mpq_set(e->val, val);
+}
+
+void lp_add_entry_si(lp_model_t *m, int row, int col, long val)
+{
+    mpq_t q;
+    mpq_init(q);
+    mpq_set_si(q, val, 1);
+    lp_add_entry(m, row, col, q);
+    mpq_clear(q);
+}
+
+void rational_from_double(mpq_t q, double x)
+{
+    char buf[32];
+    format_double(buf, x);
+    /* buf is [-]digits[.digits][e[+-]digits]: value = mantissa * 10^exp */
+    char digits[40];
+    int nd = 0, exp10 = 0;
+    bool neg = false, frac = false;
+    const char *c = buf;
+    if (*c == '-') {
+        neg = true;
+        c++;
+    }
+    for (; *c && *c != 'e' && *c != 'E'; c++) {
+        if (*c == '.') {
+            frac = true;
+        } else if (isdigit((unsigned char)*c) && nd < (int)sizeof digits - 1) {
+            digits[nd++] = *c;
+            if (frac)
+                exp10--;
+        }
+    }
+    digits[nd] = '\0';
+    if (*c == 'e' || *c == 'E')
+        exp10 += atoi(c + 1);
+    mpz_t num, pow;
+    mpz_inits(num, pow, NULL);
+    mpz_set_str(num, nd ? digits : "0", 10);
+    if (neg)
+        mpz_neg(num, num);
+    mpz_ui_pow_ui(pow, 10, (unsigned long)(exp10 < 0 ? -exp10 : exp10));
+    if (exp10 >= 0) {
+        mpz_mul(num, num, pow);
+        mpz_set_ui(pow, 1);
+    }
+    mpq_set_num(q, num);
+    mpq_set_den(q, pow);
+    mpq_canonicalize(q);
+    mpz_clears(num, pow, NULL);
+}

@@ -1,0 +1,850 @@
+/*
+ * solve.c — the four steady-state LPs (docs/linear-programs.md), built from
+ * a platform and a problem, solved through glpk.c, recovered exactly through
+ * exact.c, and the solution object with its accessors.
+ *
+ * Every variable is a rate per time unit.  Columns:
+ *   scatter, gossip  send(e, t)   messages of type t on edge e
+ *   reduce           send(e, t)   messages v[k,m] on e;  cons(i, task) on processors
+ *   broadcast        send(e, 0)   = n(e);  flow(e, k) per target k
+ * Variables that can only waste capacity (a message leaving its destination,
+ * returning to its origin) are not created at all, which the docs explain.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct steady_solution {
+    const steady_platform_t *p;
+    steady_op_t op;
+    double msg_size, task_cost;
+    int *sources, nsources; /* scatter/broadcast: source; gossip: senders; reduce: participants */
+    int *targets, ntargets; /* reduce: the target */
+    bool bound;             /* broadcast to a subset: TP is an upper bound */
+    /* message types: ends (a, b) as documented in lp.h */
+    int ntypes;
+    int *type_a, *type_b;
+    /* reduce tasks (k, l, m) */
+    int ntasks;
+    int *task_k, *task_l, *task_m;
+    /* column maps, -1 when the variable does not exist */
+    int *send_col; /* [edge * ntypes + type] */
+    int *cons_col; /* [node * ntasks + task] */
+    int *flow_col; /* [edge * ntargets + target], broadcast */
+    int tp_col;
+    mpq_t *value;  /* per column */
+    int ncols;
+    mpq_t *comm;   /* c(e) per edge */
+    mpq_t *work;   /* w(i) per node (0 for routers: unused) */
+    bool exact;
+    const char *note;
+    steady_lp_stats_t stats;
+};
+
+static const char *const op_names[] = {"scatter", "gossip", "reduce", "broadcast"};
+
+int steady_op_from_name(const char *name)
+{
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, op_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *steady_op_name(steady_op_t op)
+{
+    return (unsigned)op < 4 ? op_names[op] : "?";
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *name_of(const steady_solution_t *s, int v)
+{
+    return steady_platform_node(s->p, v)->name;
+}
+
+/* ---- checking the problem ---------------------------------------------------- */
+
+static steady_err_t bad(steady_error_t *err, const char *fmt, const char *name)
+{
+    return steady_error_set(err, STEADY_EINVAL, fmt, name);
+}
+
+/* Copies a node set (or its default) into *out, checking ids, duplicates
+ * and kinds.  `what` names the set in messages. */
+static steady_err_t take_set(const steady_platform_t *p, const int *ids, int n, bool routers_ok,
+                             const char *what, int **out, int *nout, steady_error_t *err)
+{
+    int nv = steady_platform_node_count(p);
+    *out = malloc((size_t)(n > 0 ? n : 1) * sizeof **out);
+    bool *seen = calloc((size_t)nv, sizeof *seen);
+    if (!*out || !seen) {
+        free(seen);
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    }
+    *nout = 0;
+    steady_err_t rc = STEADY_OK;
+    for (int i = 0; i < n && !rc; i++) {
+        int v = ids[i];
+        if (v < 0 || v >= nv) {
+            rc = steady_error_set(err, STEADY_EINVAL, "unknown node id in %s (%d)", what, v);
+        } else if (seen[v]) {
+            rc = steady_error_set(err, STEADY_EINVAL, "duplicate node in %s (%s)", what,
+                                  steady_platform_node(p, v)->name);
+        } else if (!routers_ok && steady_platform_node(p, v)->kind == STEADY_ROUTER) {
+            rc = steady_error_set(err, STEADY_EINVAL, "%s: %s is a router, and routers only forward",
+                                  what, steady_platform_node(p, v)->name);
+        } else {
+            seen[v] = true;
+            (*out)[(*nout)++] = v;
+        }
+    }
+    free(seen);
+    return rc;
+}
+
+/* Every node, or every processor, in node order, except `skip`. */
+static steady_err_t default_set(const steady_platform_t *p, bool routers, int skip, int **out,
+                                int *nout, steady_error_t *err)
+{
+    int nv = steady_platform_node_count(p);
+    *out = malloc((size_t)nv * sizeof **out);
+    if (!*out)
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    *nout = 0;
+    for (int v = 0; v < nv; v++)
+        if (v != skip && (routers || steady_platform_node(p, v)->kind == STEADY_PROCESSOR))
+            (*out)[(*nout)++] = v;
+    return STEADY_OK;
+}
+
+/* Nodes reachable from src along directed edges (breadth-first). */
+static bool *reachable(const steady_platform_t *p, int src)
+{
+    int nv = steady_platform_node_count(p);
+    bool *seen = calloc((size_t)nv, sizeof *seen);
+    int *queue = malloc((size_t)nv * sizeof *queue);
+    if (!seen || !queue) {
+        free(seen);
+        free(queue);
+        return NULL;
+    }
+    int head = 0, tail = 0;
+    seen[src] = true;
+    queue[tail++] = src;
+    while (head < tail) {
+        int v = queue[head++], n;
+        const int *out = steady_platform_out_edges(p, v, &n);
+        for (int k = 0; k < n; k++) {
+            int w = steady_platform_edge(p, out[k])->dst;
+            if (!seen[w]) {
+                seen[w] = true;
+                queue[tail++] = w;
+            }
+        }
+    }
+    free(queue);
+    return seen;
+}
+
+/* "TP would be 0" errors: dst must be reachable from src. */
+static steady_err_t check_reach(const steady_solution_t *s, int src, const int *dsts, int n,
+                                steady_error_t *err)
+{
+    bool *seen = reachable(s->p, src);
+    if (!seen)
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    steady_err_t rc = STEADY_OK;
+    for (int i = 0; i < n && !rc; i++)
+        if (!seen[dsts[i]])
+            rc = steady_error_set(err, STEADY_EINVAL,
+                                  "%s cannot reach %s along the platform's edges: the throughput "
+                                  "would be 0",
+                                  name_of(s, src), name_of(s, dsts[i]));
+    free(seen);
+    return rc;
+}
+
+static steady_err_t check_problem(steady_solution_t *s, const steady_problem_t *prob,
+                                  steady_error_t *err)
+{
+    const steady_platform_t *p = s->p;
+    int nv = steady_platform_node_count(p);
+    steady_err_t rc;
+    switch (prob->op) {
+    case STEADY_OP_SCATTER:
+    case STEADY_OP_BROADCAST: {
+        bool bcast = prob->op == STEADY_OP_BROADCAST;
+        if ((rc = take_set(p, &prob->source, 1, false, "source", &s->sources, &s->nsources, err)))
+            return rc;
+        rc = prob->ntargets > 0
+                 ? take_set(p, prob->targets, prob->ntargets, bcast, "targets", &s->targets,
+                            &s->ntargets, err)
+                 : default_set(p, bcast, prob->source, &s->targets, &s->ntargets, err);
+        if (rc)
+            return rc;
+        for (int i = 0; i < s->ntargets; i++)
+            if (s->targets[i] == prob->source)
+                return bad(err, "the source cannot be one of the targets (%s)", name_of(s, prob->source));
+        if (s->ntargets == 0)
+            return bad(err, "no target: %s has no other processor to send to",
+                       steady_platform_name(p));
+        s->bound = bcast && s->ntargets < nv - 1;
+        return check_reach(s, prob->source, s->targets, s->ntargets, err);
+    }
+    case STEADY_OP_GOSSIP:
+        rc = prob->nsources > 0
+                 ? take_set(p, prob->sources, prob->nsources, false, "sources", &s->sources,
+                            &s->nsources, err)
+                 : default_set(p, false, -1, &s->sources, &s->nsources, err);
+        if (rc)
+            return rc;
+        rc = prob->ntargets > 0 ? take_set(p, prob->targets, prob->ntargets, false, "targets",
+                                           &s->targets, &s->ntargets, err)
+                                : default_set(p, false, -1, &s->targets, &s->ntargets, err);
+        if (rc)
+            return rc;
+        if (s->nsources == 1 && s->ntargets == 1 && s->sources[0] == s->targets[0])
+            return bad(err, "no message to send: the only source is the only target (%s)",
+                       name_of(s, s->sources[0]));
+        for (int i = 0; i < s->nsources; i++) {
+            bool *seen = reachable(p, s->sources[i]);
+            if (!seen)
+                return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+            int miss = -1;
+            for (int j = 0; j < s->ntargets && miss < 0; j++)
+                if (!seen[s->targets[j]])
+                    miss = s->targets[j];
+            free(seen);
+            if (miss >= 0)
+                return check_reach(s, s->sources[i], &miss, 1, err);
+        }
+        return STEADY_OK;
+    case STEADY_OP_REDUCE:
+        rc = prob->nparticipants > 0
+                 ? take_set(p, prob->participants, prob->nparticipants, false, "participants",
+                            &s->sources, &s->nsources, err)
+                 : default_set(p, false, -1, &s->sources, &s->nsources, err);
+        if (rc)
+            return rc;
+        if (s->nsources < 2)
+            return steady_error_set(err, STEADY_EINVAL,
+                                    "a reduce needs at least 2 participants (got %d)", s->nsources);
+        if ((rc = take_set(p, &prob->target, 1, false, "target", &s->targets, &s->ntargets, err)))
+            return rc;
+        for (int i = 0; i < s->nsources; i++)
+            if ((rc = check_reach(s, s->sources[i], s->targets, 1, err)))
+                return rc;
+        return STEADY_OK;
+    }
+    return steady_error_set(err, STEADY_EINVAL, "unknown operation (%d)", (int)prob->op);
+}
+
+/* ---- building the LP ------------------------------------------------------- */
+
+static int *new_map(size_t n)
+{
+    int *m = malloc((n ? n : 1) * sizeof *m);
+    if (m)
+        for (size_t i = 0; i < n; i++)
+            m[i] = -1;
+    return m;
+}
+
+static void type_label(const steady_solution_t *s, int t, char *buf, size_t n)
+{
+    switch (s->op) {
+    case STEADY_OP_SCATTER: snprintf(buf, n, "%s", name_of(s, s->type_b[t])); break;
+    case STEADY_OP_GOSSIP:
+        snprintf(buf, n, "%s>%s", name_of(s, s->type_a[t]), name_of(s, s->type_b[t]));
+        break;
+    case STEADY_OP_REDUCE: snprintf(buf, n, "[%d,%d]", s->type_a[t], s->type_b[t]); break;
+    case STEADY_OP_BROADCAST: snprintf(buf, n, "msg"); break;
+    }
+}
+
+/* The rows shared by every LP: one-port (2) and (3) on every node, with
+ * s(e) = sum over the edge's send columns of rate * c(e). */
+static void port_rows(steady_solution_t *s, lp_model_t *m)
+{
+    int nv = steady_platform_node_count(s->p);
+    for (int dir = 0; dir < 2; dir++)
+        for (int v = 0; v < nv; v++) {
+            int n, row = -1;
+            const int *es = dir == 0 ? steady_platform_out_edges(s->p, v, &n)
+                                     : steady_platform_in_edges(s->p, v, &n);
+            for (int k = 0; k < n; k++)
+                for (int t = 0; t < s->ntypes; t++) {
+                    int col = s->send_col[(size_t)es[k] * s->ntypes + t];
+                    if (col < 0)
+                        continue;
+                    if (row < 0)
+                        row = lp_add_row(m, ROW_UP, 1, "%s_%s", dir == 0 ? "out" : "in",
+                                         name_of(s, v));
+                    lp_add_entry(m, row, col, s->comm[es[k]]);
+                }
+        }
+}
+
+/* Conservation of a flow `col_of(e)` at node v: in - out = 0 (skipped when
+ * no variable takes part). */
+static int conservation_row(steady_solution_t *s, lp_model_t *m, int v, const int *map,
+                            int stride, int t, const char *label)
+{
+    int row = -1, n;
+    for (int dir = 0; dir < 2; dir++) {
+        const int *es = dir == 0 ? steady_platform_in_edges(s->p, v, &n)
+                                 : steady_platform_out_edges(s->p, v, &n);
+        for (int k = 0; k < n; k++) {
+            int col = map[(size_t)es[k] * stride + t];
+            if (col < 0)
+                continue;
+            if (row < 0)
+                row = lp_add_row(m, ROW_FX, 0, "cons_%s_%s", name_of(s, v), label);
+            lp_add_entry_si(m, row, col, dir == 0 ? 1 : -1);
+        }
+    }
+    return row;
+}
+
+/* in(dst) - TP = 0 for the flow of index t at its destination. */
+static int throughput_row(steady_solution_t *s, lp_model_t *m, int dst, const int *map, int stride,
+                          int t, const char *label)
+{
+    int row = lp_add_row(m, ROW_FX, 0, "tp_%s", label), n;
+    const int *es = steady_platform_in_edges(s->p, dst, &n);
+    for (int k = 0; k < n; k++)
+        lp_add_entry_si(m, row, map[(size_t)es[k] * stride + t], 1);
+    lp_add_entry_si(m, row, s->tp_col, -1);
+    return row;
+}
+
+/* SSSP and SSPA2A (paper §3.1, §3.5): one commodity per message type,
+ * from its origin to its destination. */
+static steady_err_t build_flows(steady_solution_t *s, lp_model_t *m)
+{
+    int ne = steady_platform_edge_count(s->p), nv = steady_platform_node_count(s->p);
+    bool gossip = s->op == STEADY_OP_GOSSIP;
+    int cap = gossip ? s->nsources * s->ntargets : s->ntargets;
+    s->type_a = malloc((size_t)cap * sizeof(int));
+    s->type_b = malloc((size_t)cap * sizeof(int));
+    if (!s->type_a || !s->type_b)
+        return STEADY_ENOMEM;
+    for (int i = 0; i < (gossip ? s->nsources : 1); i++)
+        for (int j = 0; j < s->ntargets; j++) {
+            int a = gossip ? s->sources[i] : s->sources[0], b = s->targets[j];
+            if (a == b)
+                continue;
+            s->type_a[s->ntypes] = gossip ? a : -1;
+            s->type_b[s->ntypes++] = b;
+        }
+    s->send_col = new_map((size_t)ne * s->ntypes);
+    if (!s->send_col)
+        return STEADY_ENOMEM;
+    s->tp_col = lp_add_col(m, "TP");
+    char label[2 * STEADY_NAME_MAX + 2];
+    for (int t = 0; t < s->ntypes; t++) {
+        int o = gossip ? s->type_a[t] : s->sources[0], d = s->type_b[t];
+        type_label(s, t, label, sizeof label);
+        for (int e = 0; e < ne; e++) {
+            const steady_edge_t *ed = steady_platform_edge(s->p, e);
+            if (ed->src == d || ed->dst == o) /* leaves its destination / returns to its origin */
+                continue;
+            s->send_col[(size_t)e * s->ntypes + t] =
+                lp_add_col(m, "send(%s,%s;%s)", name_of(s, ed->src), name_of(s, ed->dst), label);
+        }
+    }
+    port_rows(s, m);
+    for (int t = 0; t < s->ntypes; t++) {
+        int o = gossip ? s->type_a[t] : s->sources[0], d = s->type_b[t];
+        type_label(s, t, label, sizeof label);
+        for (int v = 0; v < nv; v++) /* (5): conservation, except at origin and destination */
+            if (v != o && v != d)
+                conservation_row(s, m, v, s->send_col, s->ntypes, t, label);
+        throughput_row(s, m, d, s->send_col, s->ntypes, t, label); /* (6) */
+    }
+    return STEADY_OK;
+}
+
+/* SSB: messages n(e) = send(e, 0) and one flow per target bounded by n. */
+static steady_err_t build_broadcast(steady_solution_t *s, lp_model_t *m)
+{
+    int ne = steady_platform_edge_count(s->p), nv = steady_platform_node_count(s->p);
+    int src = s->sources[0], nt = s->ntargets;
+    s->ntypes = 1;
+    s->type_a = malloc(sizeof(int));
+    s->type_b = malloc(sizeof(int));
+    s->send_col = new_map((size_t)ne);
+    s->flow_col = new_map((size_t)ne * nt);
+    if (!s->type_a || !s->type_b || !s->send_col || !s->flow_col)
+        return STEADY_ENOMEM;
+    s->type_a[0] = s->type_b[0] = -1;
+    s->tp_col = lp_add_col(m, "TP");
+    for (int e = 0; e < ne; e++) {
+        const steady_edge_t *ed = steady_platform_edge(s->p, e);
+        if (ed->dst != src)
+            s->send_col[e] = lp_add_col(m, "n(%s,%s)", name_of(s, ed->src), name_of(s, ed->dst));
+    }
+    for (int k = 0; k < nt; k++)
+        for (int e = 0; e < ne; e++) {
+            const steady_edge_t *ed = steady_platform_edge(s->p, e);
+            if (ed->dst != src && ed->src != s->targets[k])
+                s->flow_col[(size_t)e * nt + k] = lp_add_col(
+                    m, "x(%s,%s;%s)", name_of(s, ed->src), name_of(s, ed->dst),
+                    name_of(s, s->targets[k]));
+        }
+    port_rows(s, m);
+    for (int k = 0; k < nt; k++) {
+        const char *tk = name_of(s, s->targets[k]);
+        for (int e = 0; e < ne; e++) { /* x(e,k) <= n(e) */
+            int x = s->flow_col[(size_t)e * nt + k];
+            if (x < 0)
+                continue;
+            const steady_edge_t *ed = steady_platform_edge(s->p, e);
+            int row = lp_add_row(m, ROW_UP, 0, "share(%s,%s;%s)", name_of(s, ed->src),
+                                 name_of(s, ed->dst), tk);
+            lp_add_entry_si(m, row, x, 1);
+            lp_add_entry_si(m, row, s->send_col[e], -1);
+        }
+        for (int v = 0; v < nv; v++)
+            if (v != src && v != s->targets[k])
+                conservation_row(s, m, v, s->flow_col, nt, k, tk);
+        throughput_row(s, m, s->targets[k], s->flow_col, nt, k, tk);
+    }
+    return STEADY_OK;
+}
+
+/* Index of interval [k,m] among the N(N+1)/2 intervals. */
+static int interval(int n, int k, int m)
+{
+    return k * n - k * (k - 1) / 2 + (m - k);
+}
+
+/* SSR (paper §4.2, eqs. 7-11). */
+static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
+{
+    int ne = steady_platform_edge_count(s->p), nv = steady_platform_node_count(s->p);
+    int N = s->nsources, target = s->targets[0];
+    s->ntypes = N * (N + 1) / 2;
+    s->ntasks = N * (N * N - 1) / 6;
+    s->type_a = malloc((size_t)s->ntypes * sizeof(int));
+    s->type_b = malloc((size_t)s->ntypes * sizeof(int));
+    s->task_k = malloc((size_t)s->ntasks * sizeof(int));
+    s->task_l = malloc((size_t)s->ntasks * sizeof(int));
+    s->task_m = malloc((size_t)s->ntasks * sizeof(int));
+    s->send_col = new_map((size_t)ne * s->ntypes);
+    s->cons_col = new_map((size_t)nv * s->ntasks);
+    if (!s->type_a || !s->type_b || !s->task_k || !s->task_l || !s->task_m || !s->send_col ||
+        !s->cons_col)
+        return STEADY_ENOMEM;
+    for (int k = 0; k < N; k++)
+        for (int mm = k; mm < N; mm++) {
+            int t = interval(N, k, mm);
+            s->type_a[t] = k;
+            s->type_b[t] = mm;
+        }
+    int nt = 0;
+    for (int k = 0; k < N; k++)
+        for (int l = k; l < N; l++)
+            for (int mm = l + 1; mm < N; mm++) {
+                s->task_k[nt] = k;
+                s->task_l[nt] = l;
+                s->task_m[nt++] = mm;
+            }
+    /* position of each participant, -1 for other nodes */
+    int *part = new_map((size_t)nv);
+    if (!part)
+        return STEADY_ENOMEM;
+    for (int i = 0; i < N; i++)
+        part[s->sources[i]] = i;
+
+    s->tp_col = lp_add_col(m, "TP");
+    char label[32];
+    for (int t = 0; t < s->ntypes; t++) {
+        int k = s->type_a[t], mm = s->type_b[t];
+        type_label(s, t, label, sizeof label);
+        for (int e = 0; e < ne; e++) {
+            const steady_edge_t *ed = steady_platform_edge(s->p, e);
+            if ((k == 0 && mm == N - 1 && ed->src == target) || (k == mm && part[ed->dst] == k))
+                continue; /* the result leaving the target, a value returning to its owner */
+            s->send_col[(size_t)e * s->ntypes + t] =
+                lp_add_col(m, "send(%s,%s;%s)", name_of(s, ed->src), name_of(s, ed->dst), label);
+        }
+    }
+    for (int v = 0; v < nv; v++)
+        if (steady_platform_node(s->p, v)->kind == STEADY_PROCESSOR)
+            for (int q = 0; q < s->ntasks; q++)
+                s->cons_col[(size_t)v * s->ntasks + q] =
+                    lp_add_col(m, "cons(%s;%d,%d,%d)", name_of(s, v), s->task_k[q],
+                               s->task_l[q], s->task_m[q]);
+    port_rows(s, m);
+    for (int v = 0; v < nv; v++) { /* (7), (9): alpha(v) = sum cons * w(v) <= 1 */
+        if (steady_platform_node(s->p, v)->kind != STEADY_PROCESSOR)
+            continue;
+        int row = lp_add_row(m, ROW_UP, 1, "cpu_%s", name_of(s, v));
+        for (int q = 0; q < s->ntasks; q++)
+            lp_add_entry(m, row, s->cons_col[(size_t)v * s->ntasks + q], s->work[v]);
+    }
+    /* (10): conservation of v[k,mm] at v, with the two exemptions; (11) */
+    for (int v = 0; v < nv; v++)
+        for (int t = 0; t < s->ntypes; t++) {
+            int k = s->type_a[t], mm = s->type_b[t];
+            if (k == mm && part[v] == k)
+                continue; /* v owns v[k,k]: an unlimited supply */
+            type_label(s, t, label, sizeof label);
+            bool result = v == target && k == 0 && mm == N - 1;
+            int row = result ? throughput_row(s, m, v, s->send_col, s->ntypes, t, label)
+                             : conservation_row(s, m, v, s->send_col, s->ntypes, t, label);
+            const int *cons = &s->cons_col[(size_t)v * s->ntasks];
+            for (int q = 0; q < s->ntasks; q++) {
+                int sign = 0;
+                if (s->task_k[q] == k && s->task_m[q] == mm)
+                    sign = 1; /* T(k,l,mm) produces v[k,mm] */
+                else if (s->task_k[q] == k && s->task_l[q] == mm)
+                    sign = -1; /* T(k,mm,n) consumes it as left operand */
+                else if (s->task_l[q] == k - 1 && s->task_m[q] == mm)
+                    sign = -1; /* T(n,k-1,mm) consumes it as right operand */
+                if (sign == 0 || cons[q] < 0)
+                    continue;
+                if (row < 0)
+                    row = lp_add_row(m, ROW_FX, 0, "cons_%s_%s", name_of(s, v), label);
+                lp_add_entry_si(m, row, cons[q], sign);
+            }
+        }
+    free(part);
+    return STEADY_OK;
+}
+
+/* ---- solving --------------------------------------------------------------- */
+
+static steady_err_t set_costs(steady_solution_t *s, steady_error_t *err)
+{
+    int ne = steady_platform_edge_count(s->p), nv = steady_platform_node_count(s->p);
+    s->comm = malloc((size_t)(ne ? ne : 1) * sizeof *s->comm);
+    s->work = malloc((size_t)nv * sizeof *s->work);
+    if (!s->comm || !s->work) {
+        free(s->comm);
+        free(s->work);
+        s->comm = s->work = NULL;
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    }
+    mpq_t size, q;
+    mpq_inits(size, q, NULL);
+    rational_from_double(size, s->msg_size);
+    for (int e = 0; e < ne; e++) {
+        const steady_edge_t *ed = steady_platform_edge(s->p, e);
+        mpq_init(s->comm[e]);
+        if (ed->cost != 0) {
+            rational_from_double(s->comm[e], ed->cost);
+        } else { /* c(e) = overhead + size / bandwidth, from the decimals as written */
+            rational_from_double(q, ed->bandwidth);
+            mpq_div(s->comm[e], size, q);
+            rational_from_double(q, ed->overhead);
+            mpq_add(s->comm[e], s->comm[e], q);
+        }
+    }
+    for (int v = 0; v < nv; v++) {
+        const steady_node_t *n = steady_platform_node(s->p, v);
+        mpq_init(s->work[v]);
+        if (n->kind == STEADY_PROCESSOR) {
+            rational_from_double(s->work[v], s->task_cost);
+            rational_from_double(q, n->speed);
+            mpq_div(s->work[v], s->work[v], q);
+        }
+    }
+    mpq_clears(size, q, NULL);
+    return STEADY_OK;
+}
+
+steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t *prob,
+                             const steady_solve_options_t *opts, steady_solution_t **out,
+                             steady_error_t *err)
+{
+    *out = NULL;
+    double t0 = now();
+    steady_solution_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    s->p = p;
+    s->op = prob->op;
+    s->msg_size = prob->msg_size > 0 ? prob->msg_size : 1048576.0;
+    s->task_cost = prob->task_cost > 0                 ? prob->task_cost
+                   : steady_platform_is_abstract(p) ? 1.0
+                                                      : s->msg_size;
+    bool exact = !opts || opts->exact;
+    lp_model_t m;
+    lp_model_init(&m);
+    lp_status_t *row_stat = NULL, *col_stat = NULL;
+    double *x = NULL;
+    steady_err_t rc;
+    if (!isfinite(prob->msg_size) || prob->msg_size < 0 || !isfinite(prob->task_cost) ||
+        prob->task_cost < 0) {
+        rc = steady_error_set(err, STEADY_EINVAL, "message size and task cost must be positive");
+        goto fail;
+    }
+    if ((rc = check_problem(s, prob, err)) || (rc = set_costs(s, err)))
+        goto fail;
+
+    switch (s->op) {
+    case STEADY_OP_SCATTER:
+    case STEADY_OP_GOSSIP: rc = build_flows(s, &m); break;
+    case STEADY_OP_REDUCE: rc = build_reduce(s, &m); break;
+    case STEADY_OP_BROADCAST: rc = build_broadcast(s, &m); break;
+    }
+    m.obj = s->tp_col;
+    if (rc || m.oom) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory building the LP");
+        goto fail;
+    }
+    s->stats.rows = m.nrows;
+    s->stats.cols = m.ncols;
+    s->stats.nonzeros = m.nnz;
+    double t1 = now();
+    s->stats.build_s = t1 - t0;
+
+    row_stat = malloc((size_t)m.nrows * sizeof *row_stat);
+    col_stat = malloc((size_t)m.ncols * sizeof *col_stat);
+    x = malloc((size_t)m.ncols * sizeof *x);
+    s->value = malloc((size_t)m.ncols * sizeof *s->value);
+    if (!row_stat || !col_stat || !x || !s->value) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto fail;
+    }
+    s->ncols = m.ncols;
+    for (int j = 0; j < m.ncols; j++)
+        mpq_init(s->value[j]);
+    const char *why = "";
+    /* First the floating-point simplex alone: its basis is usually exactly
+     * optimal, and then the exact simplex is not needed. */
+    if ((rc = lp_glpk_solve(&m, opts, false, row_stat, col_stat, x, &why, err)))
+        goto fail;
+    double t2 = now();
+    s->stats.solve_s = t2 - t1;
+    s->exact = exact && lp_exact_solution(&m, row_stat, col_stat, s->value, &why);
+    if (exact && !s->exact) {
+        steady_solve_options_t again = opts ? *opts : (steady_solve_options_t){0};
+        again.write_lp = NULL;
+        why = "";
+        if ((rc = lp_glpk_solve(&m, &again, true, row_stat, col_stat, x, &why, err)))
+            goto fail;
+        if (!*why)
+            s->exact = lp_exact_solution(&m, row_stat, col_stat, s->value, &why);
+    }
+    if (!s->exact) {
+        s->note = exact ? why : "exact recovery not requested";
+        for (int j = 0; j < m.ncols; j++)
+            mpq_set_d(s->value[j], x[j] > 0 ? x[j] : 0.0);
+    } else {
+        s->note = "";
+    }
+    s->stats.exact_s = now() - t2;
+    rc = STEADY_OK;
+    *out = s;
+    s = NULL;
+
+fail:
+    free(row_stat);
+    free(col_stat);
+    free(x);
+    lp_model_free(&m);
+    steady_solution_destroy(s);
+    return rc;
+}
+
+void steady_solution_destroy(steady_solution_t *s)
+{
+    if (!s)
+        return;
+    if (s->value)
+        for (int j = 0; j < s->ncols; j++)
+            mpq_clear(s->value[j]);
+    if (s->comm)
+        for (int e = 0; e < steady_platform_edge_count(s->p); e++)
+            mpq_clear(s->comm[e]);
+    if (s->work)
+        for (int v = 0; v < steady_platform_node_count(s->p); v++)
+            mpq_clear(s->work[v]);
+    free(s->value);
+    free(s->comm);
+    free(s->work);
+    free(s->sources);
+    free(s->targets);
+    free(s->type_a);
+    free(s->type_b);
+    free(s->task_k);
+    free(s->task_l);
+    free(s->task_m);
+    free(s->send_col);
+    free(s->cons_col);
+    free(s->flow_col);
+    free(s);
+}
+
+/* ---- accessors ------------------------------------------------------------- */
+
+const steady_platform_t *steady_solution_platform(const steady_solution_t *s)
+{
+    return s->p;
+}
+
+steady_op_t steady_solution_op(const steady_solution_t *s)
+{
+    return s->op;
+}
+
+double steady_solution_msg_size(const steady_solution_t *s)
+{
+    return s->msg_size;
+}
+
+double steady_solution_task_cost(const steady_solution_t *s)
+{
+    return s->task_cost;
+}
+
+const int *steady_solution_sources(const steady_solution_t *s, int *count)
+{
+    *count = s->nsources;
+    return s->sources;
+}
+
+const int *steady_solution_targets(const steady_solution_t *s, int *count)
+{
+    *count = s->ntargets;
+    return s->targets;
+}
+
+bool steady_solution_is_bound(const steady_solution_t *s)
+{
+    return s->bound;
+}
+
+bool steady_solution_is_exact(const steady_solution_t *s)
+{
+    return s->exact;
+}
+
+const char *steady_solution_note(const steady_solution_t *s)
+{
+    return s->note;
+}
+
+void steady_solution_throughput(const steady_solution_t *s, mpq_t tp)
+{
+    mpq_set(tp, s->value[s->tp_col]);
+}
+
+double steady_solution_throughput_d(const steady_solution_t *s)
+{
+    return mpq_get_d(s->value[s->tp_col]);
+}
+
+int steady_solution_type_count(const steady_solution_t *s)
+{
+    return s->ntypes;
+}
+
+void steady_solution_type_name(const steady_solution_t *s, int type, char *buf, size_t n)
+{
+    type_label(s, type, buf, n);
+}
+
+void steady_solution_type_ends(const steady_solution_t *s, int type, int *a, int *b)
+{
+    *a = s->type_a[type];
+    *b = s->type_b[type];
+}
+
+static void value_of(const steady_solution_t *s, int col, mpq_t out)
+{
+    if (col < 0)
+        mpq_set_ui(out, 0, 1);
+    else
+        mpq_set(out, s->value[col]);
+}
+
+void steady_solution_send(const steady_solution_t *s, int edge, int type, mpq_t rate)
+{
+    value_of(s, s->send_col[(size_t)edge * s->ntypes + type], rate);
+}
+
+int steady_solution_task_count(const steady_solution_t *s)
+{
+    return s->ntasks;
+}
+
+void steady_solution_task(const steady_solution_t *s, int task, int *k, int *l, int *m)
+{
+    *k = s->task_k[task];
+    *l = s->task_l[task];
+    *m = s->task_m[task];
+}
+
+void steady_solution_cons(const steady_solution_t *s, int node, int task, mpq_t rate)
+{
+    value_of(s, s->cons_col ? s->cons_col[(size_t)node * s->ntasks + task] : -1, rate);
+}
+
+void steady_solution_flow(const steady_solution_t *s, int edge, int target, mpq_t rate)
+{
+    value_of(s, s->flow_col ? s->flow_col[(size_t)edge * s->ntargets + target] : -1, rate);
+}
+
+void steady_solution_comm_time(const steady_solution_t *s, int edge, mpq_t c)
+{
+    mpq_set(c, s->comm[edge]);
+}
+
+void steady_solution_edge_busy(const steady_solution_t *s, int edge, mpq_t busy)
+{
+    mpq_t r;
+    mpq_init(r);
+    mpq_set_ui(busy, 0, 1);
+    for (int t = 0; t < s->ntypes; t++) {
+        steady_solution_send(s, edge, t, r);
+        mpq_add(busy, busy, r);
+    }
+    mpq_mul(busy, busy, s->comm[edge]);
+    mpq_clear(r);
+}
+
+void steady_solution_node_busy(const steady_solution_t *s, int node, mpq_t send, mpq_t recv,
+                               mpq_t cpu)
+{
+    mpq_t b;
+    mpq_init(b);
+    mpq_set_ui(send, 0, 1);
+    mpq_set_ui(recv, 0, 1);
+    mpq_set_ui(cpu, 0, 1);
+    int n;
+    const int *es = steady_platform_out_edges(s->p, node, &n);
+    for (int k = 0; k < n; k++) {
+        steady_solution_edge_busy(s, es[k], b);
+        mpq_add(send, send, b);
+    }
+    es = steady_platform_in_edges(s->p, node, &n);
+    for (int k = 0; k < n; k++) {
+        steady_solution_edge_busy(s, es[k], b);
+        mpq_add(recv, recv, b);
+    }
+    for (int q = 0; q < s->ntasks; q++) {
+        steady_solution_cons(s, node, q, b);
+        mpq_mul(b, b, s->work[node]);
+        mpq_add(cpu, cpu, b);
+    }
+    mpq_clear(b);
+}
+
+void steady_solution_stats(const steady_solution_t *s, steady_lp_stats_t *stats)
+{
+    *stats = s->stats;
+}

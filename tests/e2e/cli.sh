@@ -1,0 +1,116 @@
+#!/bin/bash
+# End-to-end tests of the steady CLI: help, usage errors and exit codes,
+# info on every example, exact round trips through every format, generator
+# reproducibility.   tests/e2e/cli.sh BUILD_DIR
+set -u
+steady="$1/steady"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL cli: $*"; failures=$((failures + 1)); }
+
+# expect STATUS CMD...: runs CMD, checks its exit status
+expect() {
+    local want=$1
+    shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    [ "$got" -eq "$want" ] || fail "exit $got (want $want): $* :: $(head -c 300 "$tmp/err")"
+}
+
+# help everywhere, exit 0, on standard output
+expect 0 "$steady" --help
+grep -q '^commands:' "$tmp/out" || fail "steady --help lists no commands"
+for cmd in info gen export; do
+    expect 0 "$steady" "$cmd" --help
+    grep -q "^usage: steady $cmd" "$tmp/out" || fail "steady $cmd --help has no usage line"
+    expect 0 "$steady" help "$cmd"
+done
+expect 0 "$steady" --version
+
+# usage errors: exit 2, one line on stderr naming the problem
+expect 2 "$steady"
+expect 2 "$steady" frobnicate
+grep -qx "steady: unknown command (frobnicate): see 'steady --help'" "$tmp/err" || fail "unknown command message"
+expect 2 "$steady" info
+grep -qx "steady info: missing PLATFORM (see 'steady info --help')" "$tmp/err" || fail "missing PLATFORM message"
+expect 2 "$steady" info --bogus x
+expect 2 "$steady" info a b
+expect 2 "$steady" info --from xml examples/platforms/paper-reduce.plat
+expect 2 "$steady" info /nonexistent.plat
+grep -qx "/nonexistent.plat: cannot open (No such file or directory)" "$tmp/err" || fail "cannot open message"
+expect 2 "$steady" gen --kind random
+expect 2 "$steady" gen --nodes 4
+expect 2 "$steady" gen --kind blob --nodes 4
+expect 2 "$steady" gen --kind ring --nodes -3
+expect 2 "$steady" gen --kind ring --nodes 4 --seed x
+expect 2 "$steady" export examples/platforms/paper-reduce.plat
+expect 2 "$steady" export --format native --hostfile h examples/platforms/paper-reduce.plat
+expect 2 "$steady" export --format simgrid --msg-size 0 examples/platforms/paper-reduce.plat
+# an output that cannot be written is a runtime failure (1) and leaves no file
+expect 1 "$steady" export --format native -o /nonexistent/dir/p.plat examples/platforms/paper-reduce.plat
+expect 1 "$steady" gen --kind ring --nodes 4 -o /nonexistent/dir/p.plat
+
+# info on every example, text and JSON
+for p in examples/platforms/*; do
+    expect 0 "$steady" info "$p"
+    grep -q '^nodes ' "$tmp/out" || fail "info $p prints no node count"
+    expect 0 "$steady" info --json --list "$p"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["nodes"]==len(d["node_list"]) and d["edges"]==len(d["edge_list"])' "$tmp/out" \
+        || fail "info --json $p is not consistent JSON"
+done
+"$steady" info examples/platforms/paper-reduce.plat >"$tmp/out"
+grep -qx 'nodes        3 (3 processors, 0 routers)' "$tmp/out" || fail "paper-reduce node count"
+grep -qx 'edges        6 directed (3 duplex pairs, 0 one-way)' "$tmp/out" || fail "paper-reduce edge count"
+grep -qx 'connected    strongly connected' "$tmp/out" || fail "paper-reduce connectivity"
+# standard input
+"$steady" info - <examples/platforms/paper-reduce.plat >"$tmp/out" 2>&1 || fail "info - (stdin)"
+
+# exact round trips through every format, via files, for every example and
+# generated platforms: the canonical native text must be identical
+roundtrip() {
+    local src=$1 name=$2
+    "$steady" export --format native "$src" -o "$tmp/$name.a.plat" || { fail "export native $src"; return; }
+    for fmt in simgrid graphml; do
+        "$steady" export --format "$fmt" "$tmp/$name.a.plat" -o "$tmp/$name.$fmt" || { fail "export $fmt $src"; continue; }
+        "$steady" export --format native "$tmp/$name.$fmt" -o "$tmp/$name.b.plat" || { fail "re-read $fmt $src"; continue; }
+        cmp -s "$tmp/$name.a.plat" "$tmp/$name.b.plat" || fail "native -> $fmt -> native changed $src"
+    done
+}
+for p in examples/platforms/*; do
+    roundtrip "$p" "$(basename "$p")"
+done
+for kind in random tiers cluster ring star; do
+    "$steady" gen --kind $kind --nodes 17 --seed 42 -o "$tmp/g-$kind.plat" || { fail "gen $kind"; continue; }
+    roundtrip "$tmp/g-$kind.plat" "g-$kind"
+done
+
+# the SimGrid export writes the hostfile next to the platform, in node order
+"$steady" export --format simgrid examples/platforms/paper-reduce.plat -o "$tmp/pr.xml" || fail "simgrid export"
+[ "$(cat "$tmp/pr.hosts" 2>/dev/null)" = "$(printf 'P0\nP1\nP2')" ] || fail "hostfile pr.hosts"
+"$steady" export --format simgrid --hostfile "$tmp/h.txt" examples/platforms/paper-reduce.plat -o "$tmp/pr2.xml" || fail "--hostfile"
+[ -s "$tmp/h.txt" ] && [ ! -e "$tmp/pr2.hosts" ] || fail "--hostfile not honoured"
+
+# generators: same seed -> same bytes, other seed -> other platform
+for kind in random tiers ring star; do
+    "$steady" gen --kind $kind --nodes 12 --seed 7 -o "$tmp/a" &&
+    "$steady" gen --kind $kind --nodes 12 --seed 7 -o "$tmp/b" &&
+    "$steady" gen --kind $kind --nodes 12 --seed 8 -o "$tmp/c" || { fail "gen $kind"; continue; }
+    cmp -s "$tmp/a" "$tmp/b" || fail "gen $kind: same seed, different output"
+    cmp -s "$tmp/a" "$tmp/c" && fail "gen $kind: different seeds, same output"
+    n=$("$steady" info --json "$tmp/a" | python3 -c 'import json,sys; print(json.load(sys.stdin)["processors"])')
+    [ "$n" = 12 ] || fail "gen $kind: $n processors, want 12"
+done
+for fmt in graphml simgrid; do
+    "$steady" gen --kind tiers --nodes 12 --seed 7 --format $fmt -o "$tmp/t.$fmt" || fail "gen --format $fmt"
+    "$steady" export --format native "$tmp/t.$fmt" -o "$tmp/t.$fmt.plat" || fail "read gen --format $fmt"
+done
+"$steady" gen --kind tiers --nodes 12 --seed 7 -o "$tmp/t.plat"
+cmp -s "$tmp/t.plat" "$tmp/t.graphml.plat" || fail "gen --format graphml differs from native"
+cmp -s "$tmp/t.plat" "$tmp/t.simgrid.plat" || fail "gen --format simgrid differs from native"
+
+if [ "$failures" -eq 0 ]; then
+    echo "PASS cli"
+else
+    exit 1
+fi

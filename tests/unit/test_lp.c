@@ -1,0 +1,366 @@
+/*
+ * test_lp.c — the steady-state LPs: throughputs from the paper and from hand
+ * derivations, checked as exact fractions; every solution re-checked against
+ * the constraints through the public accessors (independently of the exact
+ * recovery's own check); problem errors.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "steady/lp.h"
+#include "tests.h"
+
+static steady_solution_t *solve(const steady_platform_t *p, steady_problem_t prob)
+{
+    steady_solution_t *s = NULL;
+    steady_error_t err = {0};
+    steady_err_t rc = steady_lp_solve(p, &prob, NULL, &s, &err);
+    if (rc)
+        fprintf(stderr, "\n    unexpected solve error: %s\n", err.msg);
+    CU_ASSERT_EQUAL(rc, STEADY_OK);
+    return s;
+}
+
+/* in - out of type t at v, over the edges */
+static void net_inflow(const steady_solution_t *s, int v, int t, mpq_t net)
+{
+    const steady_platform_t *p = steady_solution_platform(s);
+    mpq_t r;
+    mpq_init(r);
+    mpq_set_ui(net, 0, 1);
+    for (int e = 0; e < steady_platform_edge_count(p); e++) {
+        const steady_edge_t *ed = steady_platform_edge(p, e);
+        if (ed->dst != v && ed->src != v)
+            continue;
+        steady_solution_send(s, e, t, r);
+        if (ed->dst == v)
+            mpq_add(net, net, r);
+        else
+            mpq_sub(net, net, r);
+    }
+    mpq_clear(r);
+}
+
+/* Re-checks a solution against docs/linear-programs.md with the public
+ * accessors only: one-port limits, non-negative rates, conservation and the
+ * throughput at each destination.  Returns the number of violations. */
+static int violations(const steady_solution_t *s)
+{
+    const steady_platform_t *p = steady_solution_platform(s);
+    int bad = 0, nv = steady_platform_node_count(p), ns, nt;
+    const int *src = steady_solution_sources(s, &ns);
+    const int *dst = steady_solution_targets(s, &nt);
+    mpq_t tp, a, b, c;
+    mpq_inits(tp, a, b, c, NULL);
+    steady_solution_throughput(s, tp);
+    for (int v = 0; v < nv; v++) {
+        steady_solution_node_busy(s, v, a, b, c);
+        bad += mpq_cmp_ui(a, 1, 1) > 0 || mpq_cmp_ui(b, 1, 1) > 0 || mpq_cmp_ui(c, 1, 1) > 0;
+    }
+    for (int e = 0; e < steady_platform_edge_count(p); e++)
+        for (int t = 0; t < steady_solution_type_count(s); t++) {
+            steady_solution_send(s, e, t, a);
+            bad += mpq_sgn(a) < 0;
+        }
+    steady_op_t op = steady_solution_op(s);
+    if (op == STEADY_OP_SCATTER || op == STEADY_OP_GOSSIP) {
+        for (int t = 0; t < steady_solution_type_count(s); t++) {
+            int o, d;
+            steady_solution_type_ends(s, t, &o, &d);
+            if (o < 0)
+                o = src[0];
+            for (int v = 0; v < nv; v++) {
+                net_inflow(s, v, t, a);
+                if (v == d)
+                    bad += !mpq_equal(a, tp);
+                else if (v == o)
+                    bad += mpq_sgn(a) > 0;
+                else
+                    bad += mpq_sgn(a) != 0;
+            }
+        }
+    } else if (op == STEADY_OP_BROADCAST) {
+        for (int k = 0; k < nt; k++)
+            for (int v = 0; v < nv; v++) {
+                mpq_set_ui(a, 0, 1);
+                for (int e = 0; e < steady_platform_edge_count(p); e++) {
+                    const steady_edge_t *ed = steady_platform_edge(p, e);
+                    steady_solution_flow(s, e, k, b);
+                    steady_solution_send(s, e, 0, c);
+                    bad += mpq_cmp(b, c) > 0; /* x(e,k) <= n(e) */
+                    if (ed->dst == v)
+                        mpq_add(a, a, b);
+                    if (ed->src == v)
+                        mpq_sub(a, a, b);
+                }
+                if (v == dst[k])
+                    bad += !mpq_equal(a, tp);
+                else if (v != src[0])
+                    bad += mpq_sgn(a) != 0;
+            }
+    } else { /* reduce: eq. (10) and (11) */
+        int N = ns;
+        for (int t = 0; t < steady_solution_type_count(s); t++) {
+            int k, m;
+            steady_solution_type_ends(s, t, &k, &m);
+            for (int v = 0; v < nv; v++) {
+                net_inflow(s, v, t, a);
+                for (int q = 0; q < steady_solution_task_count(s); q++) {
+                    int tk, tl, tm;
+                    steady_solution_task(s, q, &tk, &tl, &tm);
+                    steady_solution_cons(s, v, q, b);
+                    if (tk == k && tm == m)
+                        mpq_add(a, a, b);
+                    if ((tk == k && tl == m) || (tl == k - 1 && tm == m))
+                        mpq_sub(a, a, b);
+                }
+                if (k == m && v == src[k])
+                    bad += mpq_sgn(a) > 0;
+                else if (v == dst[0] && k == 0 && m == N - 1)
+                    bad += !mpq_equal(a, tp);
+                else
+                    bad += mpq_sgn(a) != 0;
+            }
+        }
+    }
+    mpq_clears(tp, a, b, c, NULL);
+    return bad;
+}
+
+/* TP must be exactly num/den, and the solution must pass violations(). */
+static void assert_tp(steady_solution_t *s, long num, unsigned long den)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    mpq_t tp, want;
+    mpq_inits(tp, want, NULL);
+    steady_solution_throughput(s, tp);
+    mpq_set_si(want, num, den);
+    mpq_canonicalize(want);
+    if (!mpq_equal(tp, want))
+        gmp_fprintf(stderr, "\n    TP = %Qd, want %Qd\n", tp, want);
+    CU_ASSERT(mpq_equal(tp, want));
+    CU_ASSERT_TRUE(steady_solution_is_exact(s));
+    CU_ASSERT_EQUAL(violations(s), 0);
+    mpq_clears(tp, want, NULL);
+    steady_solution_destroy(s);
+}
+
+static const char *paper_reduce = "processor P0 speed=2\nprocessor P1 speed=1\n"
+                                  "processor P2 speed=1\nlink P0 P1 cost=1\nlink P0 P2 cost=1\n"
+                                  "link P1 P2 cost=1\n";
+
+/* The paper's Figure 6: TP = 1 with v0 ⊕ v1 ⊕ v2 reduced to P0. */
+static void test_paper_reduce(void)
+{
+    steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
+    int parts[] = {0, 1, 2};
+    steady_problem_t prob = {.op = STEADY_OP_REDUCE, .participants = parts, .nparticipants = 3,
+                             .target = 0, .task_cost = 1};
+    steady_solution_t *s = solve(p, prob);
+    CU_ASSERT_EQUAL(steady_solution_type_count(s), 6);
+    CU_ASSERT_EQUAL(steady_solution_task_count(s), 4);
+    assert_tp(s, 1, 1);
+    /* the default task cost on an abstract platform is 1 as well */
+    prob.task_cost = 0;
+    assert_tp(solve(p, prob), 1, 1);
+    /* tasks of cost 2: an operation needs 2 tasks = 4 work, the CPUs offer
+     * 2 + 1 + 1 = 4 work per time unit, so the CPUs allow TP = 1 as well */
+    prob.task_cost = 2;
+    assert_tp(solve(p, prob), 1, 1);
+    /* with tasks of cost 4 the compute capacity binds: 2 tasks of 4 work per
+     * operation on 4 work per time unit in all -> TP = 1/2 */
+    prob.task_cost = 4;
+    assert_tp(solve(p, prob), 1, 2);
+    steady_platform_destroy(p);
+}
+
+static void test_homogeneous(void)
+{
+    steady_platform_t *p = NULL;
+    steady_error_t err = {0};
+    CU_ASSERT_EQUAL_FATAL(steady_platform_read("examples/platforms/homogeneous-complete.plat",
+                                               STEADY_FORMAT_AUTO, &p, NULL, &err),
+                          STEADY_OK);
+    /* scatter: the source's send port carries 4 messages per operation */
+    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0}), 1, 4);
+    /* broadcast on a complete graph of cost c: 1/c */
+    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 2}), 1, 1);
+    /* all-to-all: every node sends 4 of its own messages per operation */
+    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_GOSSIP}), 1, 4);
+    /* reduce of 5: the target receives at least one message per operation
+     * and the 4 tasks (4 work) spread over 5 unit-speed processors: TP = 1 */
+    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_REDUCE, .target = 0}), 1, 1);
+    steady_platform_destroy(p);
+}
+
+/* A star of costs 1, 2, 3 from S: scatter TP = 1 / (1 + 2 + 3). */
+static void test_star(void)
+{
+    steady_platform_t *p = parse_ok("processor S speed=1\nprocessor A speed=1\n"
+                                    "processor B speed=1\nprocessor C speed=1\n"
+                                    "link S A cost=1\nlink S B cost=2\nlink S C cost=3\n",
+                                    STEADY_FORMAT_NATIVE);
+    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0}), 1, 6);
+    /* broadcast: S must send the message to each leaf itself: 1/6 too */
+    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0}), 1, 6);
+    /* scatter to A and C only: 1 / (1 + 3) */
+    int tg[] = {1, 3};
+    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0, .targets = tg,
+                                          .ntargets = 2}),
+              1, 4);
+    steady_platform_destroy(p);
+}
+
+/* A one-way chain A -> B -> C of unit costs: a broadcast pipelines at 1, a
+ * scatter sends two messages through A's port per operation. */
+static void test_chain(void)
+{
+    steady_platform_t *p = parse_ok("processor A speed=1\nprocessor B speed=1\n"
+                                    "processor C speed=1\nedge A B cost=1\nedge B C cost=1\n",
+                                    STEADY_FORMAT_NATIVE);
+    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0}), 1, 1);
+    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0}), 1, 2);
+    steady_platform_destroy(p);
+}
+
+/* Two paths S -> A -> T (costs 1, 2) and S -> B -> T (costs 2, 1): either
+ * path alone loads one port with 2 per message (TP = 1/2); splitting 1/3,
+ * 1/3 loads S's send port and T's receive port with 1*1/3 + 2*1/3 = 1,
+ * so the LP's multi-path routing reaches TP = 2/3. */
+static void test_multipath(void)
+{
+    steady_platform_t *p = parse_ok("processor S speed=1\nrouter A\nrouter B\n"
+                                    "processor T speed=1\nedge S A cost=1\nedge A T cost=2\n"
+                                    "edge S B cost=2\nedge B T cost=1\n",
+                                    STEADY_FORMAT_NATIVE);
+    steady_solution_t *s = solve(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0});
+    mpq_t r, third;
+    mpq_inits(r, third, NULL);
+    mpq_set_ui(third, 1, 3);
+    for (int e = 0; e < 4; e++) {
+        steady_solution_send(s, e, 0, r);
+        CU_ASSERT(mpq_equal(r, third));
+    }
+    mpq_clears(r, third, NULL);
+    assert_tp(s, 2, 3);
+    /* the broadcast bound is the same here: one target */
+    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0,
+                                          .targets = (int[]){3}, .ntargets = 1}),
+              2, 3);
+    steady_platform_destroy(p);
+}
+
+/* Physical units: c = size / bandwidth as exact decimals.  A 1 MiB message
+ * on 125 MB/s takes 1048576/125000000 s: a scatter to 2 targets over such
+ * links gives TP = 125000000 / (2 * 1048576) = 1953125/32768 ops/s. */
+static void test_units(void)
+{
+    steady_platform_t *p = parse_ok("processor S speed=1Gf\nprocessor A speed=1Gf\n"
+                                    "processor B speed=1Gf\nlink S A bandwidth=125MBps\n"
+                                    "link S B bandwidth=125MBps latency=1ms\n",
+                                    STEADY_FORMAT_NATIVE);
+    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0}), 1953125,
+              32768);
+    /* an overhead of 1 ms adds to each message: c = 0.008388608 + 0.001 */
+    steady_platform_destroy(p);
+    p = parse_ok("processor S speed=1Gf\nprocessor A speed=1Gf\n"
+                 "link S A bandwidth=125MBps overhead=1ms\n",
+                 STEADY_FORMAT_NATIVE);
+    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0,
+                                          .msg_size = 1e6}),
+              1000, 9); /* c = 1e6/125e6 + 0.001 = 0.009 */
+    steady_platform_destroy(p);
+}
+
+/* On random platforms every op solves exactly and passes the re-check. */
+static void test_random_exact(void)
+{
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        steady_platform_t *p = NULL;
+        CU_ASSERT_EQUAL_FATAL(steady_platform_generate(STEADY_GEN_RANDOM, 6, seed, &p, NULL), 0);
+        for (int op = 0; op < 4; op++) {
+            steady_problem_t prob = {.op = (steady_op_t)op, .source = 1, .target = 2};
+            steady_solution_t *s = solve(p, prob);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+            CU_ASSERT_TRUE(steady_solution_is_exact(s));
+            CU_ASSERT(steady_solution_throughput_d(s) > 0);
+            CU_ASSERT_EQUAL(violations(s), 0);
+            steady_solution_destroy(s);
+        }
+        steady_platform_destroy(p);
+    }
+}
+
+static void test_errors(void)
+{
+    steady_platform_t *p = parse_ok("processor A speed=1\nprocessor B speed=1\nrouter R\n"
+                                    "processor C speed=1\nedge A B cost=1\nlink B R cost=1\n"
+                                    "edge C A cost=1\n",
+                                    STEADY_FORMAT_NATIVE);
+    const struct {
+        steady_problem_t prob;
+        const char *msg;
+    } cases[] = {
+        {{.op = STEADY_OP_SCATTER, .source = 0},
+         "A cannot reach C along the platform's edges: the throughput would be 0"},
+        {{.op = STEADY_OP_SCATTER, .source = 2}, "source: R is a router, and routers only forward"},
+        {{.op = STEADY_OP_SCATTER, .source = 0, .targets = (int[]){1, 1}, .ntargets = 2},
+         "duplicate node in targets (B)"},
+        {{.op = STEADY_OP_SCATTER, .source = 0, .targets = (int[]){0}, .ntargets = 1},
+         "the source cannot be one of the targets (A)"},
+        {{.op = STEADY_OP_SCATTER, .source = 9}, "unknown node id in source (9)"},
+        {{.op = STEADY_OP_REDUCE, .participants = (int[]){0}, .nparticipants = 1, .target = 0},
+         "a reduce needs at least 2 participants (got 1)"},
+        {{.op = STEADY_OP_REDUCE, .participants = (int[]){0, 2}, .nparticipants = 2,
+          .target = 0},
+         "participants: R is a router, and routers only forward"},
+        {{.op = STEADY_OP_REDUCE, .participants = (int[]){0, 1}, .nparticipants = 2,
+          .target = 3},
+         "A cannot reach C along the platform's edges: the throughput would be 0"},
+        {{.op = STEADY_OP_GOSSIP, .sources = (int[]){1}, .nsources = 1, .targets = (int[]){1},
+          .ntargets = 1},
+         "no message to send: the only source is the only target (B)"},
+        {{.op = STEADY_OP_BROADCAST, .source = 1},
+         "B cannot reach A along the platform's edges: the throughput would be 0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        steady_solution_t *s = NULL;
+        steady_error_t err = {0};
+        CU_ASSERT_EQUAL(steady_lp_solve(p, &cases[i].prob, NULL, &s, &err), STEADY_EINVAL);
+        CU_ASSERT_PTR_NULL(s);
+        if (strcmp(err.msg, cases[i].msg) != 0)
+            fprintf(stderr, "\n    case %zu: got \"%s\"\n", i, err.msg);
+        CU_ASSERT_STRING_EQUAL(err.msg, cases[i].msg);
+    }
+    steady_platform_destroy(p);
+}
+
+/* A broadcast to a subset is flagged as an upper bound; to every other node
+ * it is not. */
+static void test_broadcast_bound(void)
+{
+    steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
+    steady_solution_t *s = solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0});
+    CU_ASSERT_FALSE(steady_solution_is_bound(s));
+    assert_tp(s, 1, 1);
+    s = solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0,
+                                    .targets = (int[]){1}, .ntargets = 1});
+    CU_ASSERT_TRUE(steady_solution_is_bound(s));
+    assert_tp(s, 1, 1);
+    steady_platform_destroy(p);
+}
+
+void suite_lp(void)
+{
+    static const CU_TestInfo tests[] = {{"paper reduce example: TP = 1", test_paper_reduce},
+                                        {"homogeneous complete graph", test_homogeneous},
+                                        {"star scatter: 1 / sum of costs", test_star},
+                                        {"chain", test_chain},
+                                        {"multi-path beats every single path", test_multipath},
+                                        {"physical units, exact decimals", test_units},
+                                        {"random platforms, every op, exact", test_random_exact},
+                                        {"problem errors", test_errors},
+                                        {"broadcast upper bound flag", test_broadcast_bound},
+                                        CU_TEST_INFO_NULL};
+    add_suite("linear programs", tests);
+}
