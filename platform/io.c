@@ -179,8 +179,16 @@ steady_err_t steady_platform_write(const steady_platform_t *p, FILE *out, steady
 steady_err_t steady_platform_write_hostfile(const steady_platform_t *p, FILE *out,
                                             steady_error_t *err)
 {
-    for (int v = 0; v < steady_platform_node_count(p); v++)
-        fprintf(out, "%s\n", steady_platform_node(p, v)->name);
+    for (int v = 0; v < steady_platform_node_count(p); v++) {
+        const char *name = steady_platform_node(p, v)->name;
+        /* smpirun reads "host:N" as N processes on host */
+        if (strchr(name, ':'))
+            return steady_error_set(err, STEADY_EINVAL,
+                                    "node name %s contains ':', which an SMPI hostfile reads as "
+                                    "a process count: rename the node",
+                                    name);
+        fprintf(out, "%s\n", name);
+    }
     if (fflush(out) != 0 || ferror(out))
         return steady_error_set(err, STEADY_EIO, "write failed (%s)", strerror(errno));
     return STEADY_OK;

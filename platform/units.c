@@ -12,41 +12,69 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* value = number * mul / div: sub-unit scales divide by an exact power of
- * ten, so that "10us" is the double nearest to 1e-5, not 10 * 1e-6. */
+/* value = number * 10^exp10 * mul.  The power of ten is applied to the
+ * decimal text before conversion ("1.461517ms" is read as "1.461517e-3"),
+ * so that a value with a decimal prefix is the double nearest to what was
+ * written; mul (1024^k, 1/8 for bits, 60 for minutes...) is exact or a
+ * single rounding. */
 typedef struct {
     const char *suffix;
-    double mul, div;
+    int exp10;
+    double mul;
 } unit_t;
 
 static const unit_t bandwidth_units[] = {
-    {"Bps", 1, 1},          {"kBps", 1e3, 1},         {"KBps", 1e3, 1},         {"MBps", 1e6, 1},
-    {"GBps", 1e9, 1},       {"TBps", 1e12, 1},        {"PBps", 1e15, 1},        {"EBps", 1e18, 1},
-    {"KiBps", 1024.0, 1},   {"MiBps", 1048576.0, 1},  {"GiBps", 1073741824.0, 1},
-    {"TiBps", 1099511627776.0, 1}, {"PiBps", 1125899906842624.0, 1},
-    {"EiBps", 1152921504606846976.0, 1},
-    {"bps", 1, 8},      {"kbps", 125.0, 1},       {"Kbps", 125.0, 1},       {"Mbps", 125e3, 1},
-    {"Gbps", 125e6, 1},     {"Tbps", 125e9, 1},       {"Pbps", 125e12, 1},      {"Ebps", 125e15, 1},
-    {"Kibps", 128.0, 1},    {"Mibps", 131072.0, 1},   {"Gibps", 134217728.0, 1},
-    {"Tibps", 137438953472.0, 1}, {"Pibps", 140737488355328.0, 1},
-    {"Eibps", 144115188075855872.0, 1},
+    {"Bps", 0, 1},     {"kBps", 3, 1},    {"KBps", 3, 1},    {"MBps", 6, 1},
+    {"GBps", 9, 1},    {"TBps", 12, 1},   {"PBps", 15, 1},   {"EBps", 18, 1},
+    {"KiBps", 0, 1024.0}, {"MiBps", 0, 1048576.0}, {"GiBps", 0, 1073741824.0},
+    {"TiBps", 0, 1099511627776.0}, {"PiBps", 0, 1125899906842624.0},
+    {"EiBps", 0, 1152921504606846976.0},
+    {"bps", 0, 0.125}, {"kbps", 3, 0.125}, {"Kbps", 3, 0.125}, {"Mbps", 6, 0.125},
+    {"Gbps", 9, 0.125}, {"Tbps", 12, 0.125}, {"Pbps", 15, 0.125}, {"Ebps", 18, 0.125},
+    {"Kibps", 0, 128.0}, {"Mibps", 0, 131072.0}, {"Gibps", 0, 134217728.0},
+    {"Tibps", 0, 137438953472.0}, {"Pibps", 0, 140737488355328.0},
+    {"Eibps", 0, 144115188075855872.0},
     {NULL, 0, 0}};
 
 static const unit_t time_units[] = {
-    {"w", 604800, 1}, {"d", 86400, 1}, {"h", 3600, 1},   {"m", 60, 1},     {"s", 1, 1},
-    {"ms", 1, 1e3},  {"us", 1, 1e6}, {"ns", 1, 1e9},  {"ps", 1, 1e12}, {NULL, 0, 0}};
+    {"w", 0, 604800}, {"d", 0, 86400}, {"h", 0, 3600}, {"m", 0, 60},  {"s", 0, 1},
+    {"ms", -3, 1},    {"us", -6, 1},   {"ns", -9, 1},  {"ps", -12, 1}, {NULL, 0, 0}};
 
 static const unit_t size_units[] = {
-    {"B", 1, 1},         {"kB", 1e3, 1},          {"KB", 1e3, 1},          {"MB", 1e6, 1},
-    {"GB", 1e9, 1},      {"TB", 1e12, 1},         {"KiB", 1024.0, 1},      {"MiB", 1048576.0, 1},
-    {"GiB", 1073741824.0, 1}, {"TiB", 1099511627776.0, 1}, {NULL, 0, 0}};
+    {"B", 0, 1},     {"kB", 3, 1},   {"KB", 3, 1},   {"MB", 6, 1},   {"GB", 9, 1},
+    {"TB", 12, 1},   {"KiB", 0, 1024.0}, {"MiB", 0, 1048576.0}, {"GiB", 0, 1073741824.0},
+    {"TiB", 0, 1099511627776.0}, {NULL, 0, 0}};
 
 static const unit_t speed_units[] = {
-    {"f", 1, 1},       {"kf", 1e3, 1},        {"Kf", 1e3, 1},        {"Mf", 1e6, 1},
-    {"Gf", 1e9, 1},    {"Tf", 1e12, 1},       {"Pf", 1e15, 1},       {"Ef", 1e18, 1},
-    {"Zf", 1e21, 1},   {"flops", 1, 1},       {"kflops", 1e3, 1},    {"Kflops", 1e3, 1},
-    {"Mflops", 1e6, 1}, {"Gflops", 1e9, 1},   {"Tflops", 1e12, 1},   {"Pflops", 1e15, 1},
-    {"Eflops", 1e18, 1}, {NULL, 0, 0}};
+    {"f", 0, 1},       {"kf", 3, 1},      {"Kf", 3, 1},      {"Mf", 6, 1},
+    {"Gf", 9, 1},      {"Tf", 12, 1},     {"Pf", 15, 1},     {"Ef", 18, 1},
+    {"Zf", 21, 1},     {"flops", 0, 1},   {"kflops", 3, 1},  {"Kflops", 3, 1},
+    {"Mflops", 6, 1},  {"Gflops", 9, 1},  {"Tflops", 12, 1}, {"Pflops", 15, 1},
+    {"Eflops", 18, 1}, {NULL, 0, 0}};
+
+/* The number in text[0, n) times 10^exp10, converted once.  Hexadecimal,
+ * infinite and NaN numbers are scaled after conversion instead. */
+static double shifted(const char *text, size_t n, int exp10)
+{
+    bool plain = true;
+    for (size_t i = 0; i < n; i++)
+        plain = plain && !strchr("xXnNiI", text[i]);
+    if (exp10 == 0 || !plain)
+        return strtod(text, NULL) * pow(10, exp10);
+    size_t mant = n;
+    long e = exp10;
+    for (size_t i = 0; i < n; i++)
+        if (text[i] == 'e' || text[i] == 'E') {
+            mant = i;
+            e += strtol(text + i + 1, NULL, 10);
+            break;
+        }
+    char buf[128];
+    if (mant > 100)
+        return strtod(text, NULL) * pow(10, exp10);
+    snprintf(buf, sizeof buf, "%.*se%ld", (int)mant, text, e);
+    return strtod(buf, NULL);
+}
 
 bool parse_quantity(const char *text, unit_kind_t kind, double *value, const char **why)
 {
@@ -72,7 +100,7 @@ bool parse_quantity(const char *text, unit_kind_t kind, double *value, const cha
                                                  : NULL;
     for (const unit_t *u = table; u && u->suffix; u++)
         if (strcmp(end, u->suffix) == 0) {
-            *value = x * u->mul / u->div;
+            *value = shifted(text, (size_t)(end - text), u->exp10) * u->mul;
             return true;
         }
     *why = kind == UNIT_BANDWIDTH ? "unknown bandwidth unit"

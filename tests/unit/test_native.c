@@ -70,6 +70,21 @@ static void test_syntax(void)
     CU_ASSERT_EQUAL(steady_platform_edge(p, 4)->src, 1);
     CU_ASSERT_EQUAL(steady_platform_edge_count(p), 5);
     steady_platform_destroy(p);
+
+    /* a decimal prefix shifts the decimal exponent before conversion: the
+     * value is the double nearest to what was written */
+    p = parse_ok("processor A speed=1.5e-3Gf\nprocessor B speed=0.1Tf\n"
+                 "edge A B bandwidth=8kbps latency=1.461517ms\n"
+                 "edge B A bandwidth=0.3MBps latency=2.5e1us\n",
+                 STEADY_FORMAT_NATIVE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(steady_platform_node(p, 0)->speed, 1.5e6);
+    CU_ASSERT_EQUAL(steady_platform_node(p, 1)->speed, 1e11);
+    CU_ASSERT_EQUAL(steady_platform_edge(p, 0)->bandwidth, 1000);
+    CU_ASSERT_EQUAL(steady_platform_edge(p, 0)->latency, 0.001461517);
+    CU_ASSERT_EQUAL(steady_platform_edge(p, 1)->bandwidth, 300000);
+    CU_ASSERT_EQUAL(steady_platform_edge(p, 1)->latency, 2.5e-5);
+    steady_platform_destroy(p);
 }
 
 static void test_errors(void)
