@@ -31,7 +31,12 @@ void help_export(FILE *out)
             "The SimGrid platform is one Floyd zone: every node becomes a host (routers too,\n"
             "so that an MPI rank can forward on them) and every directed edge a link with\n"
             "its own one-link route.  Run it with:\n"
-            "  smpirun -platform P.xml -hostfile P.hosts -np N PROGRAM\n");
+            "  smpirun -platform P.xml -hostfile P.hosts -np N \\\n"
+            "      --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 \\\n"
+            "      --cfg=smpi/lat-factor:0:1 --cfg=network/TCP-gamma:0 \\\n"
+            "      --cfg=network/crosstraffic:0 PROGRAM\n"
+            "(these options make SMPI's network follow steady's model: see\n"
+            "docs/platform-format.md).\n");
 }
 
 /* "out/p.xml" -> "out/p.hosts"; caller frees. */

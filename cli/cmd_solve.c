@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,11 +42,12 @@ void help_solve(FILE *out)
             "  --json                machine-readable output (docs/solve-json.md)\n"
             "  --write-lp FILE       also write the LP in CPLEX LP format (glpsol --lp FILE)\n"
             "  --approx              skip the exact rational recovery\n"
+            "  --time-limit SEC      give up (exit 1) when the simplex takes longer\n"
             "  --from FORMAT         platform format: auto (default), native, graphml, simgrid\n"
             "  -h, --help            this help\n"
             "\n"
             "Exit status: 0 solved, 2 bad input (unknown node, unreachable target, ...),\n"
-            "1 solver failure.\n");
+            "1 solver failure (with GLPK's reason).\n");
 }
 
 typedef struct {
@@ -105,10 +107,17 @@ static json_t *q_json(const mpq_t q)
     return j;
 }
 
+/* "1/4 = 0.25"; a fraction too long to read is summarised by its size */
 static void print_q(const char *label, const mpq_t q, const char *suffix)
 {
     char *s = q_str(q);
-    printf("%-13s%s = %.10g%s\n", label, s, mpq_get_d(q), suffix);
+    if (strlen(s) <= 40) {
+        printf("%-13s%s = %.10g%s\n", label, s, mpq_get_d(q), suffix);
+    } else {
+        printf("%-13s%.10g%s\n%-13s(exact fraction of %zu / %zu digits; --json prints it)\n",
+               label, mpq_get_d(q), suffix, "", mpz_sizeinbase(mpq_numref(q), 10),
+               mpz_sizeinbase(mpq_denref(q), 10));
+    }
     q_free(s);
 }
 
@@ -147,8 +156,14 @@ static void print_text(const steady_solution_t *s)
         printf("%-13sabstract costs (one message per edge cost, time in abstract units)\n",
                "messages");
     } else {
-        human(buf, sizeof buf, steady_solution_msg_size(s), "B");
-        printf("%-13s%s (%.17g bytes)\n", "messages", buf, steady_solution_msg_size(s));
+        double size = steady_solution_msg_size(s);
+        int k = 0;
+        while (k < 3 && size >= 1024 && fmod(size, 1024) == 0) {
+            size /= 1024;
+            k++;
+        }
+        printf("%-13s%.17g %s per message\n", "messages", size,
+               (const char *[]){"bytes", "KiB", "MiB", "GiB"}[k]);
     }
     if (steady_solution_op(s) == STEADY_OP_REDUCE)
         printf("%-13s%.17g %s per task\n", "tasks", steady_solution_task_cost(s),
@@ -169,10 +184,8 @@ static void print_text(const steady_solution_t *s)
                "", "");
     if (mpq_sgn(tp) > 0) {
         mpq_inv(a, tp);
-        char *per = q_str(a);
-        printf("%-13sone operation every %s = %.6g %s\n", "period", per, mpq_get_d(a),
+        printf("%-13sone operation every %.6g %s\n", "", mpq_get_d(a),
                abstract ? "time units" : "s");
-        q_free(per);
     }
 
     printf("%-13s", "bottlenecks");
@@ -338,7 +351,7 @@ static int print_json(const steady_solution_t *s)
 int cmd_solve(int argc, char **argv)
 {
     enum { O_OP = 256, O_SOURCE, O_SOURCES, O_TARGETS, O_PART, O_TARGET, O_SIZE, O_TASK, O_JSON,
-           O_WRITE, O_APPROX, O_FROM };
+           O_WRITE, O_APPROX, O_FROM, O_TIME };
     static const struct option opts[] = {
         {"op", required_argument, NULL, O_OP},
         {"source", required_argument, NULL, O_SOURCE},
@@ -352,6 +365,7 @@ int cmd_solve(int argc, char **argv)
         {"write-lp", required_argument, NULL, O_WRITE},
         {"approx", no_argument, NULL, O_APPROX},
         {"from", required_argument, NULL, O_FROM},
+        {"time-limit", required_argument, NULL, O_TIME},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     /* names are resolved once the platform is read */
@@ -386,6 +400,15 @@ int cmd_solve(int argc, char **argv)
         case O_JSON: json = true; break;
         case O_WRITE: sopts.write_lp = optarg; break;
         case O_APPROX: sopts.exact = false; break;
+        case O_TIME: {
+            char *end;
+            double sec = strtod(optarg, &end);
+            if (*end || end == optarg || !(sec > 0) || sec > 2e6)
+                return usage_error("solve", "--time-limit takes a positive number of seconds (%s)",
+                                   optarg);
+            sopts.time_limit_ms = sec * 1000 < 1 ? 1 : (int)(sec * 1000);
+            break;
+        }
         case O_FROM:
             if (!parse_format("solve", optarg, true, &from))
                 return EXIT_USAGE;

@@ -59,9 +59,21 @@ static const char *simplex_error(int rc)
 
 /* Everything between the setjmp and the end of the GLPK work lives here so
  * that no automatic variable of the caller is modified after setjmp. */
+static void read_basis(glp_prob *P, const lp_model_t *m, lp_status_t *row_stat,
+                       lp_status_t *col_stat, double *x)
+{
+    for (int i = 0; i < m->nrows; i++)
+        row_stat[i] = glp_get_row_stat(P, i + 1) == GLP_BS ? LP_BASIC : LP_AT_BOUND;
+    for (int j = 0; j < m->ncols; j++) {
+        col_stat[j] = glp_get_col_stat(P, j + 1) == GLP_BS ? LP_BASIC : LP_AT_BOUND;
+        x[j] = glp_get_col_prim(P, j + 1);
+    }
+}
+
 static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_options_t *opts,
-                        bool exact, lp_status_t *row_stat, lp_status_t *col_stat, double *x,
-                        const char **why, steady_error_t *err)
+                        lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
+                        lp_status_t *col_stat, double *x, bool *accepted, const char **why,
+                        steady_error_t *err)
 {
     glp_set_obj_dir(P, GLP_MAX);
     glp_add_rows(P, m->nrows);
@@ -121,27 +133,31 @@ static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_opt
     if (status != GLP_OPT)
         return steady_error_set(err, STEADY_ESOLVER, "GLPK found no optimal solution (status %d)",
                                 status);
-    if (exact) {
-        /* glp_exact re-solves from this basis in exact arithmetic; it is
-         * only needed when the floating-point basis is not exactly optimal */
+    read_basis(P, m, row_stat, col_stat, x);
+    *accepted = accept && accept(m, row_stat, col_stat, ctx);
+    if (accept && !*accepted) {
+        /* The floating-point basis is not exactly optimal: glp_exact goes on
+         * from it in rational arithmetic.  It rounds non-integer input
+         * numbers to nearby fractions (relative 1e-9), so its basis is
+         * checked again against the exact coefficients. */
         rc = glp_exact(P, &parm);
-        if (rc != 0 || glp_get_status(P) != GLP_OPT)
+        if (rc != 0 || glp_get_status(P) != GLP_OPT) {
             *why = rc == GLP_ETMLIM ? "the exact simplex ran out of time"
                                     : "the exact simplex failed";
-    }
-    for (int i = 0; i < m->nrows; i++)
-        row_stat[i] = glp_get_row_stat(P, i + 1) == GLP_BS ? LP_BASIC : LP_AT_BOUND;
-    for (int j = 0; j < m->ncols; j++) {
-        col_stat[j] = glp_get_col_stat(P, j + 1) == GLP_BS ? LP_BASIC : LP_AT_BOUND;
-        x[j] = glp_get_col_prim(P, j + 1);
+            return STEADY_OK;
+        }
+        read_basis(P, m, row_stat, col_stat, x);
+        *accepted = accept(m, row_stat, col_stat, ctx);
     }
     return STEADY_OK;
 }
 
-steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *opts, bool exact,
-                           lp_status_t *row_stat, lp_status_t *col_stat, double *x,
-                           const char **why, steady_error_t *err)
+steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *opts,
+                           lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
+                           lp_status_t *col_stat, double *x, bool *accepted, const char **why,
+                           steady_error_t *err)
 {
+    *accepted = false;
     guard.len = 0;
     guard.msg[0] = '\0';
     glp_term_hook(term_hook, NULL);
@@ -150,7 +166,7 @@ steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *op
     steady_err_t rc;
     if (setjmp(guard.jmp) == 0) {
         P = glp_create_prob();
-        rc = run(P, m, opts, exact, row_stat, col_stat, x, why, err);
+        rc = run(P, m, opts, accept, ctx, row_stat, col_stat, x, accepted, why, err);
         glp_delete_prob(P);
     } else {
         /* glp_free_env() has already released P */

@@ -44,13 +44,21 @@ void lp_add_entry_si(lp_model_t *m, int row, int col, long val);
 /* Basis status of a row or column, as GLPK leaves it. */
 typedef enum { LP_BASIC, LP_AT_BOUND } lp_status_t;
 
-/* GLPK bridge (glpk.c): solves m with the simplex method; fills the basis
- * statuses and GLPK's primal values (arrays sized nrows / ncols).  With
- * `exact`, also runs GLPK's exact simplex (glp_exact) from that basis.  *why
- * receives a note when glp_exact could not be run to the end. */
-steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *opts, bool exact,
-                           lp_status_t *row_stat, lp_status_t *col_stat, double *x,
-                           const char **why, steady_error_t *err);
+/* Called with a basis GLPK found optimal in floating point; returns true to
+ * accept it (the exact recovery succeeded). */
+typedef bool (*lp_accept_fn)(const lp_model_t *m, const lp_status_t *row_stat,
+                             const lp_status_t *col_stat, void *ctx);
+
+/* GLPK bridge (glpk.c): solves m with the simplex method and fills the
+ * basis statuses and GLPK's primal values (arrays sized nrows / ncols).
+ * With an accept callback that refuses the floating-point basis, GLPK's
+ * exact simplex (glp_exact) continues from it and the callback is asked
+ * again; *accepted tells whether it finally said yes, and *why (when not)
+ * explains. */
+steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *opts,
+                           lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
+                           lp_status_t *col_stat, double *x, bool *accepted, const char **why,
+                           steady_error_t *err);
 
 /* Exact recovery (exact.c): from a basis, computes the basic solution in
  * rationals and checks exactly that it is primal feasible and optimal.

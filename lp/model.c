@@ -170,3 +170,34 @@ void rational_from_double(mpq_t q, double x)
     mpq_canonicalize(q);
     mpz_clears(num, pow, NULL);
 }
+
+void steady_exact_comm_time(const steady_platform_t *p, int edge, double msg_size, mpq_t c)
+{
+    const steady_edge_t *e = steady_platform_edge(p, edge);
+    if (e->cost != 0) {
+        rational_from_double(c, e->cost);
+        return;
+    }
+    mpq_t q; /* c = overhead + size / bandwidth */
+    mpq_init(q);
+    rational_from_double(c, msg_size);
+    rational_from_double(q, e->bandwidth);
+    mpq_div(c, c, q);
+    rational_from_double(q, e->overhead);
+    mpq_add(c, c, q);
+    mpq_clear(q);
+}
+
+void steady_exact_task_time(const steady_platform_t *p, int node, double task_cost, mpq_t w)
+{
+    const steady_node_t *n = steady_platform_node(p, node);
+    mpq_set_ui(w, 0, 1);
+    if (n->kind != STEADY_PROCESSOR)
+        return;
+    mpq_t q;
+    mpq_init(q);
+    rational_from_double(w, task_cost);
+    rational_from_double(q, n->speed);
+    mpq_div(w, w, q);
+    mpq_clear(q);
+}

@@ -537,32 +537,33 @@ static steady_err_t set_costs(steady_solution_t *s, steady_error_t *err)
         s->comm = s->work = NULL;
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     }
-    mpq_t size, q;
-    mpq_inits(size, q, NULL);
-    rational_from_double(size, s->msg_size);
     for (int e = 0; e < ne; e++) {
-        const steady_edge_t *ed = steady_platform_edge(s->p, e);
         mpq_init(s->comm[e]);
-        if (ed->cost != 0) {
-            rational_from_double(s->comm[e], ed->cost);
-        } else { /* c(e) = overhead + size / bandwidth, from the decimals as written */
-            rational_from_double(q, ed->bandwidth);
-            mpq_div(s->comm[e], size, q);
-            rational_from_double(q, ed->overhead);
-            mpq_add(s->comm[e], s->comm[e], q);
-        }
+        steady_exact_comm_time(s->p, e, s->msg_size, s->comm[e]);
     }
     for (int v = 0; v < nv; v++) {
-        const steady_node_t *n = steady_platform_node(s->p, v);
         mpq_init(s->work[v]);
-        if (n->kind == STEADY_PROCESSOR) {
-            rational_from_double(s->work[v], s->task_cost);
-            rational_from_double(q, n->speed);
-            mpq_div(s->work[v], s->work[v], q);
-        }
+        steady_exact_task_time(s->p, v, s->task_cost, s->work[v]);
     }
-    mpq_clears(size, q, NULL);
     return STEADY_OK;
+}
+
+/* The exact recovery, as GLPK's accept callback: values go straight into
+ * the solution; the time it takes is kept apart from GLPK's. */
+struct exact_ctx {
+    mpq_t *value;
+    const char **why;
+    double seconds;
+};
+
+static bool accept_exact(const lp_model_t *m, const lp_status_t *row_stat,
+                         const lp_status_t *col_stat, void *arg)
+{
+    struct exact_ctx *ctx = arg;
+    double t = now();
+    bool ok = lp_exact_solution(m, row_stat, col_stat, ctx->value, ctx->why);
+    ctx->seconds += now() - t;
+    return ok;
 }
 
 steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t *prob,
@@ -623,22 +624,13 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
     for (int j = 0; j < m.ncols; j++)
         mpq_init(s->value[j]);
     const char *why = "";
-    /* First the floating-point simplex alone: its basis is usually exactly
-     * optimal, and then the exact simplex is not needed. */
-    if ((rc = lp_glpk_solve(&m, opts, false, row_stat, col_stat, x, &why, err)))
+    struct exact_ctx ctx = {.value = s->value, .why = &why};
+    bool accepted;
+    if ((rc = lp_glpk_solve(&m, opts, exact ? accept_exact : NULL, &ctx, row_stat, col_stat, x,
+                            &accepted, &why, err)))
         goto fail;
-    double t2 = now();
-    s->stats.solve_s = t2 - t1;
-    s->exact = exact && lp_exact_solution(&m, row_stat, col_stat, s->value, &why);
-    if (exact && !s->exact) {
-        steady_solve_options_t again = opts ? *opts : (steady_solve_options_t){0};
-        again.write_lp = NULL;
-        why = "";
-        if ((rc = lp_glpk_solve(&m, &again, true, row_stat, col_stat, x, &why, err)))
-            goto fail;
-        if (!*why)
-            s->exact = lp_exact_solution(&m, row_stat, col_stat, s->value, &why);
-    }
+    s->stats.solve_s = now() - t1 - ctx.seconds;
+    s->exact = accepted;
     if (!s->exact) {
         s->note = exact ? why : "exact recovery not requested";
         for (int j = 0; j < m.ncols; j++)
@@ -646,7 +638,7 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
     } else {
         s->note = "";
     }
-    s->stats.exact_s = now() - t2;
+    s->stats.exact_s = ctx.seconds;
     rc = STEADY_OK;
     *out = s;
     s = NULL;

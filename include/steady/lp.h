@@ -134,6 +134,13 @@ void steady_solution_edge_busy(const steady_solution_t *s, int edge, mpq_t busy)
 void steady_solution_node_busy(const steady_solution_t *s, int node, mpq_t send, mpq_t recv,
                                mpq_t cpu);
 
+/* The exact c(e) for a message of msg_size bytes, and w(v) for a task of
+ * task_cost flop (0 on a router), computed from the platform's values as
+ * their shortest decimals: bandwidth=125MBps is 125000000, latency 1e-05 is
+ * 1/100000, not the binary fractions nearest to them. */
+void steady_exact_comm_time(const steady_platform_t *p, int edge, double msg_size, mpq_t c);
+void steady_exact_task_time(const steady_platform_t *p, int node, double task_cost, mpq_t w);
+
 /* ---- statistics -------------------------------------------------------- */
 
 typedef struct {

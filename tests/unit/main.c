@@ -25,6 +25,9 @@ int main(void)
     suite_gen();
     suite_summary();
     suite_lp();
+    suite_matching();
+    suite_trees();
+    suite_arborescence();
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

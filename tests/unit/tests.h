@@ -16,6 +16,9 @@ void suite_simgrid(void);
 void suite_gen(void);
 void suite_summary(void);
 void suite_lp(void);
+void suite_matching(void);
+void suite_trees(void);
+void suite_arborescence(void);
 
 /* Adds a suite with the given tests (a NULL-terminated {name, fn} list). */
 void add_suite(const char *name, const CU_TestInfo *tests);

@@ -1,0 +1,718 @@
+/*
+ * arborescence.c — a broadcast solution as weighted arborescences (the
+ * broadcast case of steady_trees_decompose, docs/linear-programs.md, SSB).
+ *
+ * The SSB LP gives a rate n(e) per edge such that every target receives a
+ * flow of value TP from the source s under the capacities n.  When every
+ * other node is a target, Edmonds' branching theorem in its weighted form
+ * says more: if every nonempty X ⊆ V - s has in-capacity n(δin X) >= k,
+ * then n contains a packing of spanning s-arborescences of total weight k.
+ * By max-flow/min-cut the flows give exactly that with k = TP, so TP is
+ * reached by whole messages relayed along trees, which is what a schedule
+ * needs.  We construct the packing with Lovász's proof of the theorem.
+ *
+ * Integers.  Lovász's argument is about multigraphs: we scale the n(e) and
+ * TP by a common denominator L so that the capacities c(e) and the target
+ * k are integers (true value = scaled value / L).  L grows during the run
+ * when a tree gets a fractional weight (see below); weights are recorded as
+ * exact rationals W / L.
+ *
+ * One tree (Lovász, 1976).  Grow an arborescence T from {s}; keep the
+ * invariant
+ *     (I)  every nonempty X ⊆ V - s has in-capacity >= k - 1 in c - χ(T).
+ * Sets X disjoint from V(T) keep in-capacity >= k because T's arcs all end
+ * in V(T).  Lovász's lemma: while V(T) != V some arc uv with u in T, v not
+ * in T and c(uv) >= 1 keeps (I) when added.  Only the sets containing v
+ * and not u lose capacity when uv is added, so (I) after adding uv is
+ * exactly "max flow from s to v in c - χ(T) - χ(uv) >= k - 1": one max
+ * flow per candidate arc.  When T spans V, c - χ(T) has root connectivity
+ * >= k - 1, so T can carry weight 1 (in scaled units).
+ *
+ * Its weight.  Taking weight 1 each time would give k trees, exponential
+ * in the input size.  Instead T gets the largest w such that
+ *     c - w χ(T) >= 0  and  c - w χ(T) has root connectivity >= k - w,
+ * which keeps the theorem's hypothesis for the rest (k - w); w >= 1 by the
+ * above.  For a set X entered m_X times by T the condition is the line
+ * l_X(w) = c(δin X) - k - w (m_X - 1) >= 0, and f(w) = min_X l_X(w) is
+ * concave and piecewise linear.  We find its root by Newton's method from
+ * w0 = min(k, min over T of c(e)): at a w with f(w) < 0, the weakest node
+ * (smallest max flow in c - w χ(T)) gives by its minimum cut the set X
+ * attaining the minimum; the next w is the root of l_X, (c(δin X) - k) /
+ * (m_X - 1).  Each step lowers m_X strictly (the new minimum line is below
+ * l_X at the new w but was above it at the old, larger w, so it is less
+ * steep), hence at most n - 2 steps of n - 1 max flows each.  The root is a
+ * rational with a denominator below n; we rescale everything by it.
+ *
+ * Number of trees.  Call a set X tight when c(δin X) = k.  A tight set
+ * stays tight (a feasible tree enters it exactly once, so both sides drop
+ * by w), and an edge with c(e) = 0 stays at 0.  Every tree T found enters
+ * the tight sets exactly once (it carries weight 1) and avoids the zero
+ * edges, i.e. (χ(T), 1) is orthogonal to the vectors (χ(δin X), -1) of the
+ * tight sets and (e_e, 0) of the zero edges.  Unless w = k, the maximal w
+ * makes a new set tight that T enters at least twice, or zeroes an edge of
+ * T: a new vector NOT orthogonal to (χ(T), 1), hence outside the span of
+ * the earlier ones.  All these vectors are orthogonal to (c, k) != 0, so
+ * their span has dimension <= |E|, and the edges with n(e) = 0 are in it
+ * from the start: at most |E+| + 1 trees, E+ = {e : n(e) > 0}.
+ *
+ * Cost: per tree, at most (n - 1) growth steps of up to |E| max flows (in
+ * practice the first candidate arc nearly always passes) and (n - 1)^2
+ * max flows for the weight; Edmonds-Karp costs O(n |E|^2) big-integer
+ * operations per max flow.  Polynomial, and fine on platforms of tens of
+ * nodes.
+ *
+ * A subset of targets (a multicast, steady_solution_is_bound()).  Packing
+ * Steiner arborescences is NP-hard and TP is only an upper bound, so we
+ * pack greedily with the same machinery, connectivity being measured to
+ * the targets only: k = min(TP left, smallest max flow to a target); an
+ * arc is accepted if every target keeps max flow >= k - 1 (or, when no arc
+ * does, the arc losing the least); the tree grows until it reaches every
+ * target and is then pruned of its non-target leaves; its weight is the
+ * Newton root above, or the bottleneck min(k, min c(e)) when that root is
+ * 0.  Every tree reaches every target and the weighted edge use stays
+ * within n(e); the total may stay below TP, and the caller reports the
+ * achieved throughput against the LP bound.  Between two bottleneck
+ * steps (each zeroes an edge for good) the rank argument above applies,
+ * so there are at most (|E+| + 1)^2 trees.
+ *
+ * The max flow is written here rather than taken from igraph because
+ * igraph's flows are doubles, and the scaled capacities exceed 2^53 on
+ * ordinary platforms; an exact flow over mpz is a few dozen lines.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- exact maximum flow (Edmonds-Karp over mpz) ------------------------- */
+
+typedef struct {
+    int n, m;   /* nodes; edges: arc 2e is edge e, arc 2e+1 its reverse */
+    int *head;  /* head of each arc */
+    int *start; /* arcs leaving v: adj[start[v] .. start[v + 1]) */
+    int *adj;
+    int *pred; /* BFS: the arc that reached each node; -1 unreached, -2 the source */
+    int *queue;
+    mpz_t *res; /* residual capacity of each arc */
+    int nres;   /* how many of res are initialised */
+    mpz_t aug, room;
+} flownet_t;
+
+static void flownet_free(flownet_t *f)
+{
+    for (int a = 0; a < f->nres; a++)
+        mpz_clear(f->res[a]);
+    mpz_clears(f->aug, f->room, NULL);
+    free(f->head);
+    free(f->start);
+    free(f->adj);
+    free(f->pred);
+    free(f->queue);
+    free(f->res);
+    memset(f, 0, sizeof *f);
+}
+
+/* Builds the residual network of the edges tail[e] -> head[e]; false when
+ * memory runs out (f is then freed).  Otherwise flownet_free(f) once. */
+static bool flownet_init(flownet_t *f, int n, int m, const int *tail, const int *head)
+{
+    memset(f, 0, sizeof *f);
+    mpz_inits(f->aug, f->room, NULL);
+    f->n = n;
+    f->m = m;
+    f->head = malloc((size_t)(2 * m + 1) * sizeof *f->head);
+    f->start = calloc((size_t)n + 1, sizeof *f->start);
+    f->adj = malloc((size_t)(2 * m + 1) * sizeof *f->adj);
+    f->pred = malloc((size_t)(n + 1) * sizeof *f->pred);
+    f->queue = malloc((size_t)(n + 1) * sizeof *f->queue);
+    f->res = malloc((size_t)(2 * m + 1) * sizeof *f->res);
+    if (!f->head || !f->start || !f->adj || !f->pred || !f->queue || !f->res) {
+        flownet_free(f);
+        return false;
+    }
+    for (; f->nres < 2 * m; f->nres++)
+        mpz_init(f->res[f->nres]);
+    for (int e = 0; e < m; e++) {
+        f->head[2 * e] = head[e];
+        f->head[2 * e + 1] = tail[e];
+        f->start[tail[e] + 1]++;
+        f->start[head[e] + 1]++;
+    }
+    for (int v = 0; v < n; v++)
+        f->start[v + 1] += f->start[v];
+    int *fill = f->pred; /* scratch: next free slot per node */
+    for (int v = 0; v < n; v++)
+        fill[v] = f->start[v];
+    for (int e = 0; e < m; e++) {
+        f->adj[fill[tail[e]]++] = 2 * e;
+        f->adj[fill[head[e]]++] = 2 * e + 1;
+    }
+    return true;
+}
+
+/* Breadth-first search from s along arcs of positive residual capacity;
+ * true when t is reached (t < 0: search everything). */
+static bool flownet_bfs(flownet_t *f, int s, int t)
+{
+    for (int v = 0; v < f->n; v++)
+        f->pred[v] = -1;
+    int qh = 0, qt = 0;
+    f->pred[s] = -2;
+    f->queue[qt++] = s;
+    while (qh < qt) {
+        int u = f->queue[qh++];
+        for (int i = f->start[u]; i < f->start[u + 1]; i++) {
+            int a = f->adj[i], v = f->head[a];
+            if (f->pred[v] != -1 || mpz_sgn(f->res[a]) <= 0)
+                continue;
+            f->pred[v] = a;
+            if (v == t)
+                return true;
+            f->queue[qt++] = v;
+        }
+    }
+    return false;
+}
+
+/* Maximum flow from s to t (s != t) under the capacities cap[e] >= 0, in
+ * *value.  With a limit, stops as soon as the flow reaches it (value =
+ * limit then).  When the flow stays below the limit (or without one) and
+ * sink_side is given, sink_side[v] tells whether v is on t's side of a
+ * minimum cut (not reachable from s in the residual network).  Shortest
+ * augmenting paths: O(n m) augmentations whatever the capacities, each
+ * O(m) big-integer operations. */
+static void flownet_run(flownet_t *f, const mpz_t *cap, int s, int t, mpz_srcptr limit, mpz_t value,
+                        bool *sink_side)
+{
+    for (int e = 0; e < f->m; e++) {
+        mpz_set(f->res[2 * e], cap[e]);
+        mpz_set_ui(f->res[2 * e + 1], 0);
+    }
+    mpz_set_ui(value, 0);
+    while (!(limit && mpz_cmp(value, limit) >= 0) && flownet_bfs(f, s, t)) {
+        mpz_set(f->aug, f->res[f->pred[t]]);
+        for (int v = t; v != s; v = f->head[f->pred[v] ^ 1])
+            if (mpz_cmp(f->res[f->pred[v]], f->aug) < 0)
+                mpz_set(f->aug, f->res[f->pred[v]]);
+        if (limit) {
+            mpz_sub(f->room, limit, value);
+            if (mpz_cmp(f->room, f->aug) < 0)
+                mpz_set(f->aug, f->room);
+        }
+        for (int v = t; v != s; v = f->head[f->pred[v] ^ 1]) {
+            mpz_sub(f->res[f->pred[v]], f->res[f->pred[v]], f->aug);
+            mpz_add(f->res[f->pred[v] ^ 1], f->res[f->pred[v] ^ 1], f->aug);
+        }
+        mpz_add(value, value, f->aug);
+    }
+    if (sink_side && !(limit && mpz_cmp(value, limit) >= 0)) {
+        flownet_bfs(f, s, -1);
+        for (int v = 0; v < f->n; v++)
+            sink_side[v] = f->pred[v] == -1;
+    }
+}
+
+/* The maximum flow value from s to t in the graph of the m edges tail[e]
+ * -> head[e] with capacities cap[e] >= 0, nodes 0..n-1, s != t.  False when
+ * memory runs out.  Exposed for the unit tests. */
+bool exact_maxflow(int n, int m, const int *tail, const int *head, const mpz_t *cap, int s, int t,
+                   mpz_t value)
+{
+    flownet_t f;
+    if (!flownet_init(&f, n, m, tail, head))
+        return false;
+    flownet_run(&f, cap, s, t, NULL, value, NULL);
+    flownet_free(&f);
+    return true;
+}
+
+/* ---- the packing ------------------------------------------------------- */
+
+typedef struct {
+    const steady_platform_t *p;
+    int n, m, root;
+    bool spanning; /* every other node is a target */
+    int ntargets;
+    int *targets; /* target nodes (spanning: every node but the root) */
+    bool *is_target;
+    int *tail, *head;
+    mpz_t *cap;    /* remaining capacities, scaled by `scale` */
+    mpz_t *rest;   /* cap - χ(T) while T grows */
+    mpz_t *tmp;    /* capacities of a weight test */
+    int ncap;      /* how many of cap / rest / tmp are initialised */
+    mpz_t k;       /* weight still to pack (scaled) */
+    mpz_t tp_left; /* TP minus the weights packed so far (scaled) */
+    mpz_t scale;   /* true value = scaled value / scale */
+    mpz_t val, low, need;
+    mpq_t w;      /* the weight of the current tree, in scaled units */
+    bool *t_node; /* nodes of T */
+    bool *t_edge; /* edges of T */
+    int *order;   /* nodes of T in the order they joined */
+    int nin;
+    bool *cut, *scratch; /* sink sides of minimum cuts */
+    steady_step_t *steps;
+    flownet_t net;
+    bool net_ok;
+} packer_t;
+
+static void packer_free(packer_t *pk)
+{
+    for (int e = 0; e < pk->ncap; e++)
+        mpz_clears(pk->cap[e], pk->rest[e], pk->tmp[e], NULL);
+    mpz_clears(pk->k, pk->tp_left, pk->scale, pk->val, pk->low, pk->need, NULL);
+    mpq_clear(pk->w);
+    if (pk->net_ok)
+        flownet_free(&pk->net);
+    free(pk->targets);
+    free(pk->is_target);
+    free(pk->tail);
+    free(pk->head);
+    free(pk->cap);
+    free(pk->rest);
+    free(pk->tmp);
+    free(pk->t_node);
+    free(pk->t_edge);
+    free(pk->order);
+    free(pk->cut);
+    free(pk->scratch);
+    free(pk->steps);
+}
+
+/* Sets up pk with the scaled capacities n(e) L and k = TP L.  False when
+ * memory runs out. */
+static bool packer_init(packer_t *pk, const steady_solution_t *s)
+{
+    const steady_platform_t *p = steady_solution_platform(s);
+    int n = steady_platform_node_count(p), m = steady_platform_edge_count(p), ns, nt;
+    memset(pk, 0, sizeof *pk);
+    mpz_inits(pk->k, pk->tp_left, pk->scale, pk->val, pk->low, pk->need, NULL);
+    mpq_init(pk->w);
+    pk->p = p;
+    pk->n = n;
+    pk->m = m;
+    pk->root = steady_solution_sources(s, &ns)[0];
+    const int *tg = steady_solution_targets(s, &nt);
+    pk->spanning = !steady_solution_is_bound(s);
+    size_t nn = (size_t)n + 1, mm = (size_t)m + 1;
+    pk->targets = malloc(nn * sizeof *pk->targets);
+    pk->is_target = calloc(nn, sizeof *pk->is_target);
+    pk->tail = malloc(mm * sizeof *pk->tail);
+    pk->head = malloc(mm * sizeof *pk->head);
+    pk->cap = malloc(mm * sizeof *pk->cap);
+    pk->rest = malloc(mm * sizeof *pk->rest);
+    pk->tmp = malloc(mm * sizeof *pk->tmp);
+    pk->t_node = calloc(nn, sizeof *pk->t_node);
+    pk->t_edge = calloc(mm, sizeof *pk->t_edge);
+    pk->order = malloc(nn * sizeof *pk->order);
+    pk->cut = calloc(nn, sizeof *pk->cut);
+    pk->scratch = calloc(nn, sizeof *pk->scratch);
+    pk->steps = calloc(nn, sizeof *pk->steps);
+    if (!pk->targets || !pk->is_target || !pk->tail || !pk->head || !pk->cap || !pk->rest ||
+        !pk->tmp || !pk->t_node || !pk->t_edge || !pk->order || !pk->cut || !pk->scratch ||
+        !pk->steps)
+        return false;
+    for (; pk->ncap < m; pk->ncap++)
+        mpz_inits(pk->cap[pk->ncap], pk->rest[pk->ncap], pk->tmp[pk->ncap], NULL);
+
+    if (pk->spanning) {
+        for (int v = 0; v < n; v++)
+            if (v != pk->root)
+                pk->targets[pk->ntargets++] = v;
+    } else {
+        for (int i = 0; i < nt; i++)
+            pk->targets[pk->ntargets++] = tg[i];
+    }
+    for (int i = 0; i < pk->ntargets; i++)
+        pk->is_target[pk->targets[i]] = true;
+
+    /* L = lcm of the denominators of TP and of every n(e) */
+    mpq_t q;
+    mpq_init(q);
+    steady_solution_throughput(s, q);
+    mpz_set(pk->scale, mpq_denref(q));
+    for (int e = 0; e < m; e++) {
+        const steady_edge_t *ed = steady_platform_edge(p, e);
+        pk->tail[e] = ed->src;
+        pk->head[e] = ed->dst;
+        steady_solution_send(s, e, 0, pk->w);
+        mpz_lcm(pk->scale, pk->scale, mpq_denref(pk->w));
+    }
+    mpz_divexact(pk->k, pk->scale, mpq_denref(q));
+    mpz_mul(pk->k, pk->k, mpq_numref(q));
+    mpz_set(pk->tp_left, pk->k);
+    for (int e = 0; e < m; e++) {
+        steady_solution_send(s, e, 0, pk->w);
+        /* edges into the root never serve a broadcast: leaving them out
+         * keeps them out of the trees and of the count of E+ */
+        if (pk->head[e] == pk->root || mpq_sgn(pk->w) <= 0)
+            continue;
+        mpz_divexact(pk->cap[e], pk->scale, mpq_denref(pk->w));
+        mpz_mul(pk->cap[e], pk->cap[e], mpq_numref(pk->w));
+    }
+    mpq_clear(q);
+    pk->net_ok = flownet_init(&pk->net, n, m, pk->tail, pk->head);
+    return pk->net_ok;
+}
+
+/* The target with the smallest max flow from the root under cap, or -1
+ * when every target gets at least `need` (need NULL: always the smallest).
+ * Flows are computed up to `need` only, which is exact for the targets
+ * below it; *low receives the smallest flow and, if cut is given, cut the
+ * sink side of its minimum cut. */
+static int weakest_target(packer_t *pk, const mpz_t *cap, mpz_srcptr need, mpz_t low, bool *cut)
+{
+    int worst = -1;
+    for (int i = 0; i < pk->ntargets; i++) {
+        int t = pk->targets[i];
+        flownet_run(&pk->net, cap, pk->root, t, need, pk->val, cut ? pk->scratch : NULL);
+        if (need && mpz_cmp(pk->val, need) >= 0)
+            continue;
+        if (worst < 0 || mpz_cmp(pk->val, low) < 0) {
+            worst = t;
+            mpz_set(low, pk->val);
+            if (cut)
+                memcpy(cut, pk->scratch, (size_t)pk->n * sizeof *cut);
+        }
+    }
+    return worst;
+}
+
+static void add_arc(packer_t *pk, int e)
+{
+    int v = pk->head[e];
+    mpz_sub_ui(pk->rest[e], pk->rest[e], 1);
+    pk->t_edge[e] = true;
+    pk->t_node[v] = true;
+    pk->order[pk->nin++] = v;
+}
+
+/* Grows T from the root, one arc at a time, keeping invariant (I) (see the
+ * top of the file), until it reaches every target; a multicast tree is then
+ * pruned of its leaves that are not targets. */
+static steady_err_t grow_tree(packer_t *pk, steady_error_t *err)
+{
+    int missing = pk->ntargets;
+    mpz_t best;
+    mpz_init(best);
+    memset(pk->t_node, 0, (size_t)pk->n * sizeof *pk->t_node);
+    memset(pk->t_edge, 0, (size_t)pk->m * sizeof *pk->t_edge);
+    for (int e = 0; e < pk->m; e++)
+        mpz_set(pk->rest[e], pk->cap[e]);
+    pk->t_node[pk->root] = true;
+    pk->order[0] = pk->root;
+    pk->nin = 1;
+    mpz_sub_ui(pk->need, pk->k, 1); /* k >= 1 */
+
+    while (missing > 0) {
+        int pick = -1, fallback = -1;
+        for (int i = 0; i < pk->nin && pick < 0; i++) {
+            int u = pk->order[i], nout;
+            const int *out = steady_platform_out_edges(pk->p, u, &nout);
+            for (int j = 0; j < nout; j++) {
+                int e = out[j], v = pk->head[e];
+                if (pk->t_node[v] || mpz_sgn(pk->rest[e]) <= 0)
+                    continue;
+                bool ok;
+                mpz_sub_ui(pk->rest[e], pk->rest[e], 1);
+                if (pk->spanning) {
+                    flownet_run(&pk->net, pk->rest, pk->root, v, pk->need, pk->val, NULL);
+                    ok = mpz_cmp(pk->val, pk->need) >= 0;
+                } else {
+                    ok = weakest_target(pk, pk->rest, pk->need, pk->low, NULL) < 0;
+                }
+                mpz_add_ui(pk->rest[e], pk->rest[e], 1);
+                if (ok) {
+                    pick = e;
+                    break;
+                }
+                if (!pk->spanning && (fallback < 0 || mpz_cmp(pk->low, best) > 0)) {
+                    fallback = e;
+                    mpz_set(best, pk->low);
+                }
+            }
+        }
+        if (pick < 0) {
+            if (pk->spanning || fallback < 0) {
+                mpz_clear(best);
+                return steady_error_set(err, STEADY_EINTERNAL,
+                                        "broadcast trees: no arc extends the arborescence "
+                                        "at %d nodes (Lovász's lemma says one does)",
+                                        pk->nin);
+            }
+            /* a multicast: no arc keeps every target at k - 1; take the one
+             * that loses the least and hold the others to that level */
+            pick = fallback;
+            mpz_set(pk->need, best);
+        }
+        add_arc(pk, pick);
+        missing -= pk->is_target[pk->head[pick]];
+    }
+    mpz_clear(best);
+
+    if (!pk->spanning) {
+        /* prune leaves that are not targets, deepest first: a node joins
+         * after its parent, so scanning the join order backwards sees
+         * every child before its parent */
+        for (int i = pk->nin - 1; i > 0; i--) {
+            int v = pk->order[i], nout, nin, leaf = 1;
+            if (pk->is_target[v])
+                continue;
+            const int *out = steady_platform_out_edges(pk->p, v, &nout);
+            for (int j = 0; j < nout && leaf; j++)
+                leaf = !pk->t_edge[out[j]];
+            if (!leaf)
+                continue;
+            const int *in = steady_platform_in_edges(pk->p, v, &nin);
+            for (int j = 0; j < nin; j++)
+                pk->t_edge[in[j]] = false;
+            pk->t_node[v] = false;
+        }
+    }
+    return STEADY_OK;
+}
+
+/* The largest weight w (a rational, in scaled units, into pk->w) such that
+ * cap - w χ(T) >= 0 and every target keeps max flow >= k - w: Newton's
+ * method on f(w) = min_X l_X(w), see the top of the file. */
+static steady_err_t tree_weight(packer_t *pk, steady_error_t *err)
+{
+    mpz_t c_in;
+    mpz_init(c_in);
+    steady_err_t rc = STEADY_OK;
+    mpz_set(pk->val, pk->k);
+    for (int e = 0; e < pk->m; e++)
+        if (pk->t_edge[e] && mpz_cmp(pk->cap[e], pk->val) < 0)
+            mpz_set(pk->val, pk->cap[e]);
+    mpq_set_z(pk->w, pk->val);
+
+    for (int step = 0;; step++) {
+        mpz_srcptr num = mpq_numref(pk->w), den = mpq_denref(pk->w);
+        for (int e = 0; e < pk->m; e++) {
+            mpz_mul(pk->tmp[e], pk->cap[e], den);
+            if (pk->t_edge[e])
+                mpz_sub(pk->tmp[e], pk->tmp[e], num);
+        }
+        mpz_mul(pk->need, pk->k, den);
+        mpz_sub(pk->need, pk->need, num);
+        if (weakest_target(pk, pk->tmp, pk->need, pk->low, pk->cut) < 0)
+            break;
+        /* the set X of the minimum cut: its line l_X crosses 0 at
+         * (c(δin X) - k) / (m_X - 1) */
+        int mx = 0;
+        mpz_set_ui(c_in, 0);
+        for (int e = 0; e < pk->m; e++)
+            if (pk->cut[pk->head[e]] && !pk->cut[pk->tail[e]]) {
+                mpz_add(c_in, c_in, pk->cap[e]);
+                mx += pk->t_edge[e];
+            }
+        mpz_sub(c_in, c_in, pk->k);
+        if (mx < 2 || mpz_sgn(c_in) < 0 || step > pk->n) {
+            rc = steady_error_set(err, STEADY_EINTERNAL,
+                                  "broadcast trees: Newton step %d on a cut entered %d times "
+                                  "failed",
+                                  step, mx);
+            goto cleanup;
+        }
+        mpz_set(mpq_numref(pk->w), c_in);
+        mpz_set_ui(mpq_denref(pk->w), (unsigned long)(mx - 1));
+        mpq_canonicalize(pk->w);
+    }
+
+cleanup:
+    mpz_clear(c_in);
+    return rc;
+}
+
+/* Subtracts the current tree with weight pk->w (made an integer by scaling
+ * everything by its denominator) and appends it to out in BFS order. */
+static steady_err_t take_tree(packer_t *pk, steady_trees_t *out, steady_error_t *err)
+{
+    mpz_srcptr den = mpq_denref(pk->w);
+    if (mpz_cmp_ui(den, 1) != 0) {
+        for (int e = 0; e < pk->m; e++)
+            mpz_mul(pk->cap[e], pk->cap[e], den);
+        mpz_mul(pk->k, pk->k, den);
+        mpz_mul(pk->tp_left, pk->tp_left, den);
+        mpz_mul(pk->scale, pk->scale, den);
+    }
+    mpz_srcptr wz = mpq_numref(pk->w);
+    for (int e = 0; e < pk->m; e++)
+        if (pk->t_edge[e])
+            mpz_sub(pk->cap[e], pk->cap[e], wz);
+    mpz_sub(pk->k, pk->k, wz);
+    mpz_sub(pk->tp_left, pk->tp_left, wz);
+
+    /* steps in BFS order from the root, children in out-edge order */
+    int nsteps = 0, qh = 0, qt = 0;
+    pk->order[qt++] = pk->root;
+    while (qh < qt) {
+        int u = pk->order[qh++], nout;
+        const int *outs = steady_platform_out_edges(pk->p, u, &nout);
+        for (int j = 0; j < nout; j++) {
+            int e = outs[j];
+            if (!pk->t_edge[e])
+                continue;
+            pk->steps[nsteps++] = (steady_step_t){
+                .kind = STEADY_STEP_SEND, .edge = e, .type = 0, .node = -1, .task = -1};
+            pk->order[qt++] = pk->head[e];
+        }
+    }
+    mpq_set_num(pk->w, wz);
+    mpq_set_den(pk->w, pk->scale);
+    mpq_canonicalize(pk->w);
+    if (!trees_append(out, pk->w, pk->steps, nsteps))
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    return STEADY_OK;
+}
+
+/* Checks the trees out->trees[first..] against the solution: SEND steps of
+ * type 0 forming an arborescence rooted at the source, listed tail first,
+ * reaching every target; positive weights whose per-edge sums stay within
+ * n(e) and whose total is TP (spanning) or at most TP (multicast). */
+static steady_err_t check_trees(const steady_solution_t *s, const packer_t *pk,
+                                const steady_trees_t *out, int first, steady_error_t *err)
+{
+    int n = pk->n, m = pk->m;
+    steady_err_t rc = STEADY_OK;
+    bool *reached = malloc(((size_t)n + 1) * sizeof *reached);
+    mpq_t *use = malloc(((size_t)m + 1) * sizeof *use);
+    mpq_t total, q;
+    mpq_inits(total, q, NULL);
+    if (!reached || !use) {
+        free(use);
+        use = NULL;
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto cleanup;
+    }
+    for (int e = 0; e < m; e++)
+        mpq_init(use[e]);
+    for (int i = first; i < out->ntrees; i++) {
+        const steady_tree_t *t = &out->trees[i];
+        if (mpq_sgn(t->weight) <= 0) {
+            rc = steady_error_set(err, STEADY_EINTERNAL,
+                                  "broadcast trees: tree %d has a weight <= 0", i - first);
+            goto cleanup;
+        }
+        memset(reached, 0, (size_t)n * sizeof *reached);
+        reached[pk->root] = true;
+        for (int j = 0; j < t->nsteps; j++) {
+            const steady_step_t *st = &t->steps[j];
+            const steady_edge_t *ed =
+                st->edge >= 0 && st->edge < m ? steady_platform_edge(pk->p, st->edge) : NULL;
+            if (st->kind != STEADY_STEP_SEND || st->type != 0 || !ed || !reached[ed->src] ||
+                reached[ed->dst]) {
+                rc = steady_error_set(err, STEADY_EINTERNAL,
+                                      "broadcast trees: step %d of tree %d does not extend an "
+                                      "arborescence from the source",
+                                      j, i - first);
+                goto cleanup;
+            }
+            reached[ed->dst] = true;
+            mpq_add(use[st->edge], use[st->edge], t->weight);
+        }
+        for (int k = 0; k < pk->ntargets; k++)
+            if (!reached[pk->targets[k]]) {
+                rc = steady_error_set(err, STEADY_EINTERNAL,
+                                      "broadcast trees: tree %d misses target %s", i - first,
+                                      steady_platform_node(pk->p, pk->targets[k])->name);
+                goto cleanup;
+            }
+        mpq_add(total, total, t->weight);
+    }
+    for (int e = 0; e < m; e++) {
+        steady_solution_send(s, e, 0, q);
+        if (mpq_cmp(use[e], q) > 0) {
+            const steady_edge_t *ed = steady_platform_edge(pk->p, e);
+            rc = steady_error_set(err, STEADY_EINTERNAL,
+                                  "broadcast trees: edge %s -> %s carries more than n(e)",
+                                  steady_platform_node(pk->p, ed->src)->name,
+                                  steady_platform_node(pk->p, ed->dst)->name);
+            goto cleanup;
+        }
+    }
+    steady_solution_throughput(s, q);
+    if (pk->spanning ? !mpq_equal(total, q) : mpq_cmp(total, q) > 0)
+        rc = steady_error_set(err, STEADY_EINTERNAL,
+                              "broadcast trees: the weights add up to %g, TP is %g",
+                              mpq_get_d(total), mpq_get_d(q));
+
+cleanup:
+    if (use)
+        for (int e = 0; e < m; e++)
+            mpq_clear(use[e]);
+    mpq_clears(total, q, NULL);
+    free(use);
+    free(reached);
+    return rc;
+}
+
+steady_err_t broadcast_trees(const steady_solution_t *s, steady_trees_t *out, steady_error_t *err)
+{
+    if (steady_solution_op(s) != STEADY_OP_BROADCAST)
+        return steady_error_set(err, STEADY_EINVAL, "broadcast trees: not a broadcast solution");
+    packer_t pk;
+    steady_err_t rc = STEADY_OK;
+    int first = out->ntrees;
+    if (!packer_init(&pk, s)) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto cleanup;
+    }
+
+    if (pk.spanning) {
+        /* Edmonds' hypothesis: every node gets max flow >= TP from the root */
+        int v = weakest_target(&pk, pk.cap, pk.k, pk.low, NULL);
+        if (v >= 0) {
+            const char *name = steady_platform_node(pk.p, v)->name;
+            if (steady_solution_is_exact(s))
+                rc = steady_error_set(err, STEADY_EINTERNAL,
+                                      "broadcast trees: the edge rates carry less than TP to %s",
+                                      name);
+            else
+                rc = steady_error_set(err, STEADY_EUNSUPPORTED,
+                                      "broadcast trees: the edge rates carry less than TP to %s "
+                                      "(the LP solution is not exact: %s)",
+                                      name, steady_solution_note(s));
+            goto cleanup;
+        }
+    }
+    /* loop guard only: see the bounds at the top of the file */
+    long limit = (long)(pk.m + 2) * (pk.m + 2);
+    for (long count = 0; mpz_sgn(pk.tp_left) > 0; count++) {
+        if (!pk.spanning) {
+            weakest_target(&pk, pk.cap, NULL, pk.low, NULL);
+            if (mpz_sgn(pk.low) <= 0)
+                break; /* some target is cut off: the multicast packing ends here */
+            mpz_set(pk.k, mpz_cmp(pk.low, pk.tp_left) < 0 ? pk.low : pk.tp_left);
+        }
+        if (count > limit) {
+            rc = steady_error_set(err, STEADY_EINTERNAL, "broadcast trees: more than %ld trees",
+                                  limit);
+            goto cleanup;
+        }
+        if ((rc = grow_tree(&pk, err)) || (rc = tree_weight(&pk, err)))
+            goto cleanup;
+        if (mpq_cmp_ui(pk.w, 1, 1) < 0) {
+            if (pk.spanning) {
+                rc = steady_error_set(err, STEADY_EINTERNAL,
+                                      "broadcast trees: an arborescence cannot carry one unit");
+                goto cleanup;
+            }
+            if (mpq_sgn(pk.w) <= 0) {
+                /* no weight keeps the targets' connectivity: take the
+                 * bottleneck, which zeroes an edge for good */
+                mpz_set(pk.val, pk.k);
+                for (int e = 0; e < pk.m; e++)
+                    if (pk.t_edge[e] && mpz_cmp(pk.cap[e], pk.val) < 0)
+                        mpz_set(pk.val, pk.cap[e]);
+                mpq_set_z(pk.w, pk.val);
+            }
+        }
+        if ((rc = take_tree(&pk, out, err)))
+            goto cleanup;
+    }
+    rc = check_trees(s, &pk, out, first, err);
+
+cleanup:
+    packer_free(&pk);
+    return rc;
+}

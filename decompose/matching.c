@@ -1,0 +1,573 @@
+/*
+ * matching.c — steady_matchings_decompose(): the weighted bipartite edge
+ * colouring of paper §3.3 that turns one period's communications into
+ * slots during which no port is used twice.
+ *
+ * Why it works.  Put the senders on the left, the receivers on the right,
+ * and give every communication an edge weighted by its duration.  A
+ * port's load is the sum of its edges' weights, and W, the largest load, is
+ * a lower bound on any schedule (a port does one thing at a time).  König's
+ * edge-colouring theorem in its weighted form (Schrijver, vol. A, ch. 20;
+ * Birkhoff-von Neumann for matrices) says W is also reached:
+ *
+ *   1. Pad to a W-regular graph.  Every vertex with load < W gets dummy
+ *      edges (idle time) until its load is exactly W.  Both sides have the
+ *      same total deficit once the smaller side is filled up with virtual
+ *      vertices of load 0, so an under-loaded sender can always be paired
+ *      with an under-loaded receiver: a two-pointer sweep adds a dummy
+ *      (i, j) of weight min(deficit_i, deficit_j), which zeroes at least one
+ *      of the two deficits.
+ *   2. Peel matchings.  In a bipartite graph where every vertex has the same
+ *      positive weighted degree, the support (edges of positive weight)
+ *      has a perfect matching: a set S of left vertices carries |S|·w of
+ *      weight, all of it landing on N(S), which can absorb at most |N(S)|·w,
+ *      so |N(S)| >= |S| (Hall).  Take one, run it for δ = its smallest
+ *      remaining weight, subtract δ from its edges: the graph stays regular
+ *      (every vertex lost δ), and at least one edge's weight drops to 0.
+ *      The real comms of each matching form one slot of duration δ.
+ *
+ * Parallel comms.  Several comms may join the same sender and receiver.
+ * They become one edge of the matching graph (igraph's matching returns
+ * vertex pairs, and a simple graph is smaller), made of consecutive
+ * "parts": the real comms in index order, then the dummy, if any.  Only an
+ * edge's current part runs in a round, and δ is the smallest remaining time
+ * of the current parts of the matching, so each round finishes at least one
+ * part and a slot holds at most one comm per port.
+ *
+ * Slot bound.  Let k = max(#distinct senders, #distinct receivers).  The
+ * sweep adds at most (number of vertices with a deficit) - 1 <= 2k - 2
+ * dummies (each step zeroes a deficit; the last zeroes one on each side;
+ * and some port has load W, so no deficit).  Every round finishes a part,
+ * and the last round finishes k of them (one per vertex), so with
+ * P <= ncomms + 2k - 2 parts there are at most P - k + 1 rounds:
+ *
+ *   nslots <= ncomms + k - 1 <= 2 ncomms - 1   (0 when ncomms = 0).
+ *
+ * Consecutive rounds running the same real comms (only dummies differ) are
+ * merged into one slot.  No slot is empty: a port of load W has no dummy,
+ * so every perfect matching runs one of its comms.
+ *
+ * The matching itself is igraph's maximum bipartite matching (STYLE.md:
+ * prefer a well-kept library), rebuilt on the support each round.  igraph
+ * cannot resume from the previous matching, which an augmenting-path repair
+ * written here could (only the finished edges leave it); the rebuild keeps
+ * the code small and is cheap at the sizes steady produces (one comm per
+ * used platform edge and message type).  igraph's default error handler
+ * aborts, so igraph runs under igraph_error_handler_ignore and its codes
+ * become steady errors, as in platform/summary.c.
+ *
+ * All times are GMP rationals; the result is checked exactly before it is
+ * returned (STEADY_EINTERNAL if the check fails: a bug).
+ */
+#include "internal.h"
+
+#include <igraph.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A piece of work on an edge of the padded graph: a real comm or idle time. */
+typedef struct {
+    int u, v; /* left (sender) and right (receiver) vertex, compacted */
+    int comm; /* input index, or -1 for a dummy */
+    int w;    /* its remaining time is wt[w] */
+} part_t;
+
+/* A distinct (u, v) pair: parts[cur .. end) are still to run, in order. */
+typedef struct {
+    int u, v;
+    int cur, end;
+} edge_t;
+
+/* The padded W-regular bipartite graph, k vertices on each side. */
+typedef struct {
+    int k;
+    mpq_t load; /* W */
+    int nwt;    /* initialised entries of wt */
+    mpq_t *wt;  /* remaining times: the comms' first, then the dummies' */
+    int nparts;
+    part_t *parts; /* sorted by (u, v, comms before the dummy, comm) */
+    int nedges;
+    edge_t *edges; /* sorted by (u, v) */
+    int *first;    /* left vertex u's edges are edges[first[u] .. first[u + 1]) */
+} bigraph_t;
+
+static void bigraph_free(bigraph_t *g)
+{
+    for (int i = 0; i < g->nwt; i++)
+        mpq_clear(g->wt[i]);
+    mpq_clear(g->load);
+    free(g->wt);
+    free(g->parts);
+    free(g->edges);
+    free(g->first);
+}
+
+static steady_err_t validate(int n, int ncomms, const int *src, const int *dst,
+                             const mpq_t *duration, steady_error_t *err)
+{
+    if (n < 0)
+        return steady_error_set(err, STEADY_EINVAL, "negative node count (%d)", n);
+    if (ncomms < 0)
+        return steady_error_set(err, STEADY_EINVAL, "negative communication count (%d)", ncomms);
+    if (ncomms > INT_MAX / 4)
+        return steady_error_set(err, STEADY_EINVAL, "too many communications (%d)", ncomms);
+    if (ncomms > 0 && (!src || !dst || !duration))
+        return steady_error_set(err, STEADY_EINVAL, "NULL src, dst or duration with %d comms",
+                                ncomms);
+    for (int c = 0; c < ncomms; c++) {
+        if (src[c] < 0 || src[c] >= n)
+            return steady_error_set(err, STEADY_EINVAL, "comm %d: unknown node id in src (%d)", c,
+                                    src[c]);
+        if (dst[c] < 0 || dst[c] >= n)
+            return steady_error_set(err, STEADY_EINVAL, "comm %d: unknown node id in dst (%d)", c,
+                                    dst[c]);
+        if (src[c] == dst[c])
+            return steady_error_set(err, STEADY_EINVAL, "comm %d: node %d cannot send to itself", c,
+                                    src[c]);
+        if (mpq_sgn(duration[c]) <= 0) {
+            char q[64];
+            gmp_snprintf(q, sizeof q, "%Qd", duration[c]);
+            return steady_error_set(err, STEADY_EINVAL, "comm %d: duration must be positive (%s)",
+                                    c, q);
+        }
+    }
+    return STEADY_OK;
+}
+
+static int cmp_part(const void *a, const void *b)
+{
+    const part_t *x = a, *y = b;
+    if (x->u != y->u)
+        return x->u < y->u ? -1 : 1;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    if ((x->comm < 0) != (y->comm < 0))
+        return x->comm < 0 ? 1 : -1; /* the dummy runs last */
+    if (x->comm != y->comm)
+        return x->comm < y->comm ? -1 : 1;
+    return (x->w > y->w) - (x->w < y->w);
+}
+
+/* Numbers the nodes that send (receive) 0, 1, ... in increasing node id
+ * into id[]; -1 for the others.  Returns how many were numbered. */
+static int compact(int n, int ncomms, const int *end, int *id)
+{
+    for (int i = 0; i < n; i++)
+        id[i] = -1;
+    for (int c = 0; c < ncomms; c++)
+        id[end[c]] = 0;
+    int count = 0;
+    for (int i = 0; i < n; i++)
+        if (id[i] == 0)
+            id[i] = count++;
+    return count;
+}
+
+/* Builds the padded W-regular graph of step 1.  O(n + (ncomms + k) log). */
+static steady_err_t bigraph_build(int n, int ncomms, const int *src, const int *dst,
+                                  const mpq_t *duration, bigraph_t *g, steady_error_t *err)
+{
+    steady_err_t rc = STEADY_OK;
+    int *lid = malloc((size_t)(n ? n : 1) * sizeof *lid);
+    int *rid = malloc((size_t)(n ? n : 1) * sizeof *rid);
+    mpq_t *def = NULL; /* deficits: left vertices 0..k-1, right ones k..2k-1 */
+    int k = 0, ndef = 0;
+    if (!lid || !rid)
+        goto nomem;
+
+    int nl = compact(n, ncomms, src, lid), nr = compact(n, ncomms, dst, rid);
+    k = g->k = nl > nr ? nl : nr;
+    int cap = ncomms + 2 * k;
+    def = malloc((size_t)(k ? 2 * k : 1) * sizeof *def);
+    g->wt = malloc((size_t)(cap ? cap : 1) * sizeof *g->wt);
+    g->parts = malloc((size_t)(cap ? cap : 1) * sizeof *g->parts);
+    g->edges = malloc((size_t)(cap ? cap : 1) * sizeof *g->edges);
+    g->first = calloc((size_t)k + 1, sizeof *g->first);
+    if (!def || !g->wt || !g->parts || !g->edges || !g->first)
+        goto nomem;
+    for (; ndef < 2 * k; ndef++)
+        mpq_init(def[ndef]);
+    for (; g->nwt < cap; g->nwt++)
+        mpq_init(g->wt[g->nwt]);
+
+    /* loads (held in def for now), W, then deficits W - load */
+    for (int c = 0; c < ncomms; c++) {
+        mpq_set(g->wt[c], duration[c]);
+        mpq_add(def[lid[src[c]]], def[lid[src[c]]], duration[c]);
+        mpq_add(def[k + rid[dst[c]]], def[k + rid[dst[c]]], duration[c]);
+        g->parts[c] = (part_t){.u = lid[src[c]], .v = rid[dst[c]], .comm = c, .w = c};
+    }
+    for (int i = 0; i < 2 * k; i++)
+        if (mpq_cmp(def[i], g->load) > 0)
+            mpq_set(g->load, def[i]);
+    for (int i = 0; i < 2 * k; i++)
+        mpq_sub(def[i], g->load, def[i]);
+
+    /* the two-pointer sweep: each dummy zeroes the deficit of i or of j */
+    int np = ncomms;
+    for (int i = 0, j = k; i < k && j < 2 * k;) {
+        if (mpq_sgn(def[i]) == 0) {
+            i++;
+            continue;
+        }
+        if (mpq_sgn(def[j]) == 0) {
+            j++;
+            continue;
+        }
+        if (np == cap) {
+            rc = steady_error_set(err, STEADY_EINTERNAL, "matchings: too many dummy edges");
+            goto cleanup;
+        }
+        mpq_t *d = &g->wt[np];
+        mpq_set(*d, mpq_cmp(def[i], def[j]) <= 0 ? def[i] : def[j]);
+        mpq_sub(def[i], def[i], *d);
+        mpq_sub(def[j], def[j], *d);
+        g->parts[np] = (part_t){.u = i, .v = j - k, .comm = -1, .w = np};
+        np++;
+    }
+    for (int i = 0; i < 2 * k; i++)
+        if (mpq_sgn(def[i]) != 0) {
+            rc = steady_error_set(err, STEADY_EINTERNAL,
+                                  "matchings: vertex %d still under-loaded after padding", i);
+            goto cleanup;
+        }
+    g->nparts = np;
+
+    /* group the parts into edges */
+    qsort(g->parts, (size_t)np, sizeof *g->parts, cmp_part);
+    for (int p = 0; p < np; p++) {
+        const part_t *a = &g->parts[p];
+        if (p == 0 || a->u != a[-1].u || a->v != a[-1].v) {
+            g->edges[g->nedges++] = (edge_t){.u = a->u, .v = a->v, .cur = p, .end = p + 1};
+            g->first[a->u + 1]++;
+        } else {
+            g->edges[g->nedges - 1].end = p + 1;
+        }
+    }
+    for (int u = 0; u < k; u++)
+        g->first[u + 1] += g->first[u];
+    goto cleanup;
+
+nomem:
+    rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+cleanup:
+    for (int i = 0; i < ndef; i++)
+        mpq_clear(def[i]);
+    free(def);
+    free(lid);
+    free(rid);
+    return rc;
+}
+
+/* The edge (u, v) of g, or -1: a binary search among u's edges. */
+static int find_edge(const bigraph_t *g, int u, int v)
+{
+    int lo = g->first[u], hi = g->first[u + 1] - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (g->edges[mid].v == v)
+            return mid;
+        if (g->edges[mid].v < v)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static steady_err_t from_igraph(igraph_error_t code, const char *call, steady_error_t *err)
+{
+    if (code == IGRAPH_ENOMEM)
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory (in igraph's %s)", call);
+    return steady_error_set(err, STEADY_EINTERNAL, "igraph's %s failed: %s", call,
+                            igraph_strerror(code));
+}
+
+/* Appends a slot running comms[0..nc) (sorted) for delta, or lengthens the
+ * last slot when it runs the same comms. */
+static bool emit_slot(steady_matchings_t *m, const mpq_t delta, const int *comms, int nc)
+{
+    if (m->nslots > 0) {
+        steady_slot_t *last = &m->slots[m->nslots - 1];
+        if (last->ncomms == nc && memcmp(last->comms, comms, (size_t)nc * sizeof *comms) == 0) {
+            mpq_add(last->duration, last->duration, delta);
+            return true;
+        }
+    }
+    steady_slot_t *s = &m->slots[m->nslots++];
+    mpq_init(s->duration);
+    mpq_set(s->duration, delta);
+    s->ncomms = 0;
+    s->comms = malloc((size_t)(nc ? nc : 1) * sizeof *s->comms);
+    if (!s->comms)
+        return false;
+    memcpy(s->comms, comms, (size_t)nc * sizeof *comms);
+    s->ncomms = nc;
+    return true;
+}
+
+/* Step 2: peels perfect matchings off g into m->slots (room for
+ * max_rounds slots).  Each round costs O(k + m) plus igraph's matching. */
+static steady_err_t peel(bigraph_t *g, int max_rounds, steady_matchings_t *m, steady_error_t *err)
+{
+    int k = g->k;
+    steady_err_t rc = STEADY_OK;
+    igraph_vector_int_t ends, mate;
+    igraph_vector_bool_t types;
+    igraph_t graph;
+    bool have_ends = false, have_mate = false, have_types = false;
+    igraph_error_t ic;
+    const char *call = "";
+    int *matched = malloc((size_t)(k ? k : 1) * sizeof *matched);
+    int *comms = malloc((size_t)(k ? k : 1) * sizeof *comms);
+    mpq_t delta;
+    mpq_init(delta);
+    igraph_error_handler_t *previous = igraph_set_error_handler(igraph_error_handler_ignore);
+    if (!matched || !comms) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto cleanup;
+    }
+    if ((ic = igraph_vector_int_init(&ends, 0))) {
+        call = "igraph_vector_int_init";
+        goto igraph_failed;
+    }
+    have_ends = true;
+    if ((ic = igraph_vector_int_init(&mate, 0))) {
+        call = "igraph_vector_int_init";
+        goto igraph_failed;
+    }
+    have_mate = true;
+    if ((ic = igraph_vector_bool_init(&types, 2 * (igraph_integer_t)k))) {
+        call = "igraph_vector_bool_init";
+        goto igraph_failed;
+    }
+    have_types = true;
+    for (int i = 0; i < 2 * k; i++)
+        VECTOR(types)[i] = i >= k; /* receivers are k .. 2k-1 */
+
+    for (int round = 0;; round++) {
+        /* the support: edges with a part left */
+        igraph_integer_t ns = 0;
+        for (int e = 0; e < g->nedges; e++)
+            ns += g->edges[e].cur < g->edges[e].end;
+        if (ns == 0)
+            break;
+        if (round == max_rounds) {
+            rc = steady_error_set(err, STEADY_EINTERNAL,
+                                  "matchings: more than the %d rounds proven possible", max_rounds);
+            goto cleanup;
+        }
+        if ((ic = igraph_vector_int_resize(&ends, 2 * ns))) {
+            call = "igraph_vector_int_resize";
+            goto igraph_failed;
+        }
+        igraph_integer_t q = 0;
+        for (int e = 0; e < g->nedges; e++)
+            if (g->edges[e].cur < g->edges[e].end) {
+                VECTOR(ends)[q++] = g->edges[e].u;
+                VECTOR(ends)[q++] = k + g->edges[e].v;
+            }
+        if ((ic = igraph_create(&graph, &ends, 2 * (igraph_integer_t)k, IGRAPH_UNDIRECTED))) {
+            call = "igraph_create";
+            goto igraph_failed;
+        }
+        igraph_integer_t size = 0;
+        ic = igraph_maximum_bipartite_matching(&graph, &types, &size, NULL, &mate, NULL, 0);
+        igraph_destroy(&graph);
+        if (ic) {
+            call = "igraph_maximum_bipartite_matching";
+            goto igraph_failed;
+        }
+        if (size != k) {
+            rc = steady_error_set(err, STEADY_EINTERNAL,
+                                  "matchings: round %d matched %ld of %d vertices in a regular "
+                                  "graph",
+                                  round, (long)size, k);
+            goto cleanup;
+        }
+
+        /* δ = the shortest remaining current part of the matching */
+        for (int u = 0; u < k; u++) {
+            igraph_integer_t v = VECTOR(mate)[u] - k;
+            int e = v >= 0 && v < k ? find_edge(g, u, (int)v) : -1;
+            if (e < 0 || g->edges[e].cur == g->edges[e].end) {
+                rc = steady_error_set(err, STEADY_EINTERNAL,
+                                      "matchings: igraph matched %d outside the support", u);
+                goto cleanup;
+            }
+            matched[u] = e;
+            const mpq_t *left = &g->wt[g->parts[g->edges[e].cur].w];
+            if (u == 0 || mpq_cmp(*left, delta) < 0)
+                mpq_set(delta, *left);
+        }
+
+        /* run it: the real current parts form the slot */
+        int nc = 0;
+        for (int u = 0; u < k; u++) {
+            edge_t *e = &g->edges[matched[u]];
+            const part_t *p = &g->parts[e->cur];
+            if (p->comm >= 0)
+                comms[nc++] = p->comm;
+            mpq_sub(g->wt[p->w], g->wt[p->w], delta);
+            if (mpq_sgn(g->wt[p->w]) == 0)
+                e->cur++;
+        }
+        qsort(comms, (size_t)nc, sizeof *comms, cmp_int);
+        if (!emit_slot(m, delta, comms, nc)) {
+            rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+            goto cleanup;
+        }
+    }
+    goto cleanup;
+
+igraph_failed:
+    rc = from_igraph(ic, call, err);
+cleanup:
+    if (have_types)
+        igraph_vector_bool_destroy(&types);
+    if (have_mate)
+        igraph_vector_int_destroy(&mate);
+    if (have_ends)
+        igraph_vector_int_destroy(&ends);
+    igraph_set_error_handler(previous);
+    mpq_clear(delta);
+    free(matched);
+    free(comms);
+    return rc;
+}
+
+/* Checks m against the input from scratch, in exact arithmetic, and sets
+ * m->total: every slot non-empty, of positive duration, its comms
+ * increasing, valid and a matching; every comm covered exactly; the total
+ * equal to W; at most max_slots slots. */
+static steady_err_t verify(int n, int ncomms, const int *src, const int *dst, const mpq_t *duration,
+                           const mpq_t load, int max_slots, steady_matchings_t *m,
+                           steady_error_t *err)
+{
+    steady_err_t rc = STEADY_OK;
+    int *sent = malloc((size_t)(n ? n : 1) * sizeof *sent);
+    int *got = malloc((size_t)(n ? n : 1) * sizeof *got);
+    mpq_t *cover = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *cover);
+    if (!sent || !got || !cover) {
+        free(cover);
+        cover = NULL;
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto cleanup;
+    }
+    for (int c = 0; c < ncomms; c++)
+        mpq_init(cover[c]);
+    for (int i = 0; i < n; i++)
+        sent[i] = got[i] = -1;
+
+    const char *why = NULL;
+    int where = -1;
+    mpq_set_ui(m->total, 0, 1);
+    if (m->nslots > max_slots) {
+        why = "more slots than the proven bound";
+        where = m->nslots;
+    }
+    for (int s = 0; s < m->nslots && !why; s++) {
+        const steady_slot_t *slot = &m->slots[s];
+        where = s;
+        if (mpq_sgn(slot->duration) <= 0)
+            why = "non-positive duration";
+        else if (slot->ncomms == 0)
+            why = "no communication";
+        for (int q = 0; q < slot->ncomms && !why; q++) {
+            int c = slot->comms[q];
+            if (c < 0 || c >= ncomms || (q > 0 && c <= slot->comms[q - 1]))
+                why = "comm indices not increasing or out of range";
+            else if (sent[src[c]] == s || got[dst[c]] == s)
+                why = "not a matching";
+            else {
+                sent[src[c]] = got[dst[c]] = s;
+                mpq_add(cover[c], cover[c], slot->duration);
+            }
+        }
+        mpq_add(m->total, m->total, slot->duration);
+    }
+    for (int c = 0; c < ncomms && !why; c++)
+        if (!mpq_equal(cover[c], duration[c])) {
+            why = "comm covered for the wrong time";
+            where = c;
+        }
+    if (!why && !mpq_equal(m->total, load))
+        why = "slot durations do not add up to the maximum port load";
+    if (why)
+        rc = steady_error_set(err, STEADY_EINTERNAL, "matchings: check failed (%s, at %d)", why,
+                              where);
+
+cleanup:
+    if (cover)
+        for (int c = 0; c < ncomms; c++)
+            mpq_clear(cover[c]);
+    free(cover);
+    free(sent);
+    free(got);
+    return rc;
+}
+
+/*
+ * Complexity: R <= ncomms + k - 1 rounds (k = max(#senders, #receivers) <=
+ * min(n, ncomms)), each O(k + m) to build the support (m <= ncomms + 2k
+ * edges) plus igraph's push-relabel bipartite matching on 2k vertices and m
+ * edges, plus O(k) rational operations; O(n + ncomms + k) memory besides
+ * igraph's.  The result has at most ncomms + k - 1 slots.
+ */
+steady_err_t steady_matchings_decompose(int n, int ncomms, const int *src, const int *dst,
+                                        const mpq_t *duration, steady_matchings_t **out,
+                                        steady_error_t *err)
+{
+    *out = NULL;
+    steady_err_t rc = validate(n, ncomms, src, dst, duration, err);
+    if (rc)
+        return rc;
+
+    bigraph_t g = {0};
+    mpq_init(g.load);
+    steady_matchings_t *m = calloc(1, sizeof *m);
+    if (!m) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto cleanup;
+    }
+    mpq_init(m->total);
+    if ((rc = bigraph_build(n, ncomms, src, dst, duration, &g, err)))
+        goto cleanup;
+    int max_slots = ncomms > 0 ? ncomms + g.k - 1 : 0;
+    m->slots = malloc((size_t)(max_slots ? max_slots : 1) * sizeof *m->slots);
+    if (!m->slots) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto cleanup;
+    }
+    if ((rc = peel(&g, max_slots, m, err)))
+        goto cleanup;
+    if ((rc = verify(n, ncomms, src, dst, duration, g.load, max_slots, m, err)))
+        goto cleanup;
+    *out = m;
+    m = NULL;
+
+cleanup:
+    steady_matchings_destroy(m);
+    bigraph_free(&g);
+    return rc;
+}
+
+void steady_matchings_destroy(steady_matchings_t *m)
+{
+    if (!m)
+        return;
+    for (int s = 0; s < m->nslots; s++) {
+        mpq_clear(m->slots[s].duration);
+        free(m->slots[s].comms);
+    }
+    free(m->slots);
+    mpq_clear(m->total);
+    free(m);
+}

@@ -1,0 +1,175 @@
+/*
+ * steady/schedule.h — periodic schedules (docs/schedule-format.md): built
+ * from an exact LP solution (paper §3.3-3.4, §4.3-4.6), written and read as
+ * JSON, validated independently, and replayed under the one-port model.
+ *
+ * A schedule is a document: its structs are transparent and read-only for
+ * the caller; steady_schedule_destroy() frees everything.
+ */
+#ifndef STEADY_SCHEDULE_H
+#define STEADY_SCHEDULE_H
+
+#include <gmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "steady/decompose.h"
+#include "steady/error.h"
+#include "steady/lp.h"
+#include "steady/platform.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    steady_step_kind_t kind;
+    int edge;        /* SEND: platform edge id */
+    int type;        /* SEND: index into the schedule's type names */
+    int node;        /* COMPUTE: processor id */
+    int k, l, m;     /* COMPUTE: task T(k,l,m), participant indices */
+    int lag;         /* works on the batch of period p - lag */
+} steady_sched_step_t;
+
+typedef struct {
+    long weight;     /* operations of each batch that follow this tree */
+    long first;      /* position of its first operation in the batch */
+    int nsteps;
+    steady_sched_step_t *steps; /* dependency order */
+} steady_sched_tree_t;
+
+typedef struct {
+    int tree, step;  /* a SEND step */
+    mpq_t from, to;  /* message positions [from, to) within [0, weight] */
+} steady_sched_transfer_t;
+
+typedef struct {
+    mpq_t start, duration; /* within the period */
+    int ntransfers;
+    steady_sched_transfer_t *transfers;
+} steady_sched_slot_t;
+
+typedef struct {
+    int node, tree, step; /* a COMPUTE step */
+    long count;           /* tasks per period */
+} steady_sched_compute_t;
+
+typedef struct {
+    int node, type;
+    long messages;        /* the most messages of that type held at once */
+} steady_sched_buffer_t;
+
+typedef struct {
+    /* the platform it was made for */
+    char *platform_name;
+    uint64_t platform_hash;
+    int platform_nodes, platform_edges;
+    /* the problem */
+    steady_op_t op;
+    int nsources, *sources; /* node ids */
+    int ntargets, *targets;
+    double msg_size, task_cost;
+    bool abstract;
+    /* the period */
+    mpq_t optimum;        /* the LP's TP */
+    mpq_t throughput;     /* ops_per_period / period */
+    mpq_t period;         /* length of a period */
+    long ops_per_period;
+    bool fixed_period;
+    mpq_t loss, loss_bound; /* fixed period: optimum - throughput, and #trees / period */
+    int max_lag;
+    /* message type names ("P3", "P0>P3", "[1,4]", "msg") */
+    int ntypes;
+    char **types;
+    int ntrees;
+    steady_sched_tree_t *trees;
+    int nslots;
+    steady_sched_slot_t *slots;
+    int ncompute;
+    steady_sched_compute_t *compute;
+    int nbuffers;
+    steady_sched_buffer_t *buffers;
+} steady_schedule_t;
+
+/* FNV-1a 64 of the platform's canonical native text: what a schedule file
+ * records to name the platform it was made for. */
+steady_err_t steady_platform_hash(const steady_platform_t *p, uint64_t *hash, steady_error_t *err);
+
+typedef struct {
+    /* 0: the exact period, the smallest in which every tree runs a whole
+     * number of operations; > 0: the paper's fixed period (§4.6) of that
+     * length, each tree running floor(rate * period) operations. */
+    double period;
+} steady_plan_options_t;
+
+/* Builds the periodic schedule of an exact solution: trees
+ * (steady_trees_decompose), the period, lags, the period's communications
+ * decomposed into matchings (steady_matchings_decompose), compute lists and
+ * buffers.  opts may be NULL.  Errors: an approximate solution, a fixed
+ * period too short for any operation -> EINVAL. */
+steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan_options_t *opts,
+                                   steady_schedule_t **out, steady_error_t *err);
+
+void steady_schedule_destroy(steady_schedule_t *sc);
+
+/* Writes the JSON document (docs/schedule-format.md). */
+steady_err_t steady_schedule_write(const steady_schedule_t *sc, const steady_platform_t *p,
+                                   FILE *out, steady_error_t *err);
+
+/* Reads a schedule file for platform p: JSON syntax, the format and
+ * version, the platform hash, and that every name, index and number is
+ * well-formed and refers to something that exists -> STEADY_EPARSE /
+ * STEADY_EINVAL with "FILE: what (value)".  Whether the schedule is
+ * *valid* is steady_schedule_check()'s business. */
+steady_err_t steady_schedule_read(const char *path, const steady_platform_t *p,
+                                  steady_schedule_t **out, steady_error_t *err);
+
+/* ---- validation ---------------------------------------------------------- */
+
+/* Violations found by the validator, one line each ("slot 3: P1 sends twice
+ * (to P2 and to P4)"). */
+typedef struct {
+    int count;
+    char **lines;
+} steady_violations_t;
+
+void steady_violations_free(steady_violations_t *v);
+
+/* Independent validation of sc against p: one port per direction per node
+ * in every slot; slots inside the period, disjoint, of positive duration;
+ * transfer durations equal to their slot's; transfers on platform edges;
+ * every send step's message positions covered exactly once per period;
+ * dependencies (lags) and tree structure; processor load within the
+ * period; weights adding up to ops_per_period and ops_per_period / period
+ * equal to the claimed throughput, at most the optimum.  Fills v (possibly
+ * empty); returns an error only when it cannot run (out of memory). */
+steady_err_t steady_schedule_check(const steady_schedule_t *sc, const steady_platform_t *p,
+                                   steady_violations_t *v, steady_error_t *err);
+
+/* ---- replay ------------------------------------------------------------ */
+
+typedef struct {
+    long ops;
+    double makespan;   /* time from the first start to the last completion */
+    double achieved;   /* ops / makespan */
+    double optimum;    /* the LP's TP */
+    double planned;    /* the schedule's throughput */
+    double ratio;      /* achieved / optimum */
+    long transfers, tasks; /* events simulated */
+} steady_replay_t;
+
+/* Discrete-event execution of ops operations under the one-port model:
+ * every node works through its sends, receives and tasks in schedule order
+ * (period, slot, transfer), self-timed (no global clock): a transfer starts
+ * when its sender's send port and its receiver's receive port are free and
+ * its data has arrived, takes (to - from) * c(e) and delivers after the
+ * edge's latency; a task takes w(i) once its operands are there. */
+steady_err_t steady_schedule_replay(const steady_schedule_t *sc, const steady_platform_t *p,
+                                    long ops, steady_replay_t *res, steady_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STEADY_SCHEDULE_H */
