@@ -8,6 +8,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <getopt.h>
+
+#include "steady/lp.h"
 #include "steady/platform.h"
 
 #define STEADY_VERSION "0.1.0"
@@ -30,6 +33,12 @@ int cmd_export(int argc, char **argv);
 void help_export(FILE *out);
 int cmd_solve(int argc, char **argv);
 void help_solve(FILE *out);
+int cmd_plan(int argc, char **argv);
+void help_plan(FILE *out);
+int cmd_check(int argc, char **argv);
+void help_check(FILE *out);
+int cmd_replay(int argc, char **argv);
+void help_replay(FILE *out);
 
 /* Prints "steady CMD: message (see 'steady CMD --help')" and returns 2. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -51,6 +60,43 @@ typedef struct {
 bool output_open(output_t *o, const char *path, steady_error_t *err);
 /* Closes and renames (ok) or closes and removes (!ok); false on a failed close. */
 bool output_close(output_t *o, bool ok, steady_error_t *err);
+
+/* ---- the operation flags of solve and plan (problem.c) ------------------ */
+
+enum { O_OP = 256, O_SOURCE, O_SOURCES, O_TARGETS, O_PART, O_TARGET, O_SIZE, O_TASK, O_TIME,
+       O_FROM, O_PROBLEM_END };
+
+#define PROBLEM_OPTIONS                                                                           \
+    {"op", required_argument, NULL, O_OP}, {"source", required_argument, NULL, O_SOURCE},        \
+        {"sources", required_argument, NULL, O_SOURCES},                                          \
+        {"targets", required_argument, NULL, O_TARGETS},                                          \
+        {"participants", required_argument, NULL, O_PART},                                        \
+        {"target", required_argument, NULL, O_TARGET},                                            \
+        {"msg-size", required_argument, NULL, O_SIZE},                                            \
+        {"task-cost", required_argument, NULL, O_TASK},                                           \
+        {"time-limit", required_argument, NULL, O_TIME}, {"from", required_argument, NULL, O_FROM}
+
+typedef struct {
+    const char *cmd;
+    /* node names, resolved once the platform is read */
+    const char *op_name, *source, *sources, *targets, *parts, *target;
+    steady_problem_t prob;
+    steady_solve_options_t sopts;
+    steady_format_t from;
+} problem_args_t;
+
+/* The help lines of the flags above. */
+extern const char *const problem_help;
+
+void problem_args_init(problem_args_t *a, const char *cmd);
+/* Takes option c (a getopt_long value): EXIT_OK if it was a problem flag,
+ * EXIT_USAGE after printing a usage error, -1 if c is not a problem flag. */
+int problem_option(problem_args_t *a, int c, const char *arg);
+/* Checks the flags against the operation, reads the platform, resolves the
+ * names and solves.  On success *p and *sol are the caller's; otherwise the
+ * error is printed and the exit status returned. */
+int problem_solve(problem_args_t *a, const char *path, steady_platform_t **p,
+                  steady_solution_t **sol);
 
 /* Human-readable quantities: "125 MB/s", "10 us", "2.5 Gflop/s". */
 void human(char *buf, size_t n, double value, const char *unit);

@@ -25,65 +25,15 @@ void help_solve(FILE *out)
             "exact fraction and a decimal, the saturated ports and processors, and how\n"
             "busy each edge is.\n"
             "\n"
-            "  --op OP               scatter, gossip, reduce or broadcast (required)\n"
-            "  --source S            scatter, broadcast: the source (default: first processor)\n"
-            "  --sources A,B,...     gossip: the senders (default: every processor)\n"
-            "  --targets A,B,...     scatter: default every other processor; gossip: default\n"
-            "                        every processor; broadcast: default every other node,\n"
-            "                        routers included (a subset makes TP an upper bound)\n"
-            "  --participants A,B..  reduce: processors in the operator's order (the operator\n"
-            "                        is associative, not commutative; default: every\n"
-            "                        processor in platform order)\n"
-            "  --target T            reduce: receives the result (default: first participant)\n"
-            "  --msg-size BYTES      message size, e.g. 65536, 64KiB, 1MB (default 1MiB);\n"
-            "                        ignored by abstract cost edges\n"
-            "  --task-cost FLOP      reduce: flop per reduction task (default: one flop per\n"
-            "                        byte of message; 1 on abstract platforms)\n"
+            "%s"
             "  --json                machine-readable output (docs/solve-json.md)\n"
             "  --write-lp FILE       also write the LP in CPLEX LP format (glpsol --lp FILE)\n"
             "  --approx              skip the exact rational recovery\n"
-            "  --time-limit SEC      give up (exit 1) when the simplex takes longer\n"
-            "  --from FORMAT         platform format: auto (default), native, graphml, simgrid\n"
             "  -h, --help            this help\n"
             "\n"
             "Exit status: 0 solved, 2 bad input (unknown node, unreachable target, ...),\n"
-            "1 solver failure (with GLPK's reason).\n");
-}
-
-typedef struct {
-    int *ids;
-    int n;
-} id_set_t;
-
-/* "A,B,C" -> node ids; false after printing a usage error. */
-static bool parse_names(const steady_platform_t *p, const char *flag, const char *list,
-                        id_set_t *out)
-{
-    out->n = 0;
-    out->ids = malloc((strlen(list) + 1) * sizeof *out->ids);
-    char *copy = strdup(list);
-    if (!out->ids || !copy) {
-        free(copy);
-        fprintf(stderr, "steady solve: out of memory\n");
-        return false;
-    }
-    bool ok = true;
-    char *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
-        int v = steady_platform_find_node(p, tok);
-        if (v < 0) {
-            usage_error("solve", "unknown node in %s (%s)", flag, tok);
-            ok = false;
-        } else {
-            out->ids[out->n++] = v;
-        }
-    }
-    if (ok && out->n == 0) {
-        usage_error("solve", "%s needs at least one node name", flag);
-        ok = false;
-    }
-    free(copy);
-    return ok;
+            "1 solver failure (with GLPK's reason).\n",
+            problem_help);
 }
 
 static char *q_str(const mpq_t q)
@@ -350,69 +300,28 @@ static int print_json(const steady_solution_t *s)
 
 int cmd_solve(int argc, char **argv)
 {
-    enum { O_OP = 256, O_SOURCE, O_SOURCES, O_TARGETS, O_PART, O_TARGET, O_SIZE, O_TASK, O_JSON,
-           O_WRITE, O_APPROX, O_FROM, O_TIME };
-    static const struct option opts[] = {
-        {"op", required_argument, NULL, O_OP},
-        {"source", required_argument, NULL, O_SOURCE},
-        {"sources", required_argument, NULL, O_SOURCES},
-        {"targets", required_argument, NULL, O_TARGETS},
-        {"participants", required_argument, NULL, O_PART},
-        {"target", required_argument, NULL, O_TARGET},
-        {"msg-size", required_argument, NULL, O_SIZE},
-        {"task-cost", required_argument, NULL, O_TASK},
-        {"json", no_argument, NULL, O_JSON},
-        {"write-lp", required_argument, NULL, O_WRITE},
-        {"approx", no_argument, NULL, O_APPROX},
-        {"from", required_argument, NULL, O_FROM},
-        {"time-limit", required_argument, NULL, O_TIME},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    /* names are resolved once the platform is read */
-    const char *op_name = NULL, *source = NULL, *sources = NULL, *targets = NULL, *parts = NULL,
-               *target = NULL;
-    steady_problem_t prob = {0};
-    steady_solve_options_t sopts = {.exact = true};
-    steady_format_t from = STEADY_FORMAT_AUTO;
+    enum { O_JSON = O_PROBLEM_END, O_WRITE, O_APPROX };
+    static const struct option opts[] = {PROBLEM_OPTIONS,
+                                         {"json", no_argument, NULL, O_JSON},
+                                         {"write-lp", required_argument, NULL, O_WRITE},
+                                         {"approx", no_argument, NULL, O_APPROX},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    problem_args_t a;
+    problem_args_init(&a, "solve");
     bool json = false;
-    steady_error_t err = {0};
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        int st = problem_option(&a, c, optarg);
+        if (st == EXIT_USAGE)
+            return st;
+        if (st == EXIT_OK)
+            continue;
         switch (c) {
-        case O_OP: op_name = optarg; break;
-        case O_SOURCE: source = optarg; break;
-        case O_SOURCES: sources = optarg; break;
-        case O_TARGETS: targets = optarg; break;
-        case O_PART: parts = optarg; break;
-        case O_TARGET: target = optarg; break;
-        case O_SIZE:
-            if (steady_parse_size(optarg, &prob.msg_size, &err))
-                return usage_error("solve", "--msg-size: %s", err.msg);
-            break;
-        case O_TASK: {
-            char *end;
-            prob.task_cost = strtod(optarg, &end);
-            if (*end || end == optarg || !(prob.task_cost > 0) || prob.task_cost > 1e300)
-                return usage_error("solve", "--task-cost takes a positive number (%s)", optarg);
-            break;
-        }
         case O_JSON: json = true; break;
-        case O_WRITE: sopts.write_lp = optarg; break;
-        case O_APPROX: sopts.exact = false; break;
-        case O_TIME: {
-            char *end;
-            double sec = strtod(optarg, &end);
-            if (*end || end == optarg || !(sec > 0) || sec > 2e6)
-                return usage_error("solve", "--time-limit takes a positive number of seconds (%s)",
-                                   optarg);
-            sopts.time_limit_ms = sec * 1000 < 1 ? 1 : (int)(sec * 1000);
-            break;
-        }
-        case O_FROM:
-            if (!parse_format("solve", optarg, true, &from))
-                return EXIT_USAGE;
-            break;
+        case O_WRITE: a.sopts.write_lp = optarg; break;
+        case O_APPROX: a.sopts.exact = false; break;
         case 'h': help_solve(stdout); return EXIT_OK;
         case ':': return usage_error("solve", "option needs a value (%s)", argv[optind - 1]);
         default: return usage_error("solve", "unknown option (%s)", argv[optind - 1]);
@@ -422,71 +331,12 @@ int cmd_solve(int argc, char **argv)
         return usage_error("solve", "missing PLATFORM");
     if (optind < argc - 1)
         return usage_error("solve", "too many arguments (%s)", argv[optind + 1]);
-    if (!op_name)
-        return usage_error("solve", "missing --op");
-    int op = steady_op_from_name(op_name);
-    if (op < 0)
-        return usage_error("solve", "unknown operation (%s): use scatter, gossip, reduce or "
-                                    "broadcast", op_name);
-    prob.op = (steady_op_t)op;
-    /* each flag belongs to some operations only */
-    bool one_source = op == STEADY_OP_SCATTER || op == STEADY_OP_BROADCAST;
-    if (source && !one_source)
-        return usage_error("solve", "--source goes with --op scatter or broadcast");
-    if (sources && op != STEADY_OP_GOSSIP)
-        return usage_error("solve", "--sources goes with --op gossip");
-    if (targets && op == STEADY_OP_REDUCE)
-        return usage_error("solve", "--targets does not go with --op reduce (use --target)");
-    if ((parts || target) && op != STEADY_OP_REDUCE)
-        return usage_error("solve", "--%s goes with --op reduce", parts ? "participants" : "target");
-    if (prob.task_cost > 0 && op != STEADY_OP_REDUCE)
-        return usage_error("solve", "--task-cost goes with --op reduce");
-
     steady_platform_t *p = NULL;
-    if (steady_platform_read(argv[optind], from, &p, NULL, &err))
-        return report(&err);
-    int status = EXIT_USAGE;
-    id_set_t s_set = {0}, t_set = {0}, p_set = {0}, one = {0};
     steady_solution_t *sol = NULL;
-    if (sources && !parse_names(p, "--sources", sources, &s_set))
-        goto done;
-    if (targets && !parse_names(p, "--targets", targets, &t_set))
-        goto done;
-    if (parts && !parse_names(p, "--participants", parts, &p_set))
-        goto done;
-    if ((source || target) && !parse_names(p, source ? "--source" : "--target",
-                                           source ? source : target, &one))
-        goto done;
-    if (one.n > 1) {
-        usage_error("solve", "%s takes one node (%s)", source ? "--source" : "--target",
-                    source ? source : target);
-        goto done;
-    }
-    prob.sources = s_set.ids;
-    prob.nsources = s_set.n;
-    prob.targets = t_set.ids;
-    prob.ntargets = t_set.n;
-    prob.participants = p_set.ids;
-    prob.nparticipants = p_set.n;
-    /* defaults: the first processor as source, the first participant as target */
-    int first = 0;
-    while (steady_platform_node(p, first)->kind != STEADY_PROCESSOR)
-        first++;
-    prob.source = one.n ? one.ids[0] : first;
-    prob.target = one.n ? one.ids[0] : p_set.n ? p_set.ids[0] : first;
-
-    if (steady_lp_solve(p, &prob, &sopts, &sol, &err)) {
-        status = report(&err);
-        goto done;
-    }
-    status = json ? print_json(sol) : (print_text(sol), EXIT_OK);
-
-done:
+    int status = problem_solve(&a, argv[optind], &p, &sol);
+    if (status == EXIT_OK)
+        status = json ? print_json(sol) : (print_text(sol), EXIT_OK);
     steady_solution_destroy(sol);
-    free(s_set.ids);
-    free(t_set.ids);
-    free(p_set.ids);
-    free(one.ids);
     steady_platform_destroy(p);
     return status;
 }

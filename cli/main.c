@@ -18,6 +18,9 @@ static const cli_command_t commands[] = {
      help_export},
     {"solve", "optimal steady-state throughput of a series of collectives (exact LP)", cmd_solve,
      help_solve},
+    {"plan", "periodic schedule achieving it, written as a schedule file", cmd_plan, help_plan},
+    {"check", "validate a schedule file against its platform", cmd_check, help_check},
+    {"replay", "one-port discrete-event execution of a schedule", cmd_replay, help_replay},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 

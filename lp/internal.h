@@ -67,9 +67,5 @@ steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *op
 bool lp_exact_solution(const lp_model_t *m, const lp_status_t *row_stat,
                        const lp_status_t *col_stat, mpq_t *x, const char **why);
 
-/* Sets q to the decimal value of x as steady writes it (the shortest
- * decimal that reads back to x): 1e-05 -> 1/100000, not the binary
- * fraction nearest to it.  Infinite or NaN x is not allowed. */
-void rational_from_double(mpq_t q, double x);
 
 #endif

@@ -130,7 +130,7 @@ void lp_add_entry_si(lp_model_t *m, int row, int col, long val)
     mpq_clear(q);
 }
 
-void rational_from_double(mpq_t q, double x)
+void steady_exact_decimal(mpq_t q, double x)
 {
     char buf[32];
     format_double(buf, x);
@@ -175,15 +175,15 @@ void steady_exact_comm_time(const steady_platform_t *p, int edge, double msg_siz
 {
     const steady_edge_t *e = steady_platform_edge(p, edge);
     if (e->cost != 0) {
-        rational_from_double(c, e->cost);
+        steady_exact_decimal(c, e->cost);
         return;
     }
     mpq_t q; /* c = overhead + size / bandwidth */
     mpq_init(q);
-    rational_from_double(c, msg_size);
-    rational_from_double(q, e->bandwidth);
+    steady_exact_decimal(c, msg_size);
+    steady_exact_decimal(q, e->bandwidth);
     mpq_div(c, c, q);
-    rational_from_double(q, e->overhead);
+    steady_exact_decimal(q, e->overhead);
     mpq_add(c, c, q);
     mpq_clear(q);
 }
@@ -196,8 +196,8 @@ void steady_exact_task_time(const steady_platform_t *p, int node, double task_co
         return;
     mpq_t q;
     mpq_init(q);
-    rational_from_double(w, task_cost);
-    rational_from_double(q, n->speed);
+    steady_exact_decimal(w, task_cost);
+    steady_exact_decimal(q, n->speed);
     mpq_div(w, w, q);
     mpq_clear(q);
 }

@@ -193,3 +193,25 @@ steady_err_t steady_platform_write_hostfile(const steady_platform_t *p, FILE *ou
         return steady_error_set(err, STEADY_EIO, "write failed (%s)", strerror(errno));
     return STEADY_OK;
 }
+
+steady_err_t steady_platform_hash(const steady_platform_t *p, uint64_t *hash, steady_error_t *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    steady_err_t rc = write_native(p, f, err);
+    if (fclose(f) != 0 && !rc)
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    if (!rc) {
+        uint64_t h = 1469598103934665603ull;
+        for (size_t i = 0; i < len; i++) {
+            h ^= (unsigned char)text[i];
+            h *= 1099511628211ull;
+        }
+        *hash = h;
+    }
+    free(text);
+    return rc;
+}

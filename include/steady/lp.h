@@ -134,6 +134,11 @@ void steady_solution_edge_busy(const steady_solution_t *s, int edge, mpq_t busy)
 void steady_solution_node_busy(const steady_solution_t *s, int node, mpq_t send, mpq_t recv,
                                mpq_t cpu);
 
+/* Sets q to the decimal value of x as steady writes it (the shortest
+ * decimal that reads back to x): 1e-05 gives 1/100000, not the binary
+ * fraction nearest to it.  x must be finite. */
+void steady_exact_decimal(mpq_t q, double x);
+
 /* The exact c(e) for a message of msg_size bytes, and w(v) for a task of
  * task_cost flop (0 on a router), computed from the platform's values as
  * their shortest decimals: bandwidth=125MBps is 125000000, latency 1e-05 is

@@ -172,6 +172,11 @@ steady_err_t steady_platform_write_hostfile(const steady_platform_t *p, FILE *ou
  * size must be finite and positive. */
 steady_err_t steady_parse_size(const char *text, double *bytes, steady_error_t *err);
 
+/* FNV-1a (64 bits) of the platform's canonical native text (what
+ * steady_platform_write writes in the native format): identifies the
+ * platform a schedule was made for.  O(size of the text). */
+steady_err_t steady_platform_hash(const steady_platform_t *p, uint64_t *hash, steady_error_t *err);
+
 /* ---- summary ----------------------------------------------------------- */
 
 typedef struct {

@@ -92,14 +92,14 @@ typedef struct {
     steady_sched_buffer_t *buffers;
 } steady_schedule_t;
 
-/* FNV-1a 64 of the platform's canonical native text: what a schedule file
- * records to name the platform it was made for. */
-steady_err_t steady_platform_hash(const steady_platform_t *p, uint64_t *hash, steady_error_t *err);
+/* steady_plan_options_t.period: */
+#define STEADY_PERIOD_AUTO 0.0   /* T = K / TP for a small K reaching 99.5% of TP */
+#define STEADY_PERIOD_EXACT -1.0 /* the smallest T in which every tree runs whole operations */
 
 typedef struct {
-    /* 0: the exact period, the smallest in which every tree runs a whole
-     * number of operations; > 0: the paper's fixed period (§4.6) of that
-     * length, each tree running floor(rate * period) operations. */
+    /* STEADY_PERIOD_AUTO (the default), STEADY_PERIOD_EXACT, or > 0: the
+     * paper's fixed period (§4.6) of that length, each tree running
+     * floor(rate * period) operations, plus what the ports still fit. */
     double period;
 } steady_plan_options_t;
 

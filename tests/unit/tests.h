@@ -19,6 +19,9 @@ void suite_lp(void);
 void suite_matching(void);
 void suite_trees(void);
 void suite_arborescence(void);
+void suite_schedule(void);
+void suite_check(void);
+void suite_replay(void);
 
 /* Adds a suite with the given tests (a NULL-terminated {name, fn} list). */
 void add_suite(const char *name, const CU_TestInfo *tests);

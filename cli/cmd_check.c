@@ -1,0 +1,91 @@
+/*
+ * cmd_check.c — `steady check`: validate a schedule file against its
+ * platform, independently of how it was made.
+ */
+#include <stdlib.h>
+
+#include "cli.h"
+#include "steady/schedule.h"
+
+void help_check(FILE *out)
+{
+    fprintf(out,
+            "usage: steady check [--from FORMAT] SCHED PLATFORM\n"
+            "\n"
+            "Validates the schedule file SCHED against PLATFORM without trusting what the\n"
+            "planner computed: one send and one receive per node in every slot, slots\n"
+            "inside the period and disjoint, transfers on platform edges lasting their\n"
+            "slot, every message of every step moved exactly once per period,\n"
+            "dependencies between steps (lags) and the trees' structure, processor loads,\n"
+            "and the throughput the file claims (at most the optimum).  Every violation\n"
+            "is printed with its slot, tree, step and nodes.\n"
+            "\n"
+            "  --from FORMAT  platform format: auto (default), native, graphml, simgrid\n"
+            "  -h, --help     this help\n"
+            "\n"
+            "Exit status: 0 valid, 1 invalid, 2 unreadable schedule or platform (or a\n"
+            "schedule made for another platform).\n");
+}
+
+/* Reads PLATFORM then SCHED (shared with replay); the exit status on failure. */
+int read_schedule(const char *sched, const char *plat, steady_format_t from,
+                  steady_platform_t **p, steady_schedule_t **sc)
+{
+    steady_error_t err = {0};
+    *sc = NULL;
+    if (steady_platform_read(plat, from, p, NULL, &err))
+        return report(&err);
+    if (steady_schedule_read(sched, *p, sc, &err)) {
+        steady_platform_destroy(*p);
+        *p = NULL;
+        return report(&err);
+    }
+    return EXIT_OK;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    static const struct option opts[] = {{"from", required_argument, NULL, O_FROM},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    steady_format_t from = STEADY_FORMAT_AUTO;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case O_FROM:
+            if (!parse_format("check", optarg, true, &from))
+                return EXIT_USAGE;
+            break;
+        case 'h': help_check(stdout); return EXIT_OK;
+        case ':': return usage_error("check", "option needs a value (%s)", argv[optind - 1]);
+        default: return usage_error("check", "unknown option (%s)", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 2)
+        return usage_error("check", "expected SCHED PLATFORM");
+    steady_platform_t *p;
+    steady_schedule_t *sc;
+    int status = read_schedule(argv[optind], argv[optind + 1], from, &p, &sc);
+    if (status != EXIT_OK)
+        return status;
+    steady_violations_t v = {0};
+    steady_error_t err = {0};
+    if (steady_schedule_check(sc, p, &v, &err)) {
+        status = report(&err);
+    } else if (v.count > 0) {
+        for (int i = 0; i < v.count; i++)
+            printf("%s: %s\n", argv[optind], v.lines[i]);
+        printf("%s: INVALID (%d violation%s)\n", argv[optind], v.count, v.count == 1 ? "" : "s");
+        status = EXIT_FAIL;
+    } else {
+        gmp_printf("%s: valid: %ld operations per period of %Qd, throughput %Qd (%.10g), "
+                   "%d trees, %d slots\n",
+                   argv[optind], sc->ops_per_period, sc->period, sc->throughput,
+                   mpq_get_d(sc->throughput), sc->ntrees, sc->nslots);
+    }
+    steady_violations_free(&v);
+    steady_schedule_destroy(sc);
+    steady_platform_destroy(p);
+    return status;
+}

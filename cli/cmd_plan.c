@@ -1,0 +1,128 @@
+/*
+ * cmd_plan.c — `steady plan`: the periodic schedule of a series of
+ * operations, written as a schedule file (docs/schedule-format.md).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "steady/schedule.h"
+
+void help_plan(FILE *out)
+{
+    fprintf(out,
+            "usage: steady plan --op OP [OP FLAGS] [--msg-size BYTES] [--task-cost FLOP]\n"
+            "                   [--period auto|exact|T] [-o SCHED] PLATFORM\n"
+            "\n"
+            "Solves the steady-state LP exactly (as `steady solve`), decomposes the optimum\n"
+            "into weighted trees (reduction trees, broadcast arborescences, routes) and the\n"
+            "communications of a period into matchings, and writes the periodic schedule\n"
+            "(docs/schedule-format.md).  A summary goes to standard output (to standard\n"
+            "error when the schedule does).\n"
+            "\n"
+            "%s"
+            "  --period auto        (default) the shortest period T = K / TP, K <= 128\n"
+            "                       operations, that reaches 99.5%% of the optimum (else the\n"
+            "                       best such K): short periods keep the pipeline short\n"
+            "  --period exact       the smallest period in which every tree runs a whole\n"
+            "                       number of operations: the optimum exactly, but on\n"
+            "                       measured platforms often billions of operations long\n"
+            "  --period T           a fixed period of length T (seconds, or abstract time\n"
+            "                       units): the paper's §4.6, loss <= number of trees / T\n"
+            "  -o, --output SCHED   the schedule file (default: standard output)\n"
+            "  -h, --help           this help\n",
+            problem_help);
+}
+
+static void print_summary(FILE *f, const steady_schedule_t *sc)
+{
+    const char *unit = sc->abstract ? "time units" : "s";
+    gmp_fprintf(f, "optimum      %Qd = %.10g operations per %s\n", sc->optimum,
+                mpq_get_d(sc->optimum), sc->abstract ? "time unit" : "second");
+    gmp_fprintf(f, "schedule     %.10g operations per %s (%.4f%% of the optimum)\n",
+                mpq_get_d(sc->throughput), sc->abstract ? "time unit" : "second",
+                100 * mpq_get_d(sc->throughput) / mpq_get_d(sc->optimum));
+    fprintf(f, "period       %.6g %s, %ld operations per period%s\n", mpq_get_d(sc->period),
+            unit, sc->ops_per_period, sc->fixed_period ? "" : " (exact period)");
+    if (sc->fixed_period)
+        fprintf(f, "loss         %.6g (bound: %d trees / period = %.6g)\n", mpq_get_d(sc->loss),
+                sc->ntrees, mpq_get_d(sc->loss_bound));
+    int transfers = 0;
+    for (int k = 0; k < sc->nslots; k++)
+        transfers += sc->slots[k].ntransfers;
+    fprintf(f, "structure    %d trees, %d slots (%d transfers), %d compute entries, max lag %d "
+               "periods\n",
+            sc->ntrees, sc->nslots, transfers, sc->ncompute, sc->max_lag);
+}
+
+int cmd_plan(int argc, char **argv)
+{
+    enum { O_PERIOD = O_PROBLEM_END };
+    static const struct option opts[] = {PROBLEM_OPTIONS,
+                                         {"period", required_argument, NULL, O_PERIOD},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    problem_args_t a;
+    problem_args_init(&a, "plan");
+    steady_plan_options_t popts = {.period = STEADY_PERIOD_AUTO};
+    const char *output = NULL;
+    steady_error_t err = {0};
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+        int st = problem_option(&a, c, optarg);
+        if (st == EXIT_USAGE)
+            return st;
+        if (st == EXIT_OK)
+            continue;
+        switch (c) {
+        case O_PERIOD:
+            if (strcmp(optarg, "auto") == 0) {
+                popts.period = STEADY_PERIOD_AUTO;
+            } else if (strcmp(optarg, "exact") == 0) {
+                popts.period = STEADY_PERIOD_EXACT;
+            } else {
+                char *end;
+                popts.period = strtod(optarg, &end);
+                if (*end || end == optarg || !(popts.period > 0) || popts.period > 1e15)
+                    return usage_error("plan", "--period takes auto, exact or a positive "
+                                               "length (%s)",
+                                       optarg);
+            }
+            break;
+        case 'o': output = optarg; break;
+        case 'h': help_plan(stdout); return EXIT_OK;
+        case ':': return usage_error("plan", "option needs a value (%s)", argv[optind - 1]);
+        default: return usage_error("plan", "unknown option (%s)", argv[optind - 1]);
+        }
+    }
+    if (optind == argc)
+        return usage_error("plan", "missing PLATFORM");
+    if (optind < argc - 1)
+        return usage_error("plan", "too many arguments (%s)", argv[optind + 1]);
+    steady_platform_t *p = NULL;
+    steady_solution_t *sol = NULL;
+    steady_schedule_t *sc = NULL;
+    int status = problem_solve(&a, argv[optind], &p, &sol);
+    if (status != EXIT_OK)
+        return status;
+    if (steady_schedule_build(sol, &popts, &sc, &err)) {
+        status = report(&err);
+    } else {
+        output_t o;
+        bool ok = output_open(&o, output, &err);
+        if (ok) {
+            ok = steady_schedule_write(sc, p, o.f, &err) == STEADY_OK;
+            ok = output_close(&o, ok, &err) && ok;
+        }
+        if (ok)
+            print_summary(o.tmp || (output && strcmp(output, "-") != 0) ? stdout : stderr, sc);
+        status = ok ? EXIT_OK : report(&err);
+    }
+    steady_schedule_destroy(sc);
+    steady_solution_destroy(sol);
+    steady_platform_destroy(p);
+    return status;
+}

@@ -1,0 +1,179 @@
+/*
+ * problem.c — the operation flags shared by `steady solve` and `steady
+ * plan`: parsed, resolved against the platform, and solved.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *const problem_help =
+    "  --op OP               scatter, gossip, reduce or broadcast (required)\n"
+    "  --source S            scatter, broadcast: the source (default: first processor)\n"
+    "  --sources A,B,...     gossip: the senders (default: every processor)\n"
+    "  --targets A,B,...     scatter: default every other processor; gossip: default\n"
+    "                        every processor; broadcast: default every other node,\n"
+    "                        routers included (a subset makes TP an upper bound)\n"
+    "  --participants A,B..  reduce: processors in the operator's order (the operator\n"
+    "                        is associative, not commutative; default: every\n"
+    "                        processor in platform order)\n"
+    "  --target T            reduce: receives the result (default: first participant)\n"
+    "  --msg-size BYTES      message size, e.g. 65536, 64KiB, 1MB (default 1MiB);\n"
+    "                        ignored by abstract cost edges\n"
+    "  --task-cost FLOP      reduce: flop per reduction task (default: one flop per\n"
+    "                        byte of message; 1 on abstract platforms)\n"
+    "  --time-limit SEC      give up (exit 1) when the simplex takes longer\n"
+    "  --from FORMAT         platform format: auto (default), native, graphml, simgrid\n";
+
+void problem_args_init(problem_args_t *a, const char *cmd)
+{
+    memset(a, 0, sizeof *a);
+    a->cmd = cmd;
+    a->sopts.exact = true;
+    a->from = STEADY_FORMAT_AUTO;
+}
+
+/* A positive number no larger than max, or -1. */
+static double positive(const char *text, double max)
+{
+    char *end;
+    double x = strtod(text, &end);
+    return *end || end == text || !(x > 0) || x > max ? -1 : x;
+}
+
+int problem_option(problem_args_t *a, int c, const char *arg)
+{
+    steady_error_t err = {0};
+    switch (c) {
+    case O_OP: a->op_name = arg; return EXIT_OK;
+    case O_SOURCE: a->source = arg; return EXIT_OK;
+    case O_SOURCES: a->sources = arg; return EXIT_OK;
+    case O_TARGETS: a->targets = arg; return EXIT_OK;
+    case O_PART: a->parts = arg; return EXIT_OK;
+    case O_TARGET: a->target = arg; return EXIT_OK;
+    case O_SIZE:
+        if (steady_parse_size(arg, &a->prob.msg_size, &err))
+            return usage_error(a->cmd, "--msg-size: %s", err.msg);
+        return EXIT_OK;
+    case O_TASK:
+        if ((a->prob.task_cost = positive(arg, 1e300)) < 0)
+            return usage_error(a->cmd, "--task-cost takes a positive number (%s)", arg);
+        return EXIT_OK;
+    case O_TIME: {
+        double sec = positive(arg, 2e6);
+        if (sec < 0)
+            return usage_error(a->cmd, "--time-limit takes a positive number of seconds (%s)",
+                               arg);
+        a->sopts.time_limit_ms = sec * 1000 < 1 ? 1 : (int)(sec * 1000);
+        return EXIT_OK;
+    }
+    case O_FROM: return parse_format(a->cmd, arg, true, &a->from) ? EXIT_OK : EXIT_USAGE;
+    default: return -1;
+    }
+}
+
+typedef struct {
+    int *ids;
+    int n;
+} id_set_t;
+
+/* "A,B,C" -> node ids; false after printing a usage error. */
+static bool parse_names(const char *cmd, const steady_platform_t *p, const char *flag,
+                        const char *list, id_set_t *out)
+{
+    out->n = 0;
+    out->ids = malloc((strlen(list) + 1) * sizeof *out->ids);
+    char *copy = strdup(list);
+    if (!out->ids || !copy) {
+        free(copy);
+        fprintf(stderr, "steady %s: out of memory\n", cmd);
+        return false;
+    }
+    bool ok = true;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
+        int v = steady_platform_find_node(p, tok);
+        if (v < 0) {
+            usage_error(cmd, "unknown node in %s (%s)", flag, tok);
+            ok = false;
+        } else {
+            out->ids[out->n++] = v;
+        }
+    }
+    if (ok && out->n == 0) {
+        usage_error(cmd, "%s needs at least one node name", flag);
+        ok = false;
+    }
+    free(copy);
+    return ok;
+}
+
+int problem_solve(problem_args_t *a, const char *path, steady_platform_t **pp,
+                  steady_solution_t **sol)
+{
+    const char *cmd = a->cmd;
+    *pp = NULL;
+    *sol = NULL;
+    if (!a->op_name)
+        return usage_error(cmd, "missing --op");
+    int op = steady_op_from_name(a->op_name);
+    if (op < 0)
+        return usage_error(cmd, "unknown operation (%s): use scatter, gossip, reduce or broadcast",
+                           a->op_name);
+    a->prob.op = (steady_op_t)op;
+    /* each flag belongs to some operations only */
+    if (a->source && op != STEADY_OP_SCATTER && op != STEADY_OP_BROADCAST)
+        return usage_error(cmd, "--source goes with --op scatter or broadcast");
+    if (a->sources && op != STEADY_OP_GOSSIP)
+        return usage_error(cmd, "--sources goes with --op gossip");
+    if (a->targets && op == STEADY_OP_REDUCE)
+        return usage_error(cmd, "--targets does not go with --op reduce (use --target)");
+    if ((a->parts || a->target) && op != STEADY_OP_REDUCE)
+        return usage_error(cmd, "--%s goes with --op reduce", a->parts ? "participants" : "target");
+    if (a->prob.task_cost > 0 && op != STEADY_OP_REDUCE)
+        return usage_error(cmd, "--task-cost goes with --op reduce");
+
+    steady_error_t err = {0};
+    steady_platform_t *p = NULL;
+    if (steady_platform_read(path, a->from, &p, NULL, &err))
+        return report(&err);
+    int status = EXIT_USAGE;
+    id_set_t s_set = {0}, t_set = {0}, p_set = {0}, one = {0};
+    const char *single = a->source ? a->source : a->target;
+    const char *single_flag = a->source ? "--source" : "--target";
+    if ((a->sources && !parse_names(cmd, p, "--sources", a->sources, &s_set)) ||
+        (a->targets && !parse_names(cmd, p, "--targets", a->targets, &t_set)) ||
+        (a->parts && !parse_names(cmd, p, "--participants", a->parts, &p_set)) ||
+        (single && !parse_names(cmd, p, single_flag, single, &one)))
+        goto done;
+    if (one.n > 1) {
+        usage_error(cmd, "%s takes one node (%s)", single_flag, single);
+        goto done;
+    }
+    a->prob.sources = s_set.ids;
+    a->prob.nsources = s_set.n;
+    a->prob.targets = t_set.ids;
+    a->prob.ntargets = t_set.n;
+    a->prob.participants = p_set.ids;
+    a->prob.nparticipants = p_set.n;
+    /* defaults: the first processor as source, the first participant as target */
+    int first = 0;
+    while (steady_platform_node(p, first)->kind != STEADY_PROCESSOR)
+        first++;
+    a->prob.source = one.n ? one.ids[0] : first;
+    a->prob.target = one.n ? one.ids[0] : p_set.n ? p_set.ids[0] : first;
+    status = steady_lp_solve(p, &a->prob, &a->sopts, sol, &err) ? report(&err) : EXIT_OK;
+
+done:
+    free(s_set.ids);
+    free(t_set.ids);
+    free(p_set.ids);
+    free(one.ids);
+    if (status != EXIT_OK) {
+        steady_platform_destroy(p);
+        p = NULL;
+    }
+    *pp = p;
+    return status;
+}

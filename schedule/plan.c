@@ -1,0 +1,704 @@
+/*
+ * plan.c — from an exact LP solution to a periodic schedule
+ * (docs/schedule-format.md; paper §3.3-3.4, §4.3-4.6).
+ *
+ *  1. The solution is decomposed into weighted trees (reduction trees,
+ *     arborescences, routes): rates w_i, operations per time unit.
+ *  2. The period.  Exact: the smallest T in which every tree runs a whole
+ *     number of operations, T = lcm(den w_i) / gcd(w_i * lcm(den w_i)).
+ *     Fixed (§4.6): the user's T, each tree running floor(w_i T) operations;
+ *     the loss TP - K/T is at most #trees / T.
+ *  3. Lags.  A step works on the batch of period p - lag; its lag exceeds
+ *     the lags of the steps that produce its inputs, so data always comes
+ *     from an earlier period and the slot order inside a period cannot break
+ *     a dependency.  This is the paper's initialisation / steady state /
+ *     clean-up (§3.4): the first max_lag periods fill the pipeline, the last
+ *     ones drain it.
+ *  4. The period's communications (every tree's sends, weight x c(e) each)
+ *     form a bipartite graph senders x receivers, decomposed into matchings
+ *     (§3.3): the slots.  Each slot moves a part [from, to) of each of its
+ *     messages: a message may be split across slots (the paper's Figure
+ *     4(a)).  Multiplying the period to avoid splits (its Figure 4(b)) would
+ *     multiply the operations per period, and with them the time the
+ *     pipeline takes to fill and drain: splitting is cheaper.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "steady/schedule.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void steady_schedule_destroy(steady_schedule_t *sc)
+{
+    if (!sc)
+        return;
+    free(sc->platform_name);
+    free(sc->sources);
+    free(sc->targets);
+    mpq_clears(sc->optimum, sc->throughput, sc->period, sc->loss, sc->loss_bound, NULL);
+    for (int t = 0; t < sc->ntypes; t++)
+        free(sc->types[t]);
+    free(sc->types);
+    for (int i = 0; i < sc->ntrees; i++)
+        free(sc->trees[i].steps);
+    free(sc->trees);
+    for (int k = 0; k < sc->nslots; k++) {
+        steady_sched_slot_t *sl = &sc->slots[k];
+        for (int x = 0; x < sl->ntransfers; x++)
+            mpq_clears(sl->transfers[x].from, sl->transfers[x].to, NULL);
+        free(sl->transfers);
+        mpq_clears(sl->start, sl->duration, NULL);
+    }
+    free(sc->slots);
+    free(sc->compute);
+    free(sc->buffers);
+    free(sc);
+}
+
+/* A new schedule with its rationals initialised (0). */
+static steady_schedule_t *schedule_new(void)
+{
+    steady_schedule_t *sc = calloc(1, sizeof *sc);
+    if (sc)
+        mpq_inits(sc->optimum, sc->throughput, sc->period, sc->loss, sc->loss_bound, NULL);
+    return sc;
+}
+
+static steady_err_t oom(steady_error_t *err)
+{
+    return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+}
+
+/* The header: platform, problem, types. */
+static steady_err_t fill_header(steady_schedule_t *sc, const steady_solution_t *s,
+                                steady_error_t *err)
+{
+    const steady_platform_t *p = steady_solution_platform(s);
+    steady_err_t rc = steady_platform_hash(p, &sc->platform_hash, err);
+    if (rc)
+        return rc;
+    sc->platform_name = strdup(steady_platform_name(p));
+    sc->platform_nodes = steady_platform_node_count(p);
+    sc->platform_edges = steady_platform_edge_count(p);
+    sc->op = steady_solution_op(s);
+    const int *src = steady_solution_sources(s, &sc->nsources);
+    const int *dst = steady_solution_targets(s, &sc->ntargets);
+    sc->sources = malloc((size_t)sc->nsources * sizeof *sc->sources);
+    sc->targets = malloc((size_t)sc->ntargets * sizeof *sc->targets);
+    sc->ntypes = steady_solution_type_count(s);
+    sc->types = calloc((size_t)sc->ntypes, sizeof *sc->types);
+    if (!sc->platform_name || !sc->sources || !sc->targets || !sc->types)
+        return oom(err);
+    memcpy(sc->sources, src, (size_t)sc->nsources * sizeof *src);
+    memcpy(sc->targets, dst, (size_t)sc->ntargets * sizeof *dst);
+    for (int t = 0; t < sc->ntypes; t++) {
+        char name[2 * STEADY_NAME_MAX + 2];
+        steady_solution_type_name(s, t, name, sizeof name);
+        if (!(sc->types[t] = strdup(name)))
+            return oom(err);
+    }
+    sc->msg_size = steady_solution_msg_size(s);
+    sc->task_cost = steady_solution_task_cost(s);
+    sc->abstract = steady_platform_is_abstract(p);
+    steady_solution_throughput(s, sc->optimum);
+    return STEADY_OK;
+}
+
+/* Group of a tree: for scatter and gossip the message type of its route
+ * (each type's routes carry every operation once), otherwise 0. */
+static int tree_group(const steady_schedule_t *sc, const steady_tree_t *t)
+{
+    return (sc->op == STEADY_OP_SCATTER || sc->op == STEADY_OP_GOSSIP) ? t->steps[0].type : 0;
+}
+
+/* What one operation of a tree costs each resource: the send port of node
+ * u (index u), the receive port of v (nv + v), the processor of v
+ * (2 nv + v), in time per period. */
+typedef struct {
+    int n;
+    int *port;
+    mpq_t *amount;
+} tree_load_t;
+
+static void loads_free(tree_load_t *loads, int ntrees)
+{
+    if (!loads)
+        return;
+    for (int i = 0; i < ntrees; i++) {
+        for (int k = 0; k < loads[i].n; k++)
+            mpq_clear(loads[i].amount[k]);
+        free(loads[i].port);
+        free(loads[i].amount);
+    }
+    free(loads);
+}
+
+static tree_load_t *tree_loads(const steady_solution_t *s, const steady_trees_t *tr)
+{
+    const steady_platform_t *p = steady_solution_platform(s);
+    int nv = steady_platform_node_count(p), np = 3 * nv;
+    tree_load_t *loads = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *loads);
+    mpq_t *dense = malloc((size_t)np * sizeof *dense);
+    if (!loads || !dense) {
+        free(loads);
+        free(dense);
+        return NULL;
+    }
+    mpq_t c;
+    mpq_init(c);
+    for (int x = 0; x < np; x++)
+        mpq_init(dense[x]);
+    bool ok = true;
+    for (int i = 0; i < tr->ntrees && ok; i++) {
+        for (int j = 0; j < tr->trees[i].nsteps; j++) {
+            const steady_step_t *st = &tr->trees[i].steps[j];
+            if (st->kind == STEADY_STEP_SEND) {
+                const steady_edge_t *e = steady_platform_edge(p, st->edge);
+                steady_exact_comm_time(p, st->edge, steady_solution_msg_size(s), c);
+                mpq_add(dense[e->src], dense[e->src], c);
+                mpq_add(dense[nv + e->dst], dense[nv + e->dst], c);
+            } else {
+                steady_exact_task_time(p, st->node, steady_solution_task_cost(s), c);
+                mpq_add(dense[2 * nv + st->node], dense[2 * nv + st->node], c);
+            }
+        }
+        int n = 0;
+        for (int x = 0; x < np; x++)
+            n += mpq_sgn(dense[x]) != 0;
+        loads[i].port = malloc((size_t)(n ? n : 1) * sizeof(int));
+        loads[i].amount = malloc((size_t)(n ? n : 1) * sizeof(mpq_t));
+        ok = loads[i].port && loads[i].amount;
+        for (int x = 0; x < np && ok; x++)
+            if (mpq_sgn(dense[x]) != 0) {
+                loads[i].port[loads[i].n] = x;
+                mpq_init(loads[i].amount[loads[i].n]);
+                mpq_swap(loads[i].amount[loads[i].n++], dense[x]);
+                mpq_set_ui(dense[x], 0, 1);
+            }
+    }
+    for (int x = 0; x < np; x++)
+        mpq_clear(dense[x]);
+    free(dense);
+    mpq_clear(c);
+    if (!ok) {
+        loads_free(loads, tr->ntrees);
+        return NULL;
+    }
+    return loads;
+}
+
+/* Operations per period of each tree in a period of length T: §4.6's
+ * floor(w_i T), made equal across groups (each scatter/gossip type carries
+ * every operation once), then one more operation at a time while every
+ * port and processor still fits in the period: the floors leave up to one
+ * operation per tree unused, and the ports that are not saturated can
+ * often take it.  Returns the operations per period (-1: out of memory). */
+static long fill_period(const steady_schedule_t *sc, const steady_trees_t *tr,
+                        const tree_load_t *loads, int nports, const mpq_t T, long *weight)
+{
+    int ngroups = (sc->op == STEADY_OP_SCATTER || sc->op == STEADY_OP_GOSSIP) ? sc->ntypes : 1;
+    long *group_ops = calloc((size_t)ngroups, sizeof *group_ops);
+    int *pick = malloc((size_t)ngroups * sizeof *pick);
+    mpq_t *used = malloc((size_t)nports * sizeof *used);
+    if (!group_ops || !pick || !used) {
+        free(group_ops);
+        free(pick);
+        free(used);
+        return -1;
+    }
+    mpq_t q, best, room;
+    mpz_t f;
+    mpq_inits(q, best, room, NULL);
+    mpz_init(f);
+    for (int x = 0; x < nports; x++)
+        mpq_init(used[x]);
+    for (int i = 0; i < tr->ntrees; i++) {
+        mpq_mul(q, tr->trees[i].weight, T);
+        mpz_fdiv_q(f, mpq_numref(q), mpq_denref(q));
+        weight[i] = mpz_get_si(f);
+        group_ops[tree_group(sc, &tr->trees[i])] += weight[i];
+    }
+    long k = group_ops[0];
+    for (int g = 1; g < ngroups; g++)
+        if (group_ops[g] < k)
+            k = group_ops[g];
+    for (int i = tr->ntrees - 1; i >= 0; i--) {
+        long *surplus = &group_ops[tree_group(sc, &tr->trees[i])];
+        long cut = *surplus - k < weight[i] ? *surplus - k : weight[i];
+        weight[i] -= cut;
+        *surplus -= cut;
+    }
+    for (int i = 0; i < tr->ntrees; i++)
+        for (int x = 0; x < loads[i].n; x++) {
+            mpq_set_si(q, weight[i], 1);
+            mpq_mul(q, q, loads[i].amount[x]);
+            mpq_add(used[loads[i].port[x]], used[loads[i].port[x]], q);
+        }
+    for (;;) {
+        /* one more operation: in each group, the fitting tree furthest
+         * below its share w_i T, taken tentatively */
+        int ng = 0;
+        for (int grp = 0; grp < ngroups; grp++, ng++) {
+            pick[grp] = -1;
+            for (int i = 0; i < tr->ntrees; i++) {
+                if (tree_group(sc, &tr->trees[i]) != grp)
+                    continue;
+                bool fits = true;
+                for (int x = 0; x < loads[i].n && fits; x++) {
+                    mpq_add(room, used[loads[i].port[x]], loads[i].amount[x]);
+                    fits = mpq_cmp(room, T) <= 0;
+                }
+                mpq_mul(q, tr->trees[i].weight, T);
+                mpq_set_si(room, weight[i], 1);
+                mpq_sub(q, q, room);
+                if (fits && (pick[grp] < 0 || mpq_cmp(q, best) > 0)) {
+                    pick[grp] = i;
+                    mpq_set(best, q);
+                }
+            }
+            if (pick[grp] < 0)
+                break;
+            for (int x = 0; x < loads[pick[grp]].n; x++)
+                mpq_add(used[loads[pick[grp]].port[x]], used[loads[pick[grp]].port[x]],
+                        loads[pick[grp]].amount[x]);
+        }
+        if (ng < ngroups) { /* some group has no room: undo the round */
+            for (int grp = 0; grp < ng; grp++)
+                for (int x = 0; x < loads[pick[grp]].n; x++)
+                    mpq_sub(used[loads[pick[grp]].port[x]], used[loads[pick[grp]].port[x]],
+                            loads[pick[grp]].amount[x]);
+            break;
+        }
+        for (int grp = 0; grp < ngroups; grp++)
+            weight[pick[grp]]++;
+        k++;
+    }
+    for (int x = 0; x < nports; x++)
+        mpq_clear(used[x]);
+    mpq_clears(q, best, room, NULL);
+    mpz_clear(f);
+    free(used);
+    free(group_ops);
+    free(pick);
+    return k;
+}
+
+/* The period (docs/schedule-format.md and `steady plan --help`):
+ *   exact   the smallest T in which every tree runs a whole number of
+ *           operations: T = lcm(den w_i) / gcd(w_i lcm(den w_i));
+ *   fixed   the user's T (§4.6), filled by fill_period();
+ *   auto    T = K / TP for the smallest K <= AUTO_MAX_OPS whose filled
+ *           period reaches AUTO_TARGET of the optimum (else the best one):
+ *           few operations per period keep the pipeline short, and the
+ *           exact period of a platform with measured bandwidths often holds
+ *           billions of operations. */
+#define AUTO_MAX_OPS 128
+#define AUTO_TARGET_PERMILLE 995
+
+static steady_err_t choose_period(steady_schedule_t *sc, const steady_solution_t *s,
+                                  const steady_trees_t *tr, double period, long *weight,
+                                  steady_error_t *err)
+{
+    steady_err_t rc = STEADY_OK;
+    int nports = 3 * steady_platform_node_count(steady_solution_platform(s));
+    tree_load_t *loads = NULL;
+    long *trial = malloc((size_t)(tr->ntrees ? tr->ntrees : 1) * sizeof *trial);
+    mpz_t l, g, c;
+    mpq_t q, T;
+    mpz_inits(l, g, c, NULL);
+    mpq_inits(q, T, NULL);
+    if (!trial) {
+        rc = oom(err);
+        goto cleanup;
+    }
+    if (period < 0) { /* exact */
+        mpz_set_ui(l, 1);
+        for (int i = 0; i < tr->ntrees; i++)
+            mpz_lcm(l, l, mpq_denref(tr->trees[i].weight));
+        mpz_set_ui(g, 0);
+        for (int i = 0; i < tr->ntrees; i++) {
+            mpz_divexact(c, l, mpq_denref(tr->trees[i].weight));
+            mpz_mul(c, c, mpq_numref(tr->trees[i].weight));
+            mpz_gcd(g, g, c);
+        }
+        mpq_set_num(sc->period, l);
+        mpq_set_den(sc->period, g);
+        mpq_canonicalize(sc->period);
+        long k = 0;
+        int group = -1;
+        for (int i = 0; i < tr->ntrees; i++) {
+            mpq_mul(q, tr->trees[i].weight, sc->period); /* an integer */
+            if (!mpz_fits_slong_p(mpq_numref(q)) || mpz_sizeinbase(mpq_numref(q), 2) > 40) {
+                rc = steady_error_set(err, STEADY_EINVAL,
+                                      "the exact period holds more than 2^40 operations of one "
+                                      "tree: use --period auto or a fixed period");
+                goto cleanup;
+            }
+            weight[i] = mpz_get_si(mpq_numref(q));
+            if (group < 0)
+                group = tree_group(sc, &tr->trees[i]);
+            if (tree_group(sc, &tr->trees[i]) == group)
+                k += weight[i];
+        }
+        sc->ops_per_period = k;
+    } else {
+        if (!(loads = tree_loads(s, tr))) {
+            rc = oom(err);
+            goto cleanup;
+        }
+        sc->fixed_period = true;
+        if (period > 0) {
+            steady_exact_decimal(sc->period, period);
+            sc->ops_per_period = fill_period(sc, tr, loads, nports, sc->period, weight);
+        } else {
+            long best = -1, best_k = 0;
+            for (long k = 1; k <= AUTO_MAX_OPS; k++) {
+                mpq_set_si(T, k, 1);
+                mpq_div(T, T, sc->optimum);
+                long got = fill_period(sc, tr, loads, nports, T, trial);
+                if (got < 0)
+                    break;
+                /* got / k better than best / best_k */
+                if (best < 0 || got * best_k > best * k) {
+                    best = got;
+                    best_k = k;
+                    mpq_set(sc->period, T);
+                    memcpy(weight, trial, (size_t)tr->ntrees * sizeof *weight);
+                }
+                if (got * 1000 >= k * AUTO_TARGET_PERMILLE)
+                    break;
+            }
+            sc->ops_per_period = best;
+        }
+        if (sc->ops_per_period < 0) {
+            rc = oom(err);
+            goto cleanup;
+        }
+    }
+    if (sc->ops_per_period <= 0) {
+        mpq_inv(q, sc->optimum);
+        rc = steady_error_set(err, STEADY_EINVAL,
+                              "period %g is too short for a single operation (the optimum "
+                              "runs one every %.6g)",
+                              period, mpq_get_d(q));
+        goto cleanup;
+    }
+    mpq_set_si(sc->throughput, sc->ops_per_period, 1);
+    mpq_div(sc->throughput, sc->throughput, sc->period);
+    if (sc->fixed_period) {
+        mpq_sub(sc->loss, sc->optimum, sc->throughput);
+        mpq_set_si(sc->loss_bound, tr->ntrees, 1);
+        mpq_div(sc->loss_bound, sc->loss_bound, sc->period);
+    }
+
+cleanup:
+    loads_free(loads, tr->ntrees);
+    free(trial);
+    mpz_clears(l, g, c, NULL);
+    mpq_clears(q, T, NULL);
+    return rc;
+}
+
+/* The (node, type) inputs of a step and the (node, type) it produces.
+ * interval[k * N + m] is the type of v[k,m] (reduce). */
+static void step_io(const steady_platform_t *p, const int *interval, int N,
+                    const steady_sched_step_t *st, int ins[2][2], int *nin, int *out_node,
+                    int *out_type)
+{
+    if (st->kind == STEADY_STEP_SEND) {
+        const steady_edge_t *e = steady_platform_edge(p, st->edge);
+        ins[0][0] = e->src;
+        ins[0][1] = st->type;
+        *nin = 1;
+        *out_node = e->dst;
+        *out_type = st->type;
+    } else { /* T(k,l,m): v[k,l] and v[l+1,m] into v[k,m] */
+        ins[0][0] = ins[1][0] = *out_node = st->node;
+        ins[0][1] = interval[st->k * N + st->l];
+        ins[1][1] = interval[(st->l + 1) * N + st->m];
+        *nin = 2;
+        *out_type = interval[st->k * N + st->m];
+    }
+}
+
+/* Copies the trees that run at least one operation, with lags and the
+ * per-type "first" offsets. */
+static steady_err_t copy_trees(steady_schedule_t *sc, const steady_solution_t *s,
+                               const steady_trees_t *tr, const long *weight, const int *interval,
+                               steady_error_t *err)
+{
+    const steady_platform_t *p = steady_solution_platform(s);
+    int nv = steady_platform_node_count(p), nt = sc->ntypes;
+    int N = sc->nsources; /* reduce: participants */
+    steady_err_t rc = STEADY_OK;
+    sc->trees = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *sc->trees);
+    long *first = calloc((size_t)nt, sizeof *first);
+    int *producer = malloc((size_t)nv * nt * sizeof *producer); /* (node, type) -> step */
+    if (!sc->trees || !first || !producer) {
+        rc = oom(err);
+        goto cleanup;
+    }
+    for (int i = 0; i < tr->ntrees; i++) {
+        if (weight[i] == 0)
+            continue;
+        const steady_tree_t *in = &tr->trees[i];
+        steady_sched_tree_t *out = &sc->trees[sc->ntrees++];
+        out->weight = weight[i];
+        int g = tree_group(sc, in);
+        out->first = first[g];
+        first[g] += weight[i];
+        out->nsteps = in->nsteps;
+        out->steps = calloc((size_t)in->nsteps, sizeof *out->steps);
+        if (!out->steps) {
+            rc = oom(err);
+            goto cleanup;
+        }
+        for (int x = 0; x < nv * nt; x++)
+            producer[x] = -1;
+        for (int j = 0; j < in->nsteps; j++) {
+            const steady_step_t *st = &in->steps[j];
+            steady_sched_step_t *o = &out->steps[j];
+            o->kind = st->kind;
+            o->edge = o->node = o->type = -1;
+            if (st->kind == STEADY_STEP_SEND) {
+                o->edge = st->edge;
+                o->type = st->type;
+            } else {
+                steady_solution_task(s, st->task, &o->k, &o->l, &o->m);
+                o->node = st->node;
+            }
+            int ins[2][2], nin, out_node, out_type;
+            step_io(p, interval, N, o, ins, &nin, &out_node, &out_type);
+            int lag = 0;
+            for (int x = 0; x < nin; x++) {
+                int pj = producer[ins[x][0] * nt + ins[x][1]];
+                if (pj >= 0 && out->steps[pj].lag + 1 > lag)
+                    lag = out->steps[pj].lag + 1;
+            }
+            o->lag = lag;
+            if (lag > sc->max_lag)
+                sc->max_lag = lag;
+            producer[out_node * nt + out_type] = j;
+        }
+    }
+
+cleanup:
+    free(first);
+    free(producer);
+    return rc;
+}
+
+/* Per (node, type), weight x (lag of the user - lag of the producer), over
+ * the trees' producer / consumer pairs (docs/schedule-format.md). */
+static steady_err_t compute_buffers(steady_schedule_t *sc, const steady_platform_t *p,
+                                    const int *interval, steady_error_t *err)
+{
+    int nv = steady_platform_node_count(p), nt = sc->ntypes, N = sc->nsources;
+    long *need = calloc((size_t)nv * nt, sizeof *need);
+    int *producer = malloc((size_t)nv * nt * sizeof *producer);
+    if (!need || !producer) {
+        free(need);
+        free(producer);
+        return oom(err);
+    }
+    for (int i = 0; i < sc->ntrees; i++) {
+        const steady_sched_tree_t *tr = &sc->trees[i];
+        for (int x = 0; x < nv * nt; x++)
+            producer[x] = -1;
+        for (int j = 0; j < tr->nsteps; j++) {
+            const steady_sched_step_t *st = &tr->steps[j];
+            int ins[2][2], nin, out_node, out_type;
+            step_io(p, interval, N, st, ins, &nin, &out_node, &out_type);
+            for (int x = 0; x < nin; x++) {
+                int pj = producer[ins[x][0] * nt + ins[x][1]];
+                if (pj >= 0)
+                    need[ins[x][0] * nt + ins[x][1]] +=
+                        tr->weight * (st->lag - tr->steps[pj].lag);
+            }
+            producer[out_node * nt + out_type] = j;
+        }
+    }
+    int n = 0;
+    for (int x = 0; x < nv * nt; x++)
+        n += need[x] > 0;
+    sc->buffers = calloc((size_t)(n ? n : 1), sizeof *sc->buffers);
+    if (sc->buffers)
+        for (int x = 0; x < nv * nt; x++)
+            if (need[x] > 0)
+                sc->buffers[sc->nbuffers++] =
+                    (steady_sched_buffer_t){.node = x / nt, .type = x % nt, .messages = need[x]};
+    free(need);
+    free(producer);
+    return sc->buffers ? STEADY_OK : oom(err);
+}
+
+/* The slots: the period's sends as a bipartite graph decomposed into
+ * matchings, each comm's messages handed out in order along its slots. */
+static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *p,
+                                steady_error_t *err)
+{
+    int ncomms = 0;
+    for (int i = 0; i < sc->ntrees; i++)
+        for (int j = 0; j < sc->trees[i].nsteps; j++)
+            ncomms += sc->trees[i].steps[j].kind == STEADY_STEP_SEND;
+    steady_err_t rc = STEADY_OK;
+    int *src = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *src);
+    int *dst = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *dst);
+    int *tree = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *tree);
+    int *step = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *step);
+    mpq_t *dur = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *dur);
+    mpq_t *comm = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *comm);
+    mpq_t *pos = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *pos);
+    steady_matchings_t *mt = NULL;
+    int k = 0;
+    mpq_t at, amount;
+    mpq_inits(at, amount, NULL);
+    if (!src || !dst || !tree || !step || !dur || !comm || !pos) {
+        free(dur);
+        free(comm);
+        free(pos);
+        dur = comm = pos = NULL;
+        rc = oom(err);
+        goto cleanup;
+    }
+    for (int i = 0; i < sc->ntrees; i++)
+        for (int j = 0; j < sc->trees[i].nsteps; j++) {
+            const steady_sched_step_t *st = &sc->trees[i].steps[j];
+            if (st->kind != STEADY_STEP_SEND)
+                continue;
+            const steady_edge_t *e = steady_platform_edge(p, st->edge);
+            mpq_inits(dur[k], comm[k], pos[k], NULL);
+            steady_exact_comm_time(p, st->edge, sc->msg_size, comm[k]);
+            mpq_set_si(dur[k], sc->trees[i].weight, 1);
+            mpq_mul(dur[k], dur[k], comm[k]);
+            src[k] = e->src;
+            dst[k] = e->dst;
+            tree[k] = i;
+            step[k++] = j;
+        }
+    if ((rc = steady_matchings_decompose(steady_platform_node_count(p), ncomms, src, dst,
+                                         (const mpq_t *)dur, &mt, err)))
+        goto cleanup;
+    if (mpq_cmp(mt->total, sc->period) > 0) {
+        rc = steady_error_set(err, STEADY_EINTERNAL,
+                              "the period's communications take %.6g, longer than the period "
+                              "%.6g (a bug)",
+                              mpq_get_d(mt->total), mpq_get_d(sc->period));
+        goto cleanup;
+    }
+    sc->slots = calloc((size_t)(mt->nslots ? mt->nslots : 1), sizeof *sc->slots);
+    if (!sc->slots) {
+        rc = oom(err);
+        goto cleanup;
+    }
+    for (int x = 0; x < mt->nslots; x++) {
+        const steady_slot_t *in = &mt->slots[x];
+        steady_sched_slot_t *out = &sc->slots[sc->nslots++];
+        mpq_inits(out->start, out->duration, NULL);
+        mpq_set(out->start, at);
+        mpq_set(out->duration, in->duration);
+        mpq_add(at, at, in->duration);
+        out->transfers = calloc((size_t)in->ncomms, sizeof *out->transfers);
+        if (!out->transfers) {
+            rc = oom(err);
+            goto cleanup;
+        }
+        for (int y = 0; y < in->ncomms; y++) {
+            int c = in->comms[y];
+            steady_sched_transfer_t *tf = &out->transfers[out->ntransfers++];
+            tf->tree = tree[c];
+            tf->step = step[c];
+            mpq_inits(tf->from, tf->to, NULL);
+            mpq_div(amount, in->duration, comm[c]);
+            mpq_set(tf->from, pos[c]);
+            mpq_add(pos[c], pos[c], amount);
+            mpq_set(tf->to, pos[c]);
+        }
+    }
+
+cleanup:
+    steady_matchings_destroy(mt);
+    if (dur)
+        for (int x = 0; x < k; x++)
+            mpq_clears(dur[x], comm[x], pos[x], NULL);
+    mpq_clears(at, amount, NULL);
+    free(src);
+    free(dst);
+    free(tree);
+    free(step);
+    free(dur);
+    free(comm);
+    free(pos);
+    return rc;
+}
+
+steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan_options_t *opts,
+                                   steady_schedule_t **out, steady_error_t *err)
+{
+    *out = NULL;
+    if (!steady_solution_is_exact(s))
+        return steady_error_set(err, STEADY_EINVAL,
+                                "the solution is approximate (%s): a schedule needs the exact "
+                                "optimum",
+                                steady_solution_note(s));
+    double period = opts ? opts->period : 0;
+    if (isnan(period) || period > 1e15)
+        return steady_error_set(err, STEADY_EINVAL, "invalid period (%g)", period);
+    const steady_platform_t *p = steady_solution_platform(s);
+    steady_trees_t *tr = NULL;
+    long *weight = NULL;
+    int N = 0; /* reduce: the number of participants */
+    steady_solution_sources(s, &N);
+    int *interval = malloc((size_t)(N * N > 0 ? N * N : 1) * sizeof *interval);
+    steady_schedule_t *sc = schedule_new();
+    steady_err_t rc = sc && interval ? STEADY_OK : oom(err);
+    for (int t = 0; !rc && steady_solution_op(s) == STEADY_OP_REDUCE &&
+                    t < steady_solution_type_count(s);
+         t++) {
+        int k, m;
+        steady_solution_type_ends(s, t, &k, &m);
+        interval[k * N + m] = t;
+    }
+    if (!rc)
+        rc = fill_header(sc, s, err);
+    if (!rc)
+        rc = steady_trees_decompose(s, &tr, err);
+    if (!rc && !(weight = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *weight)))
+        rc = oom(err);
+    if (!rc)
+        rc = choose_period(sc, s, tr, period, weight, err);
+    if (!rc)
+        rc = copy_trees(sc, s, tr, weight, interval, err);
+    if (!rc)
+        rc = build_slots(sc, p, err);
+    if (!rc) {
+        int n = 0;
+        for (int i = 0; i < sc->ntrees; i++)
+            for (int j = 0; j < sc->trees[i].nsteps; j++)
+                n += sc->trees[i].steps[j].kind == STEADY_STEP_COMPUTE;
+        sc->compute = calloc((size_t)(n ? n : 1), sizeof *sc->compute);
+        if (!sc->compute)
+            rc = oom(err);
+        for (int i = 0; i < sc->ntrees && !rc; i++)
+            for (int j = 0; j < sc->trees[i].nsteps; j++)
+                if (sc->trees[i].steps[j].kind == STEADY_STEP_COMPUTE)
+                    sc->compute[sc->ncompute++] = (steady_sched_compute_t){
+                        .node = sc->trees[i].steps[j].node,
+                        .tree = i,
+                        .step = j,
+                        .count = sc->trees[i].weight};
+    }
+    if (!rc)
+        rc = compute_buffers(sc, p, interval, err);
+    free(interval);
+    free(weight);
+    steady_trees_destroy(tr);
+    if (rc) {
+        steady_schedule_destroy(sc);
+        return rc;
+    }
+    *out = sc;
+    return STEADY_OK;
+}

@@ -1,0 +1,561 @@
+/*
+ * replay.c — discrete-event replay of a periodic schedule under the
+ * one-port model (steady_schedule_replay, docs/schedule-format.md).
+ *
+ * What is simulated.  N operations make P = ceil(N / K) batches (K =
+ * ops_per_period; the last batch may be partial) and the run P + L periods
+ * (L = max_lag).  The *program* is the global sequence of events in
+ * schedule order: for each period q, the compute entries of sc->compute,
+ * then the slots in order and the transfers of each slot in order.  In
+ * period q a step of lag λ works on batch b = q - λ when 0 <= b < P.  Tree
+ * i's operations in batch b are b K + first + j, 0 <= j < weight; those
+ * >= N do not exist, so batch b of tree i has
+ *     n(i, b) = clamp(N - b K - first, 0, weight)
+ * message positions, a transfer part [from, to) is clipped to
+ * [from, min(to, n)) and skipped when nothing is left, and a compute entry
+ * runs only the tasks of positions that exist.
+ *
+ * Self-timed, no global clock: the period and the slot starts are not used
+ * as dates, only as an order.  A transfer of a messages over e = (u, v)
+ * starts at the latest of
+ *     the time u's send port is free, the time v's receive port is free,
+ *     the time its input is available at u,
+ * holds both ports for a c(e), and its data is at v a c(e) + latency(e)
+ * after it starts (latency delays delivery but occupies no port).  A
+ * compute entry of n tasks on processor x starts when x's CPU is free and
+ * all its inputs are there and keeps the CPU for n w(x): tasks run one
+ * after another on the processor's single CPU, in parallel with its ports
+ * (the paper's full overlap).  Where the compute entries sit in a period
+ * does not matter: they only wait for the CPU (which only they use) and
+ * for data of earlier periods (a step's lag exceeds its producers'), and
+ * what they produce is read in later periods only.
+ *
+ * Availability.  The output of step s for batch b is complete when the
+ * last of its parts (transfers, or the compute entries of a compute step)
+ * has completed; a consumer waits for the whole batch, not for the part it
+ * carries.  This is conservative (a real executor may forward message j as
+ * soon as message j is in) but simple, and it is what the lags promise.
+ * A step's input is the value its producer made on the same node for the
+ * same batch: the previous hop of a route, the parent edge of a broadcast
+ * arborescence, the reception or task that made v[k,m] on that node in a
+ * reduction tree; or an initial value, there at time 0 (the source's
+ * messages, participant r_k's own v[k,k]).
+ *
+ * No deadlock.  Events are processed once each, in the program's total
+ * order, and an event's start is the maximum of quantities set by EARLIER
+ * events only (port and CPU release times, and availabilities of batches
+ * produced in earlier periods, the lags being strictly increasing along
+ * dependencies, which is checked).  So every start is well-defined: the
+ * replay cannot block, whatever the schedule.
+ *
+ * Completion.  An operation is done when the last step of its tree(s)
+ * completes (the final reduction or reception of v[0,N-1], the last hop of
+ * each route, the last delivery of an arborescence).  Every step of a tree
+ * feeds its final steps, so the makespan, the time the last operation is
+ * done counted from 0, is the latest completion of any event.
+ *
+ * Memory.  Nothing is allocated per operation or per batch: the output of
+ * a step for batch b is written in period b + λ(s) and read by the end of
+ * period b + L, so each step keeps a ring of L + 1 availability times
+ * indexed by b mod (L + 1) (the slot of batch b is reused by batch
+ * b + L + 1, written in period b + L + 1 + λ(s) > b + L).
+ *
+ * Cost: O(S^2) to find the producers (S steps; trees are small) and
+ * O((P + L) (S + X + C)) time for the events, X transfers and C compute
+ * entries per period; O(S (L + 1) + V + X + C) memory.  The run is linear
+ * in N, a few nanoseconds per event: 10^6 operations of the reduce of
+ * examples/platforms/tiers.plat (64 events per operation) take 0.3 s, of
+ * its gossip (1165 transfers per operation) 6 s.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "steady/schedule.h"
+
+/* A step of the schedule, flattened over the trees. */
+typedef struct {
+    int tree, step;
+    int lag;
+    int in[2];  /* producing steps (flat indices); -1: an initial value (time 0) */
+    int nin;
+    long cover; /* compute step: tasks of the period given by the compute entries so far */
+} rstep_t;
+
+/* A transfer of the period, with what the loop needs at hand. */
+typedef struct {
+    int flat; /* its step */
+    int tree;
+    int from_node, to_node;
+    double from, to; /* message positions */
+    double c, latency;
+} rtransfer_t;
+
+/* A compute entry of the period. */
+typedef struct {
+    int flat, tree, node;
+    long offset, count; /* positions [offset, offset + count) of the step's tasks */
+    double w;
+} rcompute_t;
+
+typedef struct {
+    const steady_schedule_t *sc;
+    const steady_platform_t *p;
+    int nflat;
+    int *base;        /* flat index of tree i's step 0 */
+    rstep_t *steps;
+    int nx, nc;
+    rtransfer_t *x;
+    rcompute_t *cp;
+    int (*interval)[2]; /* reduce: [k, m] of each message type */
+    int *origin;        /* gossip: the sender of each message type */
+} replay_t;
+
+static void replay_free(replay_t *r)
+{
+    free(r->base);
+    free(r->steps);
+    free(r->x);
+    free(r->cp);
+    free(r->interval);
+    free(r->origin);
+}
+
+/* The node where a step's output lives: the receiver of a send, the
+ * processor of a task. */
+static int out_node(const replay_t *r, const steady_sched_step_t *st)
+{
+    return st->kind == STEADY_STEP_SEND ? steady_platform_edge(r->p, st->edge)->dst : st->node;
+}
+
+/* True when step st makes the value `type` (send) or the interval [k, m]
+ * (reduce) on node v. */
+static bool makes(const replay_t *r, const steady_sched_step_t *st, int v, int type, int k, int m)
+{
+    if (out_node(r, st) != v)
+        return false;
+    if (st->kind == STEADY_STEP_COMPUTE)
+        return r->interval && st->k == k && st->m == m;
+    if (type >= 0)
+        return st->type == type;
+    return r->interval && r->interval[st->type][0] == k && r->interval[st->type][1] == m;
+}
+
+/* Finds the producer of the input of tree t's step s: the value `type`
+ * (or, type < 0, the reduce interval [k, m]) on node v.  Sets *flat to the
+ * producing step's flat index, or to -1 for an initial value. */
+static steady_err_t find_input(const replay_t *r, int t, int s, int v, int type, int k, int m,
+                               int *flat, steady_error_t *err)
+{
+    const steady_schedule_t *sc = r->sc;
+    const steady_sched_tree_t *tr = &sc->trees[t];
+    /* dependency order: the producer is an earlier step; the nearest one
+     * is the value this step reads if a node happened to get it twice */
+    for (int j = s - 1; j >= 0; j--) {
+        if (!makes(r, &tr->steps[j], v, type, k, m))
+            continue;
+        if (tr->steps[j].lag >= tr->steps[s].lag)
+            return steady_error_set(err, STEADY_EINVAL,
+                                    "replay: tree %d step %d: lag %d not larger than the lag %d "
+                                    "of step %d that produces its input",
+                                    t, s, tr->steps[s].lag, tr->steps[j].lag, j);
+        *flat = r->base[t] + j;
+        return STEADY_OK;
+    }
+    bool initial;
+    if (sc->op == STEADY_OP_REDUCE)
+        initial = k == m && k >= 0 && k < sc->nsources && sc->sources[k] == v;
+    else if (sc->op == STEADY_OP_GOSSIP)
+        initial = r->origin[type] == v;
+    else
+        initial = sc->nsources > 0 && sc->sources[0] == v;
+    if (!initial) {
+        if (type >= 0)
+            return steady_error_set(err, STEADY_EINVAL,
+                                    "replay: tree %d step %d: nothing produces its input (%s on %s)",
+                                    t, s, sc->types[type], steady_platform_node(r->p, v)->name);
+        return steady_error_set(err, STEADY_EINVAL,
+                                "replay: tree %d step %d: nothing produces its input ([%d,%d] on %s)",
+                                t, s, k, m, steady_platform_node(r->p, v)->name);
+    }
+    *flat = -1;
+    return STEADY_OK;
+}
+
+/* Reads the message types the replay needs to know: the interval [k, m]
+ * of a reduce type "[k,m]", the sender of a gossip type "SRC>DST". */
+static steady_err_t parse_types(replay_t *r, steady_error_t *err)
+{
+    const steady_schedule_t *sc = r->sc;
+    if (sc->op == STEADY_OP_REDUCE) {
+        r->interval = malloc((size_t)(sc->ntypes + 1) * sizeof *r->interval);
+        if (!r->interval)
+            return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+        for (int t = 0; t < sc->ntypes; t++) {
+            int k, m, end = -1;
+            if (sscanf(sc->types[t], "[%d,%d]%n", &k, &m, &end) != 2 || end < 0 ||
+                sc->types[t][end] != '\0' || k < 0 || m < k || m >= sc->nsources)
+                return steady_error_set(err, STEADY_EINVAL,
+                                        "replay: message type %d is not a reduce interval (%s)",
+                                        t, sc->types[t]);
+            r->interval[t][0] = k;
+            r->interval[t][1] = m;
+        }
+    } else if (sc->op == STEADY_OP_GOSSIP) {
+        r->origin = malloc((size_t)(sc->ntypes + 1) * sizeof *r->origin);
+        if (!r->origin)
+            return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+        for (int t = 0; t < sc->ntypes; t++) {
+            const char *gt = strchr(sc->types[t], '>');
+            char name[STEADY_NAME_MAX + 1];
+            size_t len = gt ? (size_t)(gt - sc->types[t]) : 0;
+            int v = -1;
+            if (gt && len > 0 && len <= STEADY_NAME_MAX) {
+                memcpy(name, sc->types[t], len);
+                name[len] = '\0';
+                v = steady_platform_find_node(r->p, name);
+            }
+            if (v < 0)
+                return steady_error_set(err, STEADY_EINVAL,
+                                        "replay: message type %d is not SRC>DST (%s)", t,
+                                        sc->types[t]);
+            r->origin[t] = v;
+        }
+    }
+    return STEADY_OK;
+}
+
+/* Flattens the steps, checks every reference the loop follows, and finds
+ * each step's producers. */
+static steady_err_t prepare_steps(replay_t *r, steady_error_t *err)
+{
+    const steady_schedule_t *sc = r->sc;
+    int nv = steady_platform_node_count(r->p), ne = steady_platform_edge_count(r->p);
+    steady_err_t rc;
+    r->base = malloc((size_t)(sc->ntrees + 1) * sizeof *r->base);
+    if (!r->base)
+        return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+    r->nflat = 0;
+    for (int t = 0; t < sc->ntrees; t++) {
+        const steady_sched_tree_t *tr = &sc->trees[t];
+        if (tr->weight <= 0 || tr->first < 0 || tr->first + tr->weight > sc->ops_per_period ||
+            tr->nsteps <= 0)
+            return steady_error_set(err, STEADY_EINVAL,
+                                    "replay: tree %d: operations [%ld, %ld) outside the period's "
+                                    "%ld, or no step",
+                                    t, tr->first, tr->first + tr->weight, sc->ops_per_period);
+        r->base[t] = r->nflat;
+        r->nflat += tr->nsteps;
+    }
+    r->base[sc->ntrees] = r->nflat;
+    r->steps = calloc((size_t)r->nflat + 1, sizeof *r->steps);
+    if (!r->steps)
+        return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+    for (int t = 0; t < sc->ntrees; t++) {
+        const steady_sched_tree_t *tr = &sc->trees[t];
+        for (int s = 0; s < tr->nsteps; s++) {
+            const steady_sched_step_t *st = &tr->steps[s];
+            rstep_t *rs = &r->steps[r->base[t] + s];
+            rs->tree = t;
+            rs->step = s;
+            rs->lag = st->lag;
+            if (st->lag < 0 || st->lag > sc->max_lag)
+                return steady_error_set(err, STEADY_EINVAL,
+                                        "replay: tree %d step %d: lag %d outside [0, %d]", t, s,
+                                        st->lag, sc->max_lag);
+            if (st->kind == STEADY_STEP_SEND) {
+                if (st->edge < 0 || st->edge >= ne || st->type < 0 || st->type >= sc->ntypes)
+                    return steady_error_set(err, STEADY_EINVAL,
+                                            "replay: tree %d step %d: no edge %d or type %d", t,
+                                            s, st->edge, st->type);
+                int u = steady_platform_edge(r->p, st->edge)->src;
+                int k = r->interval ? r->interval[st->type][0] : 0;
+                int m = r->interval ? r->interval[st->type][1] : 0;
+                rs->nin = 1;
+                rc = find_input(r, t, s, u, r->interval ? -1 : st->type, k, m, &rs->in[0], err);
+                if (rc)
+                    return rc;
+            } else if (st->kind == STEADY_STEP_COMPUTE) {
+                if (sc->op != STEADY_OP_REDUCE || st->node < 0 || st->node >= nv ||
+                    steady_platform_node(r->p, st->node)->kind != STEADY_PROCESSOR ||
+                    st->k < 0 || st->k > st->l || st->l >= st->m || st->m >= sc->nsources)
+                    return steady_error_set(err, STEADY_EINVAL,
+                                            "replay: tree %d step %d: not a task T(k,l,m) of "
+                                            "a reduce on a processor",
+                                            t, s);
+                rs->nin = 2;
+                rc = find_input(r, t, s, st->node, -1, st->k, st->l, &rs->in[0], err);
+                if (!rc)
+                    rc = find_input(r, t, s, st->node, -1, st->l + 1, st->m, &rs->in[1], err);
+                if (rc)
+                    return rc;
+            } else {
+                return steady_error_set(err, STEADY_EINVAL,
+                                        "replay: tree %d step %d: unknown kind %d", t, s,
+                                        (int)st->kind);
+            }
+        }
+    }
+    return STEADY_OK;
+}
+
+/* The period's transfers and compute entries as flat arrays, with c(e),
+ * latency(e), w(x) as doubles (the simulation clock is a double; the
+ * values come from the exact c(e) and w(x) the LP used).  Checks that each
+ * send step's transfers carry exactly its weight of messages and each
+ * compute step's entries exactly its weight of tasks, so that every batch
+ * of every step is produced in full. */
+static steady_err_t prepare_events(replay_t *r, steady_error_t *err)
+{
+    const steady_schedule_t *sc = r->sc;
+    steady_err_t rc = STEADY_OK;
+    mpq_t q, *carried = NULL;
+    mpq_init(q);
+    r->nx = 0;
+    for (int i = 0; i < sc->nslots; i++)
+        r->nx += sc->slots[i].ntransfers;
+    r->nc = sc->ncompute;
+    r->x = malloc((size_t)(r->nx + 1) * sizeof *r->x);
+    r->cp = malloc((size_t)(r->nc + 1) * sizeof *r->cp);
+    carried = malloc((size_t)(r->nflat + 1) * sizeof *carried);
+    if (!r->x || !r->cp || !carried) {
+        free(carried);
+        mpq_clear(q);
+        return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+    }
+    for (int f = 0; f < r->nflat; f++)
+        mpq_init(carried[f]);
+
+    int n = 0;
+    for (int i = 0; i < sc->nslots && !rc; i++) {
+        for (int j = 0; j < sc->slots[i].ntransfers; j++) {
+            const steady_sched_transfer_t *tx = &sc->slots[i].transfers[j];
+            if (tx->tree < 0 || tx->tree >= sc->ntrees || tx->step < 0 ||
+                tx->step >= sc->trees[tx->tree].nsteps ||
+                sc->trees[tx->tree].steps[tx->step].kind != STEADY_STEP_SEND ||
+                mpq_sgn(tx->from) < 0 || mpq_cmp(tx->from, tx->to) >= 0 ||
+                mpq_cmp_si(tx->to, sc->trees[tx->tree].weight, 1) > 0) {
+                rc = steady_error_set(err, STEADY_EINVAL,
+                                      "replay: slot %d transfer %d: not a part of a send step "
+                                      "(tree %d step %d)",
+                                      i, j, tx->tree, tx->step);
+                break;
+            }
+            const steady_sched_step_t *st = &sc->trees[tx->tree].steps[tx->step];
+            const steady_edge_t *e = steady_platform_edge(r->p, st->edge);
+            rtransfer_t *x = &r->x[n++];
+            x->flat = r->base[tx->tree] + tx->step;
+            x->tree = tx->tree;
+            x->from_node = e->src;
+            x->to_node = e->dst;
+            x->from = mpq_get_d(tx->from);
+            x->to = mpq_get_d(tx->to);
+            steady_exact_comm_time(r->p, st->edge, sc->msg_size, q);
+            x->c = mpq_get_d(q);
+            x->latency = e->latency;
+            mpq_sub(q, tx->to, tx->from);
+            mpq_add(carried[x->flat], carried[x->flat], q);
+        }
+    }
+    for (int i = 0; i < sc->ncompute && !rc; i++) {
+        const steady_sched_compute_t *ce = &sc->compute[i];
+        if (ce->tree < 0 || ce->tree >= sc->ntrees || ce->step < 0 ||
+            ce->step >= sc->trees[ce->tree].nsteps ||
+            sc->trees[ce->tree].steps[ce->step].kind != STEADY_STEP_COMPUTE ||
+            sc->trees[ce->tree].steps[ce->step].node != ce->node || ce->count <= 0) {
+            rc = steady_error_set(err, STEADY_EINVAL,
+                                  "replay: compute entry %d: not tasks of a compute step on its "
+                                  "node (tree %d step %d)",
+                                  i, ce->tree, ce->step);
+            break;
+        }
+        rcompute_t *c = &r->cp[i];
+        rstep_t *rs = &r->steps[r->base[ce->tree] + ce->step];
+        c->flat = r->base[ce->tree] + ce->step;
+        c->tree = ce->tree;
+        c->node = ce->node;
+        c->offset = rs->cover;
+        c->count = ce->count;
+        rs->cover += ce->count;
+        steady_exact_task_time(r->p, ce->node, sc->task_cost, q);
+        c->w = mpq_get_d(q);
+    }
+    for (int f = 0; f < r->nflat && !rc; f++) {
+        const steady_sched_tree_t *tr = &sc->trees[r->steps[f].tree];
+        const steady_sched_step_t *st = &tr->steps[r->steps[f].step];
+        if (st->kind == STEADY_STEP_SEND && mpq_cmp_si(carried[f], tr->weight, 1) != 0)
+            rc = steady_error_set(err, STEADY_EINVAL,
+                                  "replay: tree %d step %d: the period's transfers carry %.6g "
+                                  "messages, not its weight %ld",
+                                  r->steps[f].tree, r->steps[f].step, mpq_get_d(carried[f]),
+                                  tr->weight);
+        else if (st->kind == STEADY_STEP_COMPUTE && r->steps[f].cover != tr->weight)
+            rc = steady_error_set(err, STEADY_EINVAL,
+                                  "replay: tree %d step %d: the compute entries run %ld tasks, "
+                                  "not its weight %ld",
+                                  r->steps[f].tree, r->steps[f].step, r->steps[f].cover,
+                                  tr->weight);
+    }
+    for (int f = 0; f < r->nflat; f++)
+        mpq_clear(carried[f]);
+    free(carried);
+    mpq_clear(q);
+    return rc;
+}
+
+/* A step in the current period. */
+typedef struct {
+    long n;             /* message positions of its batch that exist; 0: no batch */
+    double *out;        /* availability of its output for that batch */
+    const double *in[2]; /* availability of its inputs */
+} cur_t;
+
+/* fmax / fmin without their NaN handling, which costs a library call on
+ * the hot path (no time here is ever NaN). */
+static inline double later(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline double earlier(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+/* Messages of tree t in batch b that exist: positions [0, n). */
+static long batch_size(const steady_schedule_t *sc, int t, long b, long ops)
+{
+    long n = ops - b * sc->ops_per_period - sc->trees[t].first;
+    if (n < 0)
+        return 0;
+    return n < sc->trees[t].weight ? n : sc->trees[t].weight;
+}
+
+steady_err_t steady_schedule_replay(const steady_schedule_t *sc, const steady_platform_t *p,
+                                    long ops, steady_replay_t *res, steady_error_t *err)
+{
+    replay_t r = {.sc = sc, .p = p};
+    cur_t *cur = NULL;
+    double zero = 0; /* availability of an initial value */
+    double *avail = NULL, *send_free = NULL, *recv_free = NULL, *cpu_free = NULL;
+    steady_err_t rc = STEADY_OK;
+    memset(res, 0, sizeof *res);
+    if (ops <= 0)
+        return steady_error_set(err, STEADY_EINVAL, "replay: the number of operations must be "
+                                                    "positive (%ld)",
+                                ops);
+    if (sc->ops_per_period <= 0 || sc->max_lag < 0 || sc->ntrees <= 0)
+        return steady_error_set(err, STEADY_EINVAL,
+                                "replay: empty schedule (%ld operations per period, %d trees)",
+                                sc->ops_per_period, sc->ntrees);
+    if (sc->platform_nodes != steady_platform_node_count(p) ||
+        sc->platform_edges != steady_platform_edge_count(p))
+        return steady_error_set(err, STEADY_EINVAL,
+                                "replay: the schedule is for a platform of %d nodes and %d "
+                                "edges, not %d and %d",
+                                sc->platform_nodes, sc->platform_edges,
+                                steady_platform_node_count(p), steady_platform_edge_count(p));
+    for (int i = 0; i < sc->nsources; i++)
+        if (sc->sources[i] < 0 || sc->sources[i] >= sc->platform_nodes)
+            return steady_error_set(err, STEADY_EINVAL, "replay: source %d is no node (%d)", i,
+                                    sc->sources[i]);
+
+    rc = parse_types(&r, err);
+    if (!rc)
+        rc = prepare_steps(&r, err);
+    if (!rc)
+        rc = prepare_events(&r, err);
+    if (rc)
+        goto cleanup;
+
+    int nv = steady_platform_node_count(p);
+    long K = sc->ops_per_period, L = sc->max_lag, R = L + 1;
+    long P = ops / K + (ops % K != 0);
+    avail = malloc((size_t)r.nflat * (size_t)R * sizeof *avail + 1);
+    cur = malloc(((size_t)r.nflat + 1) * sizeof *cur);
+    send_free = calloc((size_t)nv + 1, sizeof *send_free);
+    recv_free = calloc((size_t)nv + 1, sizeof *recv_free);
+    cpu_free = calloc((size_t)nv + 1, sizeof *cpu_free);
+    if (!avail || !cur || !send_free || !recv_free || !cpu_free) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+        goto cleanup;
+    }
+
+    double makespan = 0;
+    long ntransfers = 0, ntasks = 0;
+    for (long q = 0; q < P + L; q++) {
+        /* What each step does this period: its batch's size (0: none), where
+         * its output goes, where its inputs are.  The batches written this
+         * period start as "not produced" (-1). */
+        for (int f = 0; f < r.nflat; f++) {
+            const rstep_t *rs = &r.steps[f];
+            long b = q - rs->lag;
+            cur[f].n = b >= 0 && b < P ? batch_size(sc, rs->tree, b, ops) : 0;
+            if (cur[f].n == 0)
+                continue;
+            long slot = b % R;
+            cur[f].out = &avail[(size_t)f * R + slot];
+            *cur[f].out = -1;
+            for (int k = 0; k < rs->nin; k++)
+                cur[f].in[k] = rs->in[k] < 0 ? &zero : &avail[(size_t)rs->in[k] * R + slot];
+        }
+        for (int i = 0; i < r.nc; i++) {
+            const rcompute_t *c = &r.cp[i];
+            const cur_t *cs = &cur[c->flat];
+            long n = cs->n - c->offset;
+            if (n <= 0)
+                continue;
+            if (n > c->count)
+                n = c->count;
+            if (*cs->in[0] < 0 || *cs->in[1] < 0)
+                goto not_produced;
+            double start = later(cpu_free[c->node], later(*cs->in[0], *cs->in[1]));
+            double end = start + (double)n * c->w;
+            cpu_free[c->node] = end;
+            *cs->out = later(*cs->out, end);
+            makespan = later(makespan, end);
+            ntasks += n;
+        }
+        for (int i = 0; i < r.nx; i++) {
+            const rtransfer_t *x = &r.x[i];
+            const cur_t *cs = &cur[x->flat];
+            double amount = earlier(x->to, (double)cs->n) - x->from;
+            if (amount <= 0)
+                continue;
+            if (*cs->in[0] < 0)
+                goto not_produced;
+            double start = later(*cs->in[0], later(send_free[x->from_node], recv_free[x->to_node]));
+            double end = start + amount * x->c;
+            send_free[x->from_node] = recv_free[x->to_node] = end;
+            double arrival = end + x->latency;
+            *cs->out = later(*cs->out, arrival);
+            makespan = later(makespan, arrival);
+            ntransfers++;
+        }
+    }
+
+    res->ops = ops;
+    res->makespan = makespan;
+    res->achieved = makespan > 0 ? (double)ops / makespan : INFINITY;
+    res->optimum = mpq_get_d(sc->optimum);
+    res->planned = mpq_get_d(sc->throughput);
+    res->ratio = res->optimum > 0 ? res->achieved / res->optimum : 0;
+    res->transfers = ntransfers;
+    res->tasks = ntasks;
+
+    goto cleanup;
+not_produced:
+    /* cannot happen: prepare_* checked that every step is produced in full
+     * and that producers have smaller lags */
+    rc = steady_error_set(err, STEADY_EINTERNAL,
+                          "replay: an input was used before it was produced (a bug)");
+cleanup:
+    free(avail);
+    free(cur);
+    free(send_free);
+    free(recv_free);
+    free(cpu_free);
+    replay_free(&r);
+    return rc;
+}

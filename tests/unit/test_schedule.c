@@ -1,0 +1,265 @@
+/*
+ * test_schedule.c — the planner (solution -> periodic schedule) and the
+ * schedule file: the paper's example, periods, exact file round trips,
+ * errors.  Validity itself is check.c's (test_check.c); here every plan is
+ * also passed through it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "steady/schedule.h"
+#include "tests.h"
+
+static const char *paper_reduce = "platform paper-reduce\nprocessor P0 speed=2\n"
+                                  "processor P1 speed=1\nprocessor P2 speed=1\n"
+                                  "link P0 P1 cost=1\nlink P0 P2 cost=1\nlink P1 P2 cost=1\n";
+
+static steady_schedule_t *plan(const steady_platform_t *p, steady_problem_t prob, double period)
+{
+    steady_solution_t *s = NULL;
+    steady_schedule_t *sc = NULL;
+    steady_error_t err = {0};
+    CU_ASSERT_EQUAL_FATAL(steady_lp_solve(p, &prob, NULL, &s, &err), STEADY_OK);
+    steady_plan_options_t o = {.period = period};
+    steady_err_t rc = steady_schedule_build(s, &o, &sc, &err);
+    if (rc)
+        fprintf(stderr, "\n    unexpected plan error: %s\n", err.msg);
+    CU_ASSERT_EQUAL(rc, STEADY_OK);
+    steady_solution_destroy(s);
+    return sc;
+}
+
+static int violations(const steady_schedule_t *sc, const steady_platform_t *p)
+{
+    steady_violations_t v = {0};
+    CU_ASSERT_EQUAL(steady_schedule_check(sc, p, &v, NULL), STEADY_OK);
+    for (int i = 0; i < v.count && i < 5; i++)
+        fprintf(stderr, "\n    %s", v.lines[i]);
+    int n = v.count;
+    steady_violations_free(&v);
+    return n;
+}
+
+/* The paper's Figure 6-7: TP = 1.  With the exact period, the trees'
+ * weights over the period add up to 1 operation per time unit, every tree
+ * reduces v0 ⊕ v1 ⊕ v2 onto P0, and the schedule is valid. */
+static void test_paper_reduce(void)
+{
+    steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
+    int parts[] = {0, 1, 2};
+    steady_problem_t prob = {.op = STEADY_OP_REDUCE, .participants = parts, .nparticipants = 3,
+                             .target = 0, .task_cost = 1};
+    steady_schedule_t *sc = plan(p, prob, STEADY_PERIOD_EXACT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+    mpq_t one;
+    mpq_init(one);
+    mpq_set_ui(one, 1, 1);
+    CU_ASSERT(mpq_equal(sc->throughput, one));
+    CU_ASSERT(mpq_equal(sc->optimum, one));
+    CU_ASSERT_FALSE(sc->fixed_period);
+    long total = 0;
+    for (int i = 0; i < sc->ntrees; i++) {
+        total += sc->trees[i].weight;
+        /* the last step produces v[0,2] on P0: a compute there or a reception */
+        const steady_sched_step_t *last = &sc->trees[i].steps[sc->trees[i].nsteps - 1];
+        CU_ASSERT(last->kind == STEADY_STEP_COMPUTE ? last->node == 0 && last->k == 0 && last->m == 2
+                                                    : steady_platform_edge(p, last->edge)->dst == 0);
+    }
+    CU_ASSERT_EQUAL(total, sc->ops_per_period);
+    CU_ASSERT(mpq_cmp_si(sc->period, sc->ops_per_period, 1) == 0); /* TP = 1 */
+    CU_ASSERT_EQUAL(violations(sc, p), 0);
+    /* one port per direction: the slots fill at most the period */
+    mpq_t sum;
+    mpq_init(sum);
+    for (int k = 0; k < sc->nslots; k++)
+        mpq_add(sum, sum, sc->slots[k].duration);
+    CU_ASSERT(mpq_cmp(sum, sc->period) <= 0);
+    mpq_clears(one, sum, NULL);
+    steady_schedule_destroy(sc);
+    steady_platform_destroy(p);
+}
+
+/* A fixed period T (§4.6): throughput K / T, loss = optimum - throughput
+ * at most #trees / T, on random platforms and every op. */
+static void test_fixed_period(void)
+{
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        steady_platform_t *p = NULL;
+        CU_ASSERT_EQUAL_FATAL(steady_platform_generate(STEADY_GEN_RANDOM, 6, seed, &p, NULL), 0);
+        for (int op = 0; op < 4; op++) {
+            steady_schedule_t *sc = plan(p, (steady_problem_t){.op = (steady_op_t)op}, 100);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+            CU_ASSERT_TRUE(sc->fixed_period);
+            CU_ASSERT(mpq_cmp_si(sc->period, 100, 1) == 0);
+            mpq_t q;
+            mpq_init(q);
+            mpq_sub(q, sc->optimum, sc->throughput);
+            CU_ASSERT(mpq_equal(q, sc->loss));
+            CU_ASSERT(mpq_sgn(sc->loss) >= 0);
+            CU_ASSERT(mpq_cmp(sc->loss, sc->loss_bound) <= 0);
+            mpq_set_si(q, sc->ops_per_period, 100);
+            mpq_canonicalize(q);
+            CU_ASSERT(mpq_equal(q, sc->throughput));
+            mpq_clear(q);
+            CU_ASSERT_EQUAL(violations(sc, p), 0);
+            steady_schedule_destroy(sc);
+        }
+        steady_platform_destroy(p);
+    }
+}
+
+/* The automatic period on the examples reaches the optimum exactly with few
+ * operations per period, and is valid. */
+static void test_auto_period(void)
+{
+    const char *files[] = {"examples/platforms/two-cluster-grid.plat",
+                           "examples/platforms/tiers.plat",
+                           "examples/platforms/homogeneous-complete.plat"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        steady_platform_t *p = NULL;
+        CU_ASSERT_EQUAL_FATAL(steady_platform_read(files[f], STEADY_FORMAT_AUTO, &p, NULL, NULL),
+                              0);
+        for (int op = 0; op < 4; op++) {
+            steady_schedule_t *sc = plan(p, (steady_problem_t){.op = (steady_op_t)op}, 0);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+            CU_ASSERT(sc->ops_per_period <= 128);
+            /* >= 99.5% of the optimum */
+            mpq_t q;
+            mpq_init(q);
+            mpq_set_ui(q, 995, 1000);
+            mpq_mul(q, q, sc->optimum);
+            CU_ASSERT(mpq_cmp(sc->throughput, q) >= 0);
+            CU_ASSERT(mpq_cmp(sc->throughput, sc->optimum) <= 0);
+            mpq_clear(q);
+            CU_ASSERT_EQUAL(violations(sc, p), 0);
+            steady_schedule_destroy(sc);
+        }
+        steady_platform_destroy(p);
+    }
+}
+
+static bool same_schedule(const steady_schedule_t *a, const steady_schedule_t *b)
+{
+    if (a->op != b->op || a->platform_hash != b->platform_hash || a->nsources != b->nsources ||
+        a->ntargets != b->ntargets || a->msg_size != b->msg_size ||
+        a->task_cost != b->task_cost || a->abstract != b->abstract ||
+        !mpq_equal(a->optimum, b->optimum) || !mpq_equal(a->throughput, b->throughput) ||
+        !mpq_equal(a->period, b->period) || a->ops_per_period != b->ops_per_period ||
+        a->fixed_period != b->fixed_period || !mpq_equal(a->loss, b->loss) ||
+        !mpq_equal(a->loss_bound, b->loss_bound) || a->max_lag != b->max_lag ||
+        a->ntrees != b->ntrees || a->nslots != b->nslots || a->ncompute != b->ncompute ||
+        a->nbuffers != b->nbuffers)
+        return false;
+    for (int i = 0; i < a->nsources; i++)
+        if (a->sources[i] != b->sources[i])
+            return false;
+    for (int i = 0; i < a->ntrees; i++) {
+        const steady_sched_tree_t *x = &a->trees[i], *y = &b->trees[i];
+        if (x->weight != y->weight || x->first != y->first || x->nsteps != y->nsteps)
+            return false;
+        for (int j = 0; j < x->nsteps; j++) {
+            const steady_sched_step_t *s = &x->steps[j], *t = &y->steps[j];
+            if (s->kind != t->kind || s->lag != t->lag ||
+                (s->kind == STEADY_STEP_SEND
+                     ? s->edge != t->edge || strcmp(a->types[s->type], b->types[t->type]) != 0
+                     : s->node != t->node || s->k != t->k || s->l != t->l || s->m != t->m))
+                return false;
+        }
+    }
+    for (int k = 0; k < a->nslots; k++) {
+        const steady_sched_slot_t *x = &a->slots[k], *y = &b->slots[k];
+        if (!mpq_equal(x->start, y->start) || !mpq_equal(x->duration, y->duration) ||
+            x->ntransfers != y->ntransfers)
+            return false;
+        for (int t = 0; t < x->ntransfers; t++)
+            if (x->transfers[t].tree != y->transfers[t].tree ||
+                x->transfers[t].step != y->transfers[t].step ||
+                !mpq_equal(x->transfers[t].from, y->transfers[t].from) ||
+                !mpq_equal(x->transfers[t].to, y->transfers[t].to))
+                return false;
+    }
+    for (int k = 0; k < a->ncompute; k++)
+        if (memcmp(&a->compute[k], &b->compute[k], sizeof a->compute[k]) != 0)
+            return false;
+    for (int k = 0; k < a->nbuffers; k++)
+        if (a->buffers[k].node != b->buffers[k].node ||
+            a->buffers[k].messages != b->buffers[k].messages ||
+            strcmp(a->types[a->buffers[k].type], b->types[b->buffers[k].type]) != 0)
+            return false;
+    return true;
+}
+
+/* write -> read gives back the same schedule, rationals exactly. */
+static void test_file_round_trip(void)
+{
+    steady_platform_t *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(steady_platform_read("examples/platforms/two-cluster-grid.plat",
+                                               STEADY_FORMAT_AUTO, &p, NULL, NULL),
+                          0);
+    char path[] = "/tmp/steady-test-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    for (int op = 0; op < 4; op++)
+        for (int exact = 0; exact < 2; exact++) {
+            steady_schedule_t *sc = plan(p, (steady_problem_t){.op = (steady_op_t)op},
+                                         exact ? STEADY_PERIOD_EXACT : 7.5);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+            FILE *f = fopen(path, "w");
+            CU_ASSERT_EQUAL(steady_schedule_write(sc, p, f, NULL), STEADY_OK);
+            fclose(f);
+            steady_schedule_t *back = NULL;
+            steady_error_t err = {0};
+            CU_ASSERT_EQUAL(steady_schedule_read(path, p, &back, &err), STEADY_OK);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+            CU_ASSERT_TRUE(same_schedule(sc, back));
+            steady_schedule_destroy(back);
+            steady_schedule_destroy(sc);
+        }
+    /* a schedule is refused by another platform */
+    steady_platform_t *q = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
+    steady_schedule_t *sc = NULL;
+    steady_error_t err = {0};
+    CU_ASSERT_EQUAL(steady_schedule_read(path, q, &sc, &err), STEADY_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "made for another platform (two-cluster-grid"));
+    CU_ASSERT_PTR_NULL(sc);
+    unlink(path);
+    CU_ASSERT_EQUAL(steady_schedule_read(path, q, &sc, &err), STEADY_EINPUT);
+    steady_platform_destroy(q);
+    steady_platform_destroy(p);
+}
+
+static void test_errors(void)
+{
+    steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
+    steady_solution_t *s = NULL;
+    steady_schedule_t *sc = NULL;
+    steady_error_t err = {0};
+    steady_problem_t prob = {.op = STEADY_OP_REDUCE, .target = 0};
+    steady_solve_options_t approx = {.exact = false};
+    CU_ASSERT_EQUAL_FATAL(steady_lp_solve(p, &prob, &approx, &s, &err), STEADY_OK);
+    CU_ASSERT_EQUAL(steady_schedule_build(s, NULL, &sc, &err), STEADY_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "the solution is approximate"));
+    steady_solution_destroy(s);
+    CU_ASSERT_EQUAL_FATAL(steady_lp_solve(p, &prob, NULL, &s, &err), STEADY_OK);
+    steady_plan_options_t o = {.period = 0.5};
+    CU_ASSERT_EQUAL(steady_schedule_build(s, &o, &sc, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "period 0.5 is too short for a single operation (the "
+                                    "optimum runs one every 1)");
+    CU_ASSERT_PTR_NULL(sc);
+    steady_solution_destroy(s);
+    steady_platform_destroy(p);
+}
+
+void suite_schedule(void)
+{
+    static const CU_TestInfo tests[] = {{"paper reduce example: TP = 1", test_paper_reduce},
+                                        {"fixed period: loss within #trees / T", test_fixed_period},
+                                        {"auto period on the examples", test_auto_period},
+                                        {"file round trip, platform hash", test_file_round_trip},
+                                        {"errors", test_errors},
+                                        CU_TEST_INFO_NULL};
+    add_suite("schedules", tests);
+}
