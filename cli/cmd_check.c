@@ -76,7 +76,7 @@ int cmd_check(int argc, char **argv)
     } else if (v.count > 0) {
         for (int i = 0; i < v.count; i++)
             printf("%s: %s\n", argv[optind], v.lines[i]);
-        printf("%s: INVALID (%d violation%s)\n", argv[optind], v.count, v.count == 1 ? "" : "s");
+        printf("%s: INVALID (%ld violation%s)\n", argv[optind], v.total, v.total == 1 ? "" : "s");
         status = EXIT_FAIL;
     } else {
         gmp_printf("%s: valid: %ld operations per period of %Qd, throughput %Qd (%.10g), "

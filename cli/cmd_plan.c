@@ -13,7 +13,7 @@ void help_plan(FILE *out)
 {
     fprintf(out,
             "usage: steady plan --op OP [OP FLAGS] [--msg-size BYTES] [--task-cost FLOP]\n"
-            "                   [--period auto|exact|T] [-o SCHED] PLATFORM\n"
+            "                   [--period auto|exact|T] [--series N] [-o SCHED] PLATFORM\n"
             "\n"
             "Solves the steady-state LP exactly (as `steady solve`), decomposes the optimum\n"
             "into weighted trees (reduction trees, broadcast arborescences, routes) and the\n"
@@ -22,9 +22,12 @@ void help_plan(FILE *out)
             "error when the schedule does).\n"
             "\n"
             "%s"
-            "  --period auto        (default) the shortest period T = K / TP, K <= 128\n"
-            "                       operations, that reaches 99.5%% of the optimum (else the\n"
-            "                       best such K): short periods keep the pipeline short\n"
+            "  --period auto        (default) T = K / TP with K <= 128 operations per\n"
+            "                       period, chosen to run --series operations fastest:\n"
+            "                       more operations follow the optimum's mix of trees more\n"
+            "                       closely, fewer keep the pipeline short\n"
+            "  --series N           the series length --period auto plans for (default\n"
+            "                       10000)\n"
             "  --period exact       the smallest period in which every tree runs a whole\n"
             "                       number of operations: the optimum exactly, but on\n"
             "                       measured platforms often billions of operations long\n"
@@ -46,8 +49,8 @@ static void print_summary(FILE *f, const steady_schedule_t *sc)
     fprintf(f, "period       %.6g %s, %ld operations per period%s\n", mpq_get_d(sc->period),
             unit, sc->ops_per_period, sc->fixed_period ? "" : " (exact period)");
     if (sc->fixed_period)
-        fprintf(f, "loss         %.6g (bound: %d trees / period = %.6g)\n", mpq_get_d(sc->loss),
-                sc->ntrees, mpq_get_d(sc->loss_bound));
+        fprintf(f, "loss         %.6g (bound %.6g: the decomposition's trees / period)\n",
+                mpq_get_d(sc->loss), mpq_get_d(sc->loss_bound));
     int transfers = 0;
     for (int k = 0; k < sc->nslots; k++)
         transfers += sc->slots[k].ntransfers;
@@ -58,9 +61,10 @@ static void print_summary(FILE *f, const steady_schedule_t *sc)
 
 int cmd_plan(int argc, char **argv)
 {
-    enum { O_PERIOD = O_PROBLEM_END };
+    enum { O_PERIOD = O_PROBLEM_END, O_SERIES };
     static const struct option opts[] = {PROBLEM_OPTIONS,
                                          {"period", required_argument, NULL, O_PERIOD},
+                                         {"series", required_argument, NULL, O_SERIES},
                                          {"output", required_argument, NULL, 'o'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
@@ -92,6 +96,13 @@ int cmd_plan(int argc, char **argv)
                                        optarg);
             }
             break;
+        case O_SERIES: {
+            char *end;
+            popts.series = strtol(optarg, &end, 10);
+            if (*end || end == optarg || popts.series <= 0 || popts.series > 1000000000L)
+                return usage_error("plan", "--series takes a positive integer (%s)", optarg);
+            break;
+        }
         case 'o': output = optarg; break;
         case 'h': help_plan(stdout); return EXIT_OK;
         case ':': return usage_error("plan", "option needs a value (%s)", argv[optind - 1]);

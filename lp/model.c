@@ -5,6 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 
+#include "../common/array.h"
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,21 +35,6 @@ void lp_model_free(lp_model_t *m)
     lp_model_init(m);
 }
 
-static bool grow(void **array, int *cap, int need, size_t elem)
-{
-    if (need <= *cap)
-        return true;
-    int ncap = *cap ? *cap : 64;
-    while (ncap < need)
-        ncap *= 2;
-    void *n = realloc(*array, (size_t)ncap * elem);
-    if (!n)
-        return false;
-    *array = n;
-    *cap = ncap;
-    return true;
-}
-
 /* Names for GLPK's CPLEX LP writer, which accepts letters, digits and
  * !"#$%&()/,.;?@_`'{}|~ only: the node-name characters it refuses are
  * mapped one-to-one onto characters node names never contain, so that
@@ -65,7 +52,8 @@ static char *lp_name(const char *fmt, va_list ap)
 
 int lp_add_col(lp_model_t *m, const char *fmt, ...)
 {
-    if (m->oom || !grow((void **)&m->col_name, &m->col_cap, m->ncols + 1, sizeof(char *))) {
+    if (m->oom ||
+        !array_grow((void **)&m->col_name, &m->col_cap, m->ncols + 1, sizeof(char *), 64)) {
         m->oom = true;
         return -1;
     }
@@ -110,7 +98,7 @@ void lp_add_entry(lp_model_t *m, int row, int col, const mpq_t val)
 {
     if (m->oom || row < 0 || col < 0 || mpq_sgn(val) == 0)
         return;
-    if (!grow((void **)&m->a, &m->nnz_cap, m->nnz + 1, sizeof *m->a)) {
+    if (!array_grow((void **)&m->a, &m->nnz_cap, m->nnz + 1, sizeof *m->a, 64)) {
         m->oom = true;
         return;
     }

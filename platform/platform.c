@@ -11,6 +11,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 
+#include "../common/array.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,24 +42,9 @@ static steady_err_t oom(steady_error_t *err)
 }
 
 /* Grows *array (of elem bytes) so that it holds at least need elements. */
-static bool grow(void **array, int *cap, int need, size_t elem)
-{
-    if (need <= *cap)
-        return true;
-    int ncap = *cap ? *cap : 8;
-    while (ncap < need)
-        ncap *= 2;
-    void *n = realloc(*array, (size_t)ncap * elem);
-    if (!n)
-        return false;
-    *array = n;
-    *cap = ncap;
-    return true;
-}
-
 static bool id_list_push(id_list_t *l, int id)
 {
-    if (!grow((void **)&l->ids, &l->cap, l->count + 1, sizeof *l->ids))
+    if (!array_grow((void **)&l->ids, &l->cap, l->count + 1, sizeof *l->ids, 8))
         return false;
     l->ids[l->count++] = id;
     return true;
@@ -211,12 +198,12 @@ steady_err_t steady_platform_add_node(steady_platform_t *p, const char *name,
 
     int n = p->node_count;
     int cap = p->node_cap;
-    if (!grow((void **)&p->nodes, &cap, n + 1, sizeof *p->nodes))
+    if (!array_grow((void **)&p->nodes, &cap, n + 1, sizeof *p->nodes, 8))
         return oom(err);
-    /* out/in grow in step with nodes: grow() reached the same cap for each */
+    /* out and in grow in step with nodes, to the same capacity */
     int cap_out = p->node_cap, cap_in = p->node_cap;
-    if (!grow((void **)&p->out, &cap_out, cap, sizeof *p->out) ||
-        !grow((void **)&p->in, &cap_in, cap, sizeof *p->in))
+    if (!array_grow((void **)&p->out, &cap_out, cap, sizeof *p->out, 8) ||
+        !array_grow((void **)&p->in, &cap_in, cap, sizeof *p->in, 8))
         return oom(err);
     p->node_cap = cap;
     if (!reserve_slots(p, n + 1))
@@ -276,7 +263,7 @@ steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t 
                                 is_cost_edge(e) ? "bandwidth" : "cost");
 
     int m = p->edge_count;
-    if (!grow((void **)&p->edges, &p->edge_cap, m + 1, sizeof *p->edges) ||
+    if (!array_grow((void **)&p->edges, &p->edge_cap, m + 1, sizeof *p->edges, 8) ||
         !id_list_push(&p->out[e->src], m))
         return oom(err);
     if (!id_list_push(&p->in[e->dst], m)) {

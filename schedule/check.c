@@ -72,16 +72,16 @@ typedef struct {
     long total; /* violations found, kept or not */
     bool oom;
     int nn, ne;
-    int N;             /* reduce: participants */
-    int *src_idx;      /* node -> position in sc->sources, or -1 */
-    int *tgt_idx;      /* node -> position in sc->targets, or -1 */
-    long *tkey;        /* schedule type -> value key (see value_key), -1 if invalid */
-    int *tree_off;     /* first flat step index of each tree */
-    bool *step_ok;     /* flat step index -> the step is well-formed */
-    int nitems;        /* things an operation delivers (see item_of) */
-    mpq_t *c;          /* c(e) per edge */
-    mpq_t *w;          /* w(v) per node */
-    bool period_ok;    /* period > 0 */
+    int N;          /* reduce: participants */
+    int *src_idx;   /* node -> position in sc->sources, or -1 */
+    int *tgt_idx;   /* node -> position in sc->targets, or -1 */
+    long *tkey;     /* schedule type -> value key (see value_name), -1 if invalid */
+    int *tree_off;  /* first flat step index of each tree */
+    bool *step_ok;  /* flat step index -> the step is well-formed */
+    int nitems;     /* things an operation delivers (see item_of) */
+    mpq_t *c;       /* c(e) per edge */
+    mpq_t *w;       /* w(v) per node */
+    bool period_ok; /* period > 0 */
 } ctx_t;
 
 /* ---- violation lines ------------------------------------------------------ */
@@ -117,6 +117,7 @@ void steady_violations_free(steady_violations_t *v)
     free(v->lines);
     v->lines = NULL;
     v->count = 0;
+    v->total = 0;
 }
 
 /* ---- names --------------------------------------------------------------- */
@@ -159,6 +160,22 @@ static void step_desc(const ctx_t *x, const steady_sched_step_t *s, char *buf, s
     } else {
         snprintf(buf, n, "compute T(%d,%d,%d) on %s", s->k, s->l, s->m, nname(x, s->node));
     }
+}
+
+/* A (node, value key) pair with a count: buffer needs and listings; also
+ * (type, key) pairs when types are sorted by key. */
+typedef struct {
+    int node;
+    long key;
+    long messages;
+} need_t;
+
+static int cmp_key(const void *a, const void *b)
+{
+    const need_t *x = a, *y = b;
+    if (x->key != y->key)
+        return (x->key > y->key) - (x->key < y->key);
+    return (x->node > y->node) - (x->node < y->node);
 }
 
 /* ---- the problem and the message types ---------------------------------- */
@@ -288,8 +305,9 @@ static bool check_problem(ctx_t *x)
     return ok;
 }
 
-/* Parses the type names as `steady solve` writes them, into value keys. */
-static void parse_types(ctx_t *x)
+/* Parses the type names as `steady solve` writes them, into value keys.
+ * Returns false when out of memory. */
+static bool parse_types(ctx_t *x)
 {
     const steady_schedule_t *sc = x->sc;
     for (int t = 0; t < sc->ntypes; t++) {
@@ -346,13 +364,26 @@ static void parse_types(ctx_t *x)
         }
         if (why)
             report(x, "type %d (%s): %s", t, name, why);
-        for (int u = 0; u < t && key >= 0; u++)
-            if (x->tkey[u] == key) {
-                report(x, "type %d (%s): the same as type %d", t, name, u);
-                break;
-            }
         x->tkey[t] = key;
     }
+    /* no two types the same: sort (key, type) pairs */
+    need_t *byk = malloc((size_t)(sc->ntypes ? sc->ntypes : 1) * sizeof *byk);
+    if (!byk)
+        return false;
+    int n = 0;
+    for (int t = 0; t < sc->ntypes; t++)
+        if (x->tkey[t] >= 0)
+            byk[n++] = (need_t){.node = t, .key = x->tkey[t]};
+    if (n > 0)
+        qsort(byk, (size_t)n, sizeof *byk, cmp_key);
+    for (int i = 1; i < n; i++)
+        if (byk[i].key == byk[i - 1].key) {
+            int a = byk[i - 1].node < byk[i].node ? byk[i - 1].node : byk[i].node;
+            int b = byk[i - 1].node < byk[i].node ? byk[i].node : byk[i - 1].node;
+            report(x, "type %d (%s): the same as type %d", b, sc->types[b], a);
+        }
+    free(byk);
+    return true;
 }
 
 /* ---- steps --------------------------------------------------------------- */
@@ -375,8 +406,8 @@ static void check_steps(ctx_t *x)
                     ok = false;
                 }
                 if (s->type < 0 || s->type >= sc->ntypes) {
-                    report(x, "tree %d step %d: type %d does not exist (the schedule has %d)", t,
-                           i, s->type, sc->ntypes);
+                    report(x, "tree %d step %d: type %d does not exist (the schedule has %d)", t, i,
+                           s->type, sc->ntypes);
                     ok = false;
                 } else if (x->tkey[s->type] < 0) {
                     ok = false; /* reported with the type */
@@ -428,12 +459,6 @@ typedef struct {
 } token_t;
 
 typedef struct {
-    int node;
-    long key;
-    long messages;
-} need_t;
-
-typedef struct {
     need_t *a;
     size_t n, cap;
 } needs_t;
@@ -483,8 +508,9 @@ static bool consume(ctx_t *x, token_t *tok, int *ntok, int t, int i, long key, i
         tok[k] = (token_t){key, node, -1, -1, 0, -1, -1};
     }
     if (k < 0) {
-        report(x, "tree %d step %d (%s): uses %s on %s, which no earlier step of the tree "
-                  "produces there",
+        report(x,
+               "tree %d step %d (%s): uses %s on %s, which no earlier step of the tree "
+               "produces there",
                t, i, desc, val, nname(x, node));
         return false;
     }
@@ -492,8 +518,9 @@ static bool consume(ctx_t *x, token_t *tok, int *ntok, int t, int i, long key, i
         report(x, "tree %d step %d (%s): uses %s on %s, which step %d already uses", t, i, desc,
                val, nname(x, node), tok[k].user);
     if (s->lag <= tok[k].lag)
-        report(x, "tree %d step %d (%s): lag %d is not larger than the lag %d of step %d, which "
-                  "produces %s on %s",
+        report(x,
+               "tree %d step %d (%s): lag %d is not larger than the lag %d of step %d, which "
+               "produces %s on %s",
                t, i, desc, s->lag, tok[k].lag, tok[k].producer, val, nname(x, node));
     if (tok[k].uses++ == 0)
         tok[k].user = i;
@@ -519,8 +546,8 @@ static void produce(ctx_t *x, token_t *tok, int *ntok, int t, int i, long key, i
             report(x, "tree %d step %d (%s): produces %s on %s, which holds it from the start", t,
                    i, desc, val, nname(x, node));
         else
-            report(x, "tree %d step %d (%s): produces %s on %s, which step %d already produces",
-                   t, i, desc, val, nname(x, node), tok[k].producer);
+            report(x, "tree %d step %d (%s): produces %s on %s, which step %d already produces", t,
+                   i, desc, val, nname(x, node), tok[k].producer);
         return;
     }
     k = (*ntok)++;
@@ -543,33 +570,34 @@ static void produce(ctx_t *x, token_t *tok, int *ntok, int t, int i, long key, i
  * application's own data, there from the start) and delivered results
  * (handed to the application).  A partial result v[k,m] that a task
  * produces and a later task on the same node uses is held all the same. */
-static steady_err_t simulate_trees(ctx_t *x, long *delivered, needs_t *needs)
+static steady_err_t simulate_trees(ctx_t *x, long *taken, needs_t *needs)
 {
     const steady_schedule_t *sc = x->sc;
     int maxsteps = 0;
     for (int t = 0; t < sc->ntrees; t++)
         if (sc->trees[t].nsteps > maxsteps)
             maxsteps = sc->trees[t].nsteps;
-    /* a tree holds at most its initial values plus one value per step */
-    size_t cap = (size_t)maxsteps + (size_t)(sc->op == STEADY_OP_REDUCE ? x->N : 0) + 1;
+    /* a tree holds its initial values (reduce: all N; otherwise one per
+     * step at most, when it is first used) plus one value per step */
+    size_t cap = 2 * (size_t)maxsteps + (size_t)(sc->op == STEADY_OP_REDUCE ? x->N : 0) + 1;
     token_t *tok = malloc(cap * sizeof *tok);
-    bool *item_seen = calloc((size_t)x->nitems, sizeof *item_seen);
-    if (!tok || !item_seen) {
-        free(tok);
-        free(item_seen);
-        return STEADY_ENOMEM;
-    }
-    char desc[DESC_MAX], val[DESC_MAX];
+    int *items = malloc(((size_t)maxsteps + 1) * sizeof *items); /* items of the tree */
+    int *stamp = malloc((size_t)x->nitems * sizeof *stamp);      /* item -> last tree */
+    steady_err_t rc = STEADY_ENOMEM;
+    if (!tok || !items || !stamp)
+        goto cleanup;
+    for (int it = 0; it < x->nitems; it++)
+        stamp[it] = -1;
+    char desc[DESC_MAX], val[DESC_MAX], what[2 * STEADY_NAME_MAX + 16];
     for (int t = 0; t < sc->ntrees; t++) {
         const steady_sched_tree_t *tr = &sc->trees[t];
-        int ntok = 0;
-        memset(item_seen, 0, (size_t)x->nitems * sizeof *item_seen);
-        if (sc->op == STEADY_OP_REDUCE) {
+        int ntok = 0, nitems = 0;
+        if (sc->op == STEADY_OP_REDUCE)
             for (int i = 0; i < x->N; i++)
                 tok[ntok++] = (token_t){(long)i * x->N + i, sc->sources[i], -1, -1, 0, -1, -1};
-            item_seen[0] = true;
-        } else if (sc->op == STEADY_OP_BROADCAST) {
-            item_seen[0] = true;
+        if (sc->op == STEADY_OP_REDUCE || sc->op == STEADY_OP_BROADCAST) {
+            items[nitems++] = 0; /* the whole operation */
+            stamp[0] = t;
         }
         if (tr->nsteps == 0)
             report(x, "tree %d: no steps", t);
@@ -583,7 +611,11 @@ static steady_err_t simulate_trees(ctx_t *x, long *delivered, needs_t *needs)
                 long key = x->tkey[s->type];
                 consume(x, tok, &ntok, t, i, key, e->src, desc);
                 produce(x, tok, &ntok, t, i, key, e->dst, desc);
-                item_seen[item_of(x, key)] = true;
+                int it = item_of(x, key);
+                if (stamp[it] != t) {
+                    stamp[it] = t;
+                    items[nitems++] = it;
+                }
             } else {
                 long a = (long)s->k * x->N + s->l, b = (long)(s->l + 1) * x->N + s->m;
                 consume(x, tok, &ntok, t, i, a, s->node, desc);
@@ -613,9 +645,8 @@ static steady_err_t simulate_trees(ctx_t *x, long *delivered, needs_t *needs)
                            val, nname(x, o->node));
             }
             /* every value the tree carries must arrive */
-            for (int it = 0; it < x->nitems; it++) {
-                if (!item_seen[it])
-                    continue;
+            for (int j = 0; j < nitems; j++) {
+                int it = items[j];
                 long key;
                 if (sc->op == STEADY_OP_REDUCE)
                     key = (long)x->N - 1;
@@ -632,27 +663,38 @@ static steady_err_t simulate_trees(ctx_t *x, long *delivered, needs_t *needs)
             }
         }
 
-        /* items and buffers */
-        for (int it = 0; it < x->nitems; it++)
-            if (item_seen[it])
-                delivered[(size_t)t * x->nitems + it] = 1;
+        /* the batch: in tree order, the trees of an item take consecutive
+         * operations from 0 */
+        for (int j = 0; j < nitems; j++) {
+            int it = items[j];
+            if (tr->first != taken[it]) {
+                item_name(x, it, what, sizeof what);
+                report(x,
+                       "tree %d: first is %ld, but the trees%s before it take operations "
+                       "[0, %ld) of the batch",
+                       t, tr->first, what, taken[it]);
+            }
+            taken[it] += tr->weight;
+        }
+
+        /* buffers */
         for (int k = 0; k < ntok; k++)
             if (tok[k].producer >= 0 && tok[k].uses > 0 && tok[k].last_lag > tok[k].lag &&
                 tr->weight > 0 &&
                 !needs_add(needs, tok[k].node, tok[k].key,
-                           tr->weight * (long)(tok[k].last_lag - tok[k].lag))) {
-                free(tok);
-                free(item_seen);
-                return STEADY_ENOMEM;
-            }
+                           tr->weight * (long)(tok[k].last_lag - tok[k].lag)))
+                goto cleanup;
     }
+    rc = STEADY_OK;
+cleanup:
     free(tok);
-    free(item_seen);
-    return STEADY_OK;
+    free(items);
+    free(stamp);
+    return rc;
 }
 
-/* The trees of each item partition the batch. */
-static void check_batch(ctx_t *x, const long *delivered)
+/* Weights, and the operations each item's trees carry per period. */
+static void check_batch(ctx_t *x, const long *taken)
 {
     const steady_schedule_t *sc = x->sc;
     char what[2 * STEADY_NAME_MAX + 16];
@@ -665,21 +707,13 @@ static void check_batch(ctx_t *x, const long *delivered)
         if (sc->op == STEADY_OP_GOSSIP &&
             sc->sources[it / sc->ntargets] == sc->targets[it % sc->ntargets])
             continue; /* nothing to send to oneself */
-        item_name(x, it, what, sizeof what);
-        long sum = 0;
-        for (int t = 0; t < sc->ntrees; t++) {
-            if (!delivered[(size_t)t * x->nitems + it])
-                continue;
-            if (sc->trees[t].first != sum)
-                report(x, "tree %d: first is %ld, but the trees%s before it take operations "
-                          "[0, %ld) of the batch",
-                       t, sc->trees[t].first, what, sum);
-            sum += sc->trees[t].weight;
+        if (taken[it] != sc->ops_per_period) {
+            item_name(x, it, what, sizeof what);
+            report(x,
+                   "schedule: the trees%s carry %ld operations per period, ops_per_period is "
+                   "%ld",
+                   what, taken[it], sc->ops_per_period);
         }
-        if (sum != sc->ops_per_period)
-            report(x, "schedule: the trees%s carry %ld operations per period, ops_per_period is "
-                      "%ld",
-                   what, sum, sc->ops_per_period);
     }
 }
 
@@ -717,8 +751,9 @@ static void check_rates(ctx_t *x)
          * trees, at least the schedule's */
         mpq_mul(q, sc->loss_bound, sc->period);
         if (mpz_cmp_ui(mpq_denref(q), 1) != 0 || mpz_cmp_si(mpq_numref(q), sc->ntrees) < 0)
-            report(x, "schedule: loss_bound is %Qd, not a number of trees (at least %d) / period "
-                      "%Qd",
+            report(x,
+                   "schedule: loss_bound is %Qd, not a number of trees (at least %d) / period "
+                   "%Qd",
                    sc->loss_bound, sc->ntrees, sc->period);
         mpq_sub(tp, sc->optimum, tp);
         if (mpq_cmp(tp, sc->loss_bound) > 0)
@@ -783,8 +818,8 @@ static steady_err_t check_slots(ctx_t *x)
         if (i > 0) {
             mpq_add(d, sc->slots[i - 1].start, sc->slots[i - 1].duration);
             if (mpq_cmp(sl->start, d) < 0)
-                report(x, "slot %d: starts at %Qd, before slot %d ends (%Qd)", i, sl->start,
-                       i - 1, d);
+                report(x, "slot %d: starts at %Qd, before slot %d ends (%Qd)", i, sl->start, i - 1,
+                       d);
         }
         if (sl->ntransfers < 0 || (sl->ntransfers && !sl->transfers)) {
             report(x, "slot %d: malformed transfer list", i);
@@ -796,11 +831,11 @@ static steady_err_t check_slots(ctx_t *x)
             if (!s) {
                 if (tr->tree < 0 || tr->tree >= sc->ntrees || tr->step < 0 ||
                     tr->step >= sc->trees[tr->tree].nsteps)
-                    report(x, "slot %d transfer %d: tree %d step %d does not exist", i, j,
-                           tr->tree, tr->step);
+                    report(x, "slot %d transfer %d: tree %d step %d does not exist", i, j, tr->tree,
+                           tr->step);
                 else if (sc->trees[tr->tree].steps[tr->step].kind != STEADY_STEP_SEND)
-                    report(x, "slot %d transfer %d: tree %d step %d is not a send", i, j,
-                           tr->tree, tr->step);
+                    report(x, "slot %d transfer %d: tree %d step %d is not a send", i, j, tr->tree,
+                           tr->step);
                 continue; /* a malformed send step is reported with the tree */
             }
             const steady_edge_t *e = steady_platform_edge(x->p, s->edge);
@@ -808,14 +843,16 @@ static steady_err_t check_slots(ctx_t *x)
             long w = sc->trees[tr->tree].weight;
             if (mpq_sgn(tr->from) < 0 || mpq_cmp(tr->from, tr->to) >= 0 ||
                 mpq_cmp_si(tr->to, w, 1) > 0)
-                report(x, "slot %d: tree %d step %d (%s) carries [%Qd, %Qd), not a part of "
-                          "[0, %ld]",
+                report(x,
+                       "slot %d: tree %d step %d (%s) carries [%Qd, %Qd), not a part of "
+                       "[0, %ld]",
                        i, tr->tree, tr->step, desc, tr->from, tr->to, w);
             mpq_sub(d, tr->to, tr->from);
             mpq_mul(d, d, x->c[s->edge]);
             if (!mpq_equal(d, sl->duration))
-                report(x, "slot %d: tree %d step %d (%s) carries [%Qd, %Qd) in %Qd, but the slot "
-                          "lasts %Qd",
+                report(x,
+                       "slot %d: tree %d step %d (%s) carries [%Qd, %Qd) in %Qd, but the slot "
+                       "lasts %Qd",
                        i, tr->tree, tr->step, desc, tr->from, tr->to, d, sl->duration);
             if (stamp_s[e->src] == i) {
                 const steady_sched_step_t *o = transfer_step(x, &sl->transfers[send_at[e->src]]);
@@ -905,8 +942,9 @@ static steady_err_t check_coverage(ctx_t *x, int nflat)
                 else if (c < 0) {
                     int prev = ps[k - 1].slot;
                     mpq_set(hi, mpq_cmp(tr->to, at) < 0 ? tr->to : at);
-                    report(x, "tree %d step %d (%s): positions [%Qd, %Qd) are sent twice (slots "
-                              "%d and %d)",
+                    report(x,
+                           "tree %d step %d (%s): positions [%Qd, %Qd) are sent twice (slots "
+                           "%d and %d)",
                            t, i, desc, tr->from, hi, prev, ps[k].slot);
                 }
                 if (mpq_cmp(tr->to, at) > 0)
@@ -971,8 +1009,9 @@ static steady_err_t check_compute(ctx_t *x, int nflat)
             report(x, "compute %d: tree %d step %d (%s) listed on %s", c, ce->tree, ce->step, desc,
                    nname(x, ce->node));
         if (ce->count != tr->weight)
-            report(x, "compute %d: tree %d step %d (%s) runs %ld tasks per period, listed with "
-                      "count %ld",
+            report(x,
+                   "compute %d: tree %d step %d (%s) runs %ld tasks per period, listed with "
+                   "count %ld",
                    c, ce->tree, ce->step, desc, tr->weight, ce->count);
         if (entry[f] >= 0)
             report(x, "compute %d: tree %d step %d (%s) is already listed as compute %d", c,
@@ -1025,7 +1064,8 @@ static steady_err_t check_buffers(ctx_t *x, needs_t *needs)
 {
     const steady_schedule_t *sc = x->sc;
     /* merge the needs per (node, value) */
-    qsort(needs->a, needs->n, sizeof *needs->a, cmp_need);
+    if (needs->n > 0)
+        qsort(needs->a, needs->n, sizeof *needs->a, cmp_need);
     size_t m = 0;
     for (size_t i = 0; i < needs->n; i++) {
         if (m > 0 && cmp_need(&needs->a[m - 1], &needs->a[i]) == 0)
@@ -1050,17 +1090,16 @@ static steady_err_t check_buffers(ctx_t *x, needs_t *needs)
         if (bu->messages < 0)
             report(x, "buffer %d (%s, type %s): negative size %ld", b, nname(x, bu->node),
                    sc->types[bu->type], bu->messages);
-        need_t n = {bu->node, x->tkey[bu->type], bu->messages};
-        for (size_t i = 0; i < nl; i++)
-            if (cmp_need(&listed[i], &n) == 0) {
-                report(x, "buffer %d (%s, type %s): listed twice", b, nname(x, bu->node),
-                       sc->types[bu->type]);
-                break;
-            }
-        listed[nl++] = n;
+        listed[nl++] = (need_t){bu->node, x->tkey[bu->type], bu->messages};
     }
-    qsort(listed, nl, sizeof *listed, cmp_need);
+    if (nl > 0)
+        qsort(listed, nl, sizeof *listed, cmp_need);
     char val[DESC_MAX];
+    for (size_t i = 1; i < nl; i++)
+        if (cmp_need(&listed[i - 1], &listed[i]) == 0) {
+            value_name(x, listed[i].key, val, sizeof val);
+            report(x, "buffers: %s (%s) listed twice", nname(x, listed[i].node), val);
+        }
     for (size_t i = 0; i < needs->n; i++) {
         const need_t *n = &needs->a[i];
         need_t *l = bsearch(n, listed, nl, sizeof *listed, cmp_need);
@@ -1092,8 +1131,9 @@ static bool check_platform(ctx_t *x, steady_err_t *rc, steady_error_t *err)
     if ((*rc = steady_platform_hash(x->p, &h, err)))
         return false;
     if (h != sc->platform_hash) {
-        report(x, "platform: the schedule is for the platform of hash fnv1a64:%016llx, this one's "
-                  "is fnv1a64:%016llx",
+        report(x,
+               "platform: the schedule is for the platform of hash fnv1a64:%016llx, this one's "
+               "is fnv1a64:%016llx",
                (unsigned long long)sc->platform_hash, (unsigned long long)h);
         return false;
     }
@@ -1124,7 +1164,7 @@ steady_err_t steady_schedule_check(const steady_schedule_t *sc, const steady_pla
 {
     ctx_t x = {.sc = sc, .p = p, .v = v};
     needs_t needs = {0};
-    long *delivered = NULL;
+    long *taken = NULL; /* per item: operations of the batch its trees take */
     steady_err_t rc = STEADY_ENOMEM;
     int nflat = 0;
     v->count = 0;
@@ -1165,15 +1205,16 @@ steady_err_t steady_schedule_check(const steady_schedule_t *sc, const steady_pla
     }
     x.tree_off[sc->ntrees] = nflat;
     x.step_ok = calloc((size_t)nflat + 1, sizeof *x.step_ok);
-    delivered = calloc((size_t)sc->ntrees * (size_t)x.nitems + 1, sizeof *delivered);
-    if (!x.step_ok || !delivered)
+    taken = calloc((size_t)x.nitems + 1, sizeof *taken);
+    if (!x.step_ok || !taken)
         goto cleanup;
 
-    parse_types(&x);
-    check_steps(&x);
-    if ((rc = simulate_trees(&x, delivered, &needs)))
+    if (!parse_types(&x))
         goto cleanup;
-    check_batch(&x, delivered);
+    check_steps(&x);
+    if ((rc = simulate_trees(&x, taken, &needs)))
+        goto cleanup;
+    check_batch(&x, taken);
     check_rates(&x);
     if ((rc = check_slots(&x)) || (rc = check_coverage(&x, nflat)) ||
         (rc = check_compute(&x, nflat)) || (rc = check_buffers(&x, &needs)))
@@ -1192,6 +1233,7 @@ done:
     }
     if (!rc && x.oom)
         rc = STEADY_ENOMEM;
+    v->total = x.total;
 cleanup:
     if (rc == STEADY_ENOMEM) {
         steady_error_set(err, STEADY_ENOMEM, "schedule check: out of memory");
@@ -1212,7 +1254,7 @@ cleanup:
     free(x.tkey);
     free(x.tree_off);
     free(x.step_ok);
-    free(delivered);
+    free(taken);
     free(needs.a);
     return rc;
 }

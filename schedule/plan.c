@@ -289,17 +289,20 @@ static long fill_period(const steady_schedule_t *sc, const steady_trees_t *tr,
  *   exact   the smallest T in which every tree runs a whole number of
  *           operations: T = lcm(den w_i) / gcd(w_i lcm(den w_i));
  *   fixed   the user's T (§4.6), filled by fill_period();
- *   auto    T = K / TP for the smallest K <= AUTO_MAX_OPS whose filled
- *           period reaches AUTO_TARGET of the optimum (else the best one):
- *           few operations per period keep the pipeline short, and the
- *           exact period of a platform with measured bandwidths often holds
+ *   auto    T = K / TP for the K <= AUTO_MAX_OPS that runs a series of
+ *           `series` operations fastest by the estimate
+ *               (filled(K) / K) * P / (P + L + 1),   P = series / K,
+ *           L the deepest tree's lag: the filled period's throughput,
+ *           discounted by the periods the pipeline takes to fill and drain.
+ *           Few operations per period keep the pipeline short; many let the
+ *           integer counts follow the optimum's mix of trees; and the exact
+ *           period of a platform with measured bandwidths often holds
  *           billions of operations. */
 #define AUTO_MAX_OPS 128
-#define AUTO_TARGET_PERMILLE 995
 
 static steady_err_t choose_period(steady_schedule_t *sc, const steady_solution_t *s,
-                                  const steady_trees_t *tr, double period, long *weight,
-                                  steady_error_t *err)
+                                  const steady_trees_t *tr, double period, long series,
+                                  int depth, long *weight, steady_error_t *err)
 {
     steady_err_t rc = STEADY_OK;
     int nports = 3 * steady_platform_node_count(steady_solution_platform(s));
@@ -353,22 +356,26 @@ static steady_err_t choose_period(steady_schedule_t *sc, const steady_solution_t
             steady_exact_decimal(sc->period, period);
             sc->ops_per_period = fill_period(sc, tr, loads, nports, sc->period, weight);
         } else {
-            long best = -1, best_k = 0;
+            double best_score = -1;
+            long best = -1;
             for (long k = 1; k <= AUTO_MAX_OPS; k++) {
                 mpq_set_si(T, k, 1);
                 mpq_div(T, T, sc->optimum);
                 long got = fill_period(sc, tr, loads, nports, T, trial);
-                if (got < 0)
+                if (got < 0) {
+                    best = -1;
                     break;
-                /* got / k better than best / best_k */
-                if (best < 0 || got * best_k > best * k) {
+                }
+                double batches = (double)series / (double)k;
+                double score = (double)got / (double)k * batches / (batches + depth + 1);
+                if (score > best_score) {
+                    best_score = score;
                     best = got;
-                    best_k = k;
                     mpq_set(sc->period, T);
                     memcpy(weight, trial, (size_t)tr->ntrees * sizeof *weight);
                 }
-                if (got * 1000 >= k * AUTO_TARGET_PERMILLE)
-                    break;
+                if (got == k)
+                    break; /* the optimum itself: a longer period only lengthens the pipeline */
             }
             sc->ops_per_period = best;
         }
@@ -498,26 +505,36 @@ static steady_err_t compute_buffers(steady_schedule_t *sc, const steady_platform
     int nv = steady_platform_node_count(p), nt = sc->ntypes, N = sc->nsources;
     long *need = calloc((size_t)nv * nt, sizeof *need);
     int *producer = malloc((size_t)nv * nt * sizeof *producer);
-    if (!need || !producer) {
+    int *last = malloc((size_t)nv * nt * sizeof *last); /* latest lag that uses it */
+    if (!need || !producer || !last) {
         free(need);
         free(producer);
+        free(last);
         return oom(err);
     }
     for (int i = 0; i < sc->ntrees; i++) {
         const steady_sched_tree_t *tr = &sc->trees[i];
         for (int x = 0; x < nv * nt; x++)
-            producer[x] = -1;
+            producer[x] = last[x] = -1;
+        /* a value is held from the period it is produced in to its last use
+         * (a broadcast node forwarding one message to several children
+         * holds it once); in a tree each value is produced once */
         for (int j = 0; j < tr->nsteps; j++) {
-            const steady_sched_step_t *st = &tr->steps[j];
             int ins[2][2], nin, out_node, out_type;
-            step_io(p, interval, N, st, ins, &nin, &out_node, &out_type);
+            step_io(p, interval, N, &tr->steps[j], ins, &nin, &out_node, &out_type);
             for (int x = 0; x < nin; x++) {
-                int pj = producer[ins[x][0] * nt + ins[x][1]];
-                if (pj >= 0)
-                    need[ins[x][0] * nt + ins[x][1]] +=
-                        tr->weight * (st->lag - tr->steps[pj].lag);
+                int key = ins[x][0] * nt + ins[x][1];
+                if (producer[key] >= 0 && tr->steps[j].lag > last[key])
+                    last[key] = tr->steps[j].lag;
             }
             producer[out_node * nt + out_type] = j;
+        }
+        for (int j = 0; j < tr->nsteps; j++) {
+            int ins[2][2], nin, out_node, out_type;
+            step_io(p, interval, N, &tr->steps[j], ins, &nin, &out_node, &out_type);
+            int key = out_node * nt + out_type;
+            if (last[key] >= 0)
+                need[key] += tr->weight * (last[key] - tr->steps[j].lag);
         }
     }
     int n = 0;
@@ -531,6 +548,7 @@ static steady_err_t compute_buffers(steady_schedule_t *sc, const steady_platform
                     (steady_sched_buffer_t){.node = x / nt, .type = x % nt, .messages = need[x]};
     free(need);
     free(producer);
+    free(last);
     return sc->buffers ? STEADY_OK : oom(err);
 }
 
@@ -667,8 +685,21 @@ steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan
         rc = steady_trees_decompose(s, &tr, err);
     if (!rc && !(weight = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *weight)))
         rc = oom(err);
+    /* the deepest tree's lag, for the automatic period: every tree once */
+    int depth = 0;
+    for (int i = 0; !rc && i < (tr ? tr->ntrees : 0); i++)
+        weight[i] = 1;
+    if (!rc && (rc = copy_trees(sc, s, tr, weight, interval, err)) == STEADY_OK) {
+        depth = sc->max_lag;
+        for (int i = 0; i < sc->ntrees; i++)
+            free(sc->trees[i].steps);
+        free(sc->trees);
+        sc->trees = NULL;
+        sc->ntrees = sc->max_lag = 0;
+    }
+    long series = opts && opts->series > 0 ? opts->series : STEADY_DEFAULT_SERIES;
     if (!rc)
-        rc = choose_period(sc, s, tr, period, weight, err);
+        rc = choose_period(sc, s, tr, period, series, depth, weight, err);
     if (!rc)
         rc = copy_trees(sc, s, tr, weight, interval, err);
     if (!rc)

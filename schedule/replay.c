@@ -78,7 +78,7 @@
 typedef struct {
     int tree, step;
     int lag;
-    int in[2];  /* producing steps (flat indices); -1: an initial value (time 0) */
+    int in[2]; /* producing steps (flat indices); -1: an initial value (time 0) */
     int nin;
     long cover; /* compute step: tasks of the period given by the compute entries so far */
 } rstep_t;
@@ -103,7 +103,7 @@ typedef struct {
     const steady_schedule_t *sc;
     const steady_platform_t *p;
     int nflat;
-    int *base;        /* flat index of tree i's step 0 */
+    int *base; /* flat index of tree i's step 0 */
     rstep_t *steps;
     int nx, nc;
     rtransfer_t *x;
@@ -172,12 +172,14 @@ static steady_err_t find_input(const replay_t *r, int t, int s, int v, int type,
         initial = sc->nsources > 0 && sc->sources[0] == v;
     if (!initial) {
         if (type >= 0)
-            return steady_error_set(err, STEADY_EINVAL,
-                                    "replay: tree %d step %d: nothing produces its input (%s on %s)",
-                                    t, s, sc->types[type], steady_platform_node(r->p, v)->name);
-        return steady_error_set(err, STEADY_EINVAL,
-                                "replay: tree %d step %d: nothing produces its input ([%d,%d] on %s)",
-                                t, s, k, m, steady_platform_node(r->p, v)->name);
+            return steady_error_set(
+                err, STEADY_EINVAL,
+                "replay: tree %d step %d: nothing produces its input (%s on %s)", t, s,
+                sc->types[type], steady_platform_node(r->p, v)->name);
+        return steady_error_set(
+            err, STEADY_EINVAL,
+            "replay: tree %d step %d: nothing produces its input ([%d,%d] on %s)", t, s, k, m,
+            steady_platform_node(r->p, v)->name);
     }
     *flat = -1;
     return STEADY_OK;
@@ -197,8 +199,8 @@ static steady_err_t parse_types(replay_t *r, steady_error_t *err)
             if (sscanf(sc->types[t], "[%d,%d]%n", &k, &m, &end) != 2 || end < 0 ||
                 sc->types[t][end] != '\0' || k < 0 || m < k || m >= sc->nsources)
                 return steady_error_set(err, STEADY_EINVAL,
-                                        "replay: message type %d is not a reduce interval (%s)",
-                                        t, sc->types[t]);
+                                        "replay: message type %d is not a reduce interval (%s)", t,
+                                        sc->types[t]);
             r->interval[t][0] = k;
             r->interval[t][1] = m;
         }
@@ -267,8 +269,8 @@ static steady_err_t prepare_steps(replay_t *r, steady_error_t *err)
             if (st->kind == STEADY_STEP_SEND) {
                 if (st->edge < 0 || st->edge >= ne || st->type < 0 || st->type >= sc->ntypes)
                     return steady_error_set(err, STEADY_EINVAL,
-                                            "replay: tree %d step %d: no edge %d or type %d", t,
-                                            s, st->edge, st->type);
+                                            "replay: tree %d step %d: no edge %d or type %d", t, s,
+                                            st->edge, st->type);
                 int u = steady_platform_edge(r->p, st->edge)->src;
                 int k = r->interval ? r->interval[st->type][0] : 0;
                 int m = r->interval ? r->interval[st->type][1] : 0;
@@ -278,8 +280,8 @@ static steady_err_t prepare_steps(replay_t *r, steady_error_t *err)
                     return rc;
             } else if (st->kind == STEADY_STEP_COMPUTE) {
                 if (sc->op != STEADY_OP_REDUCE || st->node < 0 || st->node >= nv ||
-                    steady_platform_node(r->p, st->node)->kind != STEADY_PROCESSOR ||
-                    st->k < 0 || st->k > st->l || st->l >= st->m || st->m >= sc->nsources)
+                    steady_platform_node(r->p, st->node)->kind != STEADY_PROCESSOR || st->k < 0 ||
+                    st->k > st->l || st->l >= st->m || st->m >= sc->nsources)
                     return steady_error_set(err, STEADY_EINVAL,
                                             "replay: tree %d step %d: not a task T(k,l,m) of "
                                             "a reduce on a processor",
@@ -391,11 +393,11 @@ static steady_err_t prepare_events(replay_t *r, steady_error_t *err)
                                   r->steps[f].tree, r->steps[f].step, mpq_get_d(carried[f]),
                                   tr->weight);
         else if (st->kind == STEADY_STEP_COMPUTE && r->steps[f].cover != tr->weight)
-            rc = steady_error_set(err, STEADY_EINVAL,
-                                  "replay: tree %d step %d: the compute entries run %ld tasks, "
-                                  "not its weight %ld",
-                                  r->steps[f].tree, r->steps[f].step, r->steps[f].cover,
-                                  tr->weight);
+            rc =
+                steady_error_set(err, STEADY_EINVAL,
+                                 "replay: tree %d step %d: the compute entries run %ld tasks, "
+                                 "not its weight %ld",
+                                 r->steps[f].tree, r->steps[f].step, r->steps[f].cover, tr->weight);
     }
     for (int f = 0; f < r->nflat; f++)
         mpq_clear(carried[f]);
@@ -406,8 +408,8 @@ static steady_err_t prepare_events(replay_t *r, steady_error_t *err)
 
 /* A step in the current period. */
 typedef struct {
-    long n;             /* message positions of its batch that exist; 0: no batch */
-    double *out;        /* availability of its output for that batch */
+    long n;              /* message positions of its batch that exist; 0: no batch */
+    double *out;         /* availability of its output for that batch */
     const double *in[2]; /* availability of its inputs */
 } cur_t;
 
@@ -442,8 +444,9 @@ steady_err_t steady_schedule_replay(const steady_schedule_t *sc, const steady_pl
     steady_err_t rc = STEADY_OK;
     memset(res, 0, sizeof *res);
     if (ops <= 0)
-        return steady_error_set(err, STEADY_EINVAL, "replay: the number of operations must be "
-                                                    "positive (%ld)",
+        return steady_error_set(err, STEADY_EINVAL,
+                                "replay: the number of operations must be "
+                                "positive (%ld)",
                                 ops);
     if (sc->ops_per_period <= 0 || sc->max_lag < 0 || sc->ntrees <= 0)
         return steady_error_set(err, STEADY_EINVAL,

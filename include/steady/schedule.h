@@ -93,14 +93,18 @@ typedef struct {
 } steady_schedule_t;
 
 /* steady_plan_options_t.period: */
-#define STEADY_PERIOD_AUTO 0.0   /* T = K / TP for a small K reaching 99.5% of TP */
+#define STEADY_PERIOD_AUTO 0.0   /* T = K / TP, K <= 128 chosen for the series length */
 #define STEADY_PERIOD_EXACT -1.0 /* the smallest T in which every tree runs whole operations */
+#define STEADY_DEFAULT_SERIES 10000
 
 typedef struct {
     /* STEADY_PERIOD_AUTO (the default), STEADY_PERIOD_EXACT, or > 0: the
      * paper's fixed period (§4.6) of that length, each tree running
      * floor(rate * period) operations, plus what the ports still fit. */
     double period;
+    /* the automatic period is chosen to run a series of this many
+     * operations fastest (0: STEADY_DEFAULT_SERIES) */
+    long series;
 } steady_plan_options_t;
 
 /* Builds the periodic schedule of an exact solution: trees
@@ -128,9 +132,10 @@ steady_err_t steady_schedule_read(const char *path, const steady_platform_t *p,
 /* ---- validation ---------------------------------------------------------- */
 
 /* Violations found by the validator, one line each ("slot 3: P1 sends twice
- * (to P2 and to P4)"). */
+ * (to P2 and to P4)"): at most 100 lines, then "... and N more". */
 typedef struct {
-    int count;
+    int count;   /* lines */
+    long total;  /* violations found */
     char **lines;
 } steady_violations_t;
 

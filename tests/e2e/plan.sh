@@ -66,6 +66,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["throughp
 
 # mutants of a valid schedule: check must reject every one (exit 1), an
 # unreadable one is exit 2
+"$steady" check examples/schedules/paper-reduce.sched $ex/paper-reduce.plat >/dev/null || fail "the documented example schedule is invalid"
 good="$tmp/two-cluster-grid-reduce.sched"
 mutate() { # NAME PYTHON-STATEMENTS-ON-d
     python3 - "$good" "$tmp/m-$1.sched" "$2" <<'PY'

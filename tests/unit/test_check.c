@@ -96,18 +96,24 @@ static void add_types(steady_schedule_t *sc, int n, const char *const *names)
         sc->types[i] = strdup(names[i]);
 }
 
-static steady_sched_step_t send(const steady_platform_t *p, const char *a, const char *b,
-                                int type, int lag)
+static steady_sched_step_t send(const steady_platform_t *p, const char *a, const char *b, int type,
+                                int lag)
 {
-    return (steady_sched_step_t){.kind = STEADY_STEP_SEND, .edge = edge(p, a, b), .type = type,
-                                 .node = -1, .lag = lag};
+    return (steady_sched_step_t){
+        .kind = STEADY_STEP_SEND, .edge = edge(p, a, b), .type = type, .node = -1, .lag = lag};
 }
 
 static steady_sched_step_t task(const steady_platform_t *p, const char *on, int k, int l, int m,
                                 int lag)
 {
-    return (steady_sched_step_t){.kind = STEADY_STEP_COMPUTE, .edge = -1, .type = -1,
-                                 .node = node(p, on), .k = k, .l = l, .m = m, .lag = lag};
+    return (steady_sched_step_t){.kind = STEADY_STEP_COMPUTE,
+                                 .edge = -1,
+                                 .type = -1,
+                                 .node = node(p, on),
+                                 .k = k,
+                                 .l = l,
+                                 .m = m,
+                                 .lag = lag};
 }
 
 static void add_tree(steady_schedule_t *sc, long weight, long first, int n,
@@ -185,6 +191,57 @@ static void move_transfer(steady_schedule_t *sc, int s, int x, int d)
     from->ntransfers--;
 }
 
+/* A deep copy of sc (freed by steady_schedule_destroy). */
+static steady_schedule_t *sched_copy(const steady_schedule_t *sc)
+{
+    steady_schedule_t *c = malloc(sizeof *c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    *c = *sc;
+    mpq_t *q[] = {&c->optimum, &c->throughput, &c->period, &c->loss, &c->loss_bound};
+    const mpq_t *o[] = {&sc->optimum, &sc->throughput, &sc->period, &sc->loss, &sc->loss_bound};
+    for (size_t i = 0; i < sizeof q / sizeof *q; i++) {
+        mpq_init(*q[i]);
+        mpq_set(*q[i], *o[i]);
+    }
+    c->platform_name = strdup(sc->platform_name);
+    c->sources = malloc((size_t)(sc->nsources + 1) * sizeof *c->sources);
+    memcpy(c->sources, sc->sources, (size_t)sc->nsources * sizeof *c->sources);
+    c->targets = malloc((size_t)(sc->ntargets + 1) * sizeof *c->targets);
+    memcpy(c->targets, sc->targets, (size_t)sc->ntargets * sizeof *c->targets);
+    c->types = malloc((size_t)(sc->ntypes + 1) * sizeof *c->types);
+    for (int t = 0; t < sc->ntypes; t++)
+        c->types[t] = strdup(sc->types[t]);
+    c->trees = malloc((size_t)(sc->ntrees + 1) * sizeof *c->trees);
+    for (int t = 0; t < sc->ntrees; t++) {
+        c->trees[t] = sc->trees[t];
+        c->trees[t].steps = malloc((size_t)(sc->trees[t].nsteps + 1) * sizeof(steady_sched_step_t));
+        memcpy(c->trees[t].steps, sc->trees[t].steps,
+               (size_t)sc->trees[t].nsteps * sizeof(steady_sched_step_t));
+    }
+    c->slots = malloc((size_t)(sc->nslots + 1) * sizeof *c->slots);
+    for (int i = 0; i < sc->nslots; i++) {
+        const steady_sched_slot_t *a = &sc->slots[i];
+        steady_sched_slot_t *b = &c->slots[i];
+        mpq_inits(b->start, b->duration, NULL);
+        mpq_set(b->start, a->start);
+        mpq_set(b->duration, a->duration);
+        b->ntransfers = a->ntransfers;
+        b->transfers = malloc((size_t)(a->ntransfers + 1) * sizeof *b->transfers);
+        for (int x = 0; x < a->ntransfers; x++) {
+            b->transfers[x].tree = a->transfers[x].tree;
+            b->transfers[x].step = a->transfers[x].step;
+            mpq_inits(b->transfers[x].from, b->transfers[x].to, NULL);
+            mpq_set(b->transfers[x].from, a->transfers[x].from);
+            mpq_set(b->transfers[x].to, a->transfers[x].to);
+        }
+    }
+    c->compute = malloc((size_t)(sc->ncompute + 1) * sizeof *c->compute);
+    memcpy(c->compute, sc->compute, (size_t)sc->ncompute * sizeof *c->compute);
+    c->buffers = malloc((size_t)(sc->nbuffers + 1) * sizeof *c->buffers);
+    memcpy(c->buffers, sc->buffers, (size_t)sc->nbuffers * sizeof *c->buffers);
+    return c;
+}
+
 /* ---- running the validator ----------------------------------------------- */
 
 static void print_lines(const steady_violations_t *v, const char *why)
@@ -230,12 +287,12 @@ static int has_line(const steady_schedule_t *sc, const steady_platform_t *p, con
     return found;
 }
 
-#define EXPECT_LINE(sc, p, line)                                                                  \
+#define EXPECT_LINE(sc, p, line)                                                                   \
     CU_assertImplementation(has_line((sc), (p), (line), NULL, 1), __LINE__, "violation: " line,    \
                             __FILE__, "", CU_FALSE)
 
-#define EXPECT_MATCH(sc, p, a, b)                                                                 \
-    CU_assertImplementation(has_line((sc), (p), (a), (b), 0), __LINE__, "violation containing", \
+#define EXPECT_MATCH(sc, p, a, b)                                                                  \
+    CU_assertImplementation(has_line((sc), (p), (a), (b), 0), __LINE__, "violation containing",    \
                             __FILE__, "", CU_FALSE)
 
 /* ---- the paper's reduce (Figure 6) ---------------------------------------- */
@@ -442,6 +499,17 @@ static void test_reduce_mutants(void)
     EXPECT_LINE(sc, p, "buffers: P0 holds 1 messages (v[1,2]) across periods, not listed");
     steady_schedule_destroy(sc);
 
+    /* one type named twice, one buffer listed twice */
+    sc = reduce_one_tree(p);
+    free(sc->types[1]);
+    sc->types[1] = strdup("[1,1]");
+    EXPECT_LINE(sc, p, "type 1 ([1,1]): the same as type 0");
+    steady_schedule_destroy(sc);
+    sc = reduce_one_tree(p);
+    add_buffer(sc, node(p, "P2"), 0, 1);
+    EXPECT_LINE(sc, p, "buffers: P2 (v[1,1]) listed twice");
+    steady_schedule_destroy(sc);
+
     /* a task missing from the compute list */
     sc = reduce_one_tree(p);
     sc->ncompute = 1;
@@ -481,8 +549,9 @@ static void test_figure6_mutants(void)
     sc = reduce_figure6(p);
     sc->trees[0].weight = 3;
     EXPECT_LINE(sc, p, "schedule: the trees carry 4 operations per period, ops_per_period is 3");
-    EXPECT_LINE(sc, p, "tree 1: first is 2, but the trees before it take operations [0, 3) of the "
-                       "batch");
+    EXPECT_LINE(sc, p,
+                "tree 1: first is 2, but the trees before it take operations [0, 3) of the "
+                "batch");
     EXPECT_LINE(sc, p, "tree 0 step 0 (P1 -> P2, type [1,1]): positions [2, 3) are never sent");
     steady_schedule_destroy(sc);
 
@@ -525,8 +594,8 @@ static void test_figure6_mutants(void)
     sc = reduce_figure6(p);
     set_q(sc->slots[2].transfers[0].from, "1");
     set_q(sc->slots[2].transfers[0].to, "2");
-    EXPECT_LINE(sc, p,
-                "slot 2: tree 1 step 0 (P2 -> P1, type [2,2]) carries [1, 2), not a part of [0, 1]");
+    EXPECT_LINE(
+        sc, p, "slot 2: tree 1 step 0 (P2 -> P1, type [2,2]) carries [1, 2), not a part of [0, 1]");
     steady_schedule_destroy(sc);
 
     /* two slots overlapping */
@@ -555,7 +624,8 @@ static void test_figure6_mutants(void)
     set_q(sc->loss, "1/3");
     set_q(sc->loss_bound, "1/2");
     EXPECT_LINE(sc, p, "schedule: loss is 1/3, optimum - throughput is 0");
-    EXPECT_LINE(sc, p, "schedule: loss_bound is 1/2, not a number of trees (at least 2) / period 3");
+    EXPECT_LINE(sc, p,
+                "schedule: loss_bound is 1/2, not a number of trees (at least 2) / period 3");
     steady_schedule_destroy(sc);
 
     /* a fixed period that loses more than its bound */
@@ -604,7 +674,8 @@ static steady_schedule_t *scatter_chain(const steady_platform_t *p)
     set_period(sc, "2", 1);
     add_types(sc, 2, (const char *[]){"B", "C"});
     add_tree(sc, 1, 0, 1, (steady_sched_step_t[]){send(p, "A", "B", 0, 0)});
-    add_tree(sc, 1, 0, 2, (steady_sched_step_t[]){send(p, "A", "B", 1, 0), send(p, "B", "C", 1, 1)});
+    add_tree(sc, 1, 0, 2,
+             (steady_sched_step_t[]){send(p, "A", "B", 1, 0), send(p, "B", "C", 1, 1)});
     add_slot(sc, "0", "1", 2, (xfer_t[]){{0, 0, "0", "1"}, {1, 1, "0", "1"}});
     add_slot(sc, "1", "1", 1, (xfer_t[]){{1, 0, "0", "1"}});
     add_buffer(sc, B, 1, 1);
@@ -627,8 +698,9 @@ static void test_scatter(void)
     /* C's route claiming operations that B's route does not shift */
     sc = scatter_chain(p);
     sc->trees[1].first = 1;
-    EXPECT_LINE(sc, p, "tree 1: first is 1, but the trees of type C before it take operations "
-                       "[0, 0) of the batch");
+    EXPECT_LINE(sc, p,
+                "tree 1: first is 1, but the trees of type C before it take operations "
+                "[0, 0) of the batch");
     steady_schedule_destroy(sc);
 
     /* the route stops at B */
@@ -645,8 +717,9 @@ static void test_scatter(void)
     free(sc->types[0]);
     sc->types[0] = strdup("A");
     EXPECT_LINE(sc, p, "type 0 (A): is not one of the targets");
-    EXPECT_LINE(sc, p, "schedule: the trees of type B carry 0 operations per period, "
-                       "ops_per_period is 1");
+    EXPECT_LINE(sc, p,
+                "schedule: the trees of type B carry 0 operations per period, "
+                "ops_per_period is 1");
     steady_schedule_destroy(sc);
     steady_platform_destroy(p);
 }
@@ -683,8 +756,11 @@ static void test_gossip_recv_port(void)
     int A = node(p, "A"), B = node(p, "B"), C = node(p, "C");
     steady_schedule_t *sc = sched_new(p, STEADY_OP_GOSSIP, 2, (int[]){A, B}, 1, &C);
     set_optimum(sc, p,
-                (steady_problem_t){.op = STEADY_OP_GOSSIP, .sources = (int[]){A, B},
-                                   .nsources = 2, .targets = &C, .ntargets = 1},
+                (steady_problem_t){.op = STEADY_OP_GOSSIP,
+                                   .sources = (int[]){A, B},
+                                   .nsources = 2,
+                                   .targets = &C,
+                                   .ntargets = 1},
                 "1/2");
     set_period(sc, "2", 1);
     add_types(sc, 2, (const char *[]){"A>C", "B>C"});
@@ -965,46 +1041,42 @@ static int mutate(steady_schedule_t *sc, const steady_platform_t *p, int m, char
  * rejected.  Counts the mutants that applied. */
 static void build_and_mutate(const steady_platform_t *p, int from, int *applied)
 {
-    static const double periods[] = {STEADY_PERIOD_EXACT, STEADY_PERIOD_AUTO, 7};
     int to = from;
     for (int v = steady_platform_node_count(p) - 1; v >= 0 && to == from; v--)
         if (steady_platform_node(p, v)->kind == STEADY_PROCESSOR && v != from)
             to = v;
-    for (int op = 0; op < 4; op++)
+    for (int op = 0; op < 4; op++) {
+        steady_problem_t prob = {.op = (steady_op_t)op, .source = from, .target = to};
+        /* auto, exact, then a fixed period of 7 operations at the optimum's pace */
+        double periods[] = {STEADY_PERIOD_AUTO, STEADY_PERIOD_EXACT, 0};
         for (int k = 0; k < 3; k++) {
-            steady_problem_t prob = {.op = (steady_op_t)op, .source = from, .target = to};
-            double period = periods[k];
-            if (period > 0) { /* 7 operations at the optimum's pace */
-                steady_schedule_t *sc = build(p, prob, STEADY_PERIOD_AUTO);
-                if (!sc)
-                    continue;
-                period = 7 / mpq_get_d(sc->optimum);
-                steady_schedule_destroy(sc);
-            }
-            steady_schedule_t *sc = build(p, prob, period);
+            steady_schedule_t *sc = build(p, prob, periods[k]);
             if (!sc)
                 continue;
+            if (k == 0)
+                periods[2] = 7 / mpq_get_d(sc->optimum);
             if (violations(sc, p)) {
                 fprintf(stderr, "    (%s on %s, period %g)\n", steady_op_name(prob.op),
-                        steady_platform_name(p), period);
+                        steady_platform_name(p), periods[k]);
                 steady_schedule_destroy(sc);
                 continue;
             }
-            steady_schedule_destroy(sc);
             for (int m = 0; m < NMUTANTS; m++) {
                 char a[600], b[600];
-                sc = build(p, prob, period);
-                if (mutate(sc, p, m, a, b)) {
+                steady_schedule_t *mu = sched_copy(sc);
+                if (mutate(mu, p, m, a, b)) {
                     applied[m]++;
-                    int ok = has_line(sc, p, a, b[0] ? b : NULL, 0);
+                    int ok = has_line(mu, p, a, b[0] ? b : NULL, 0);
                     if (!ok)
                         fprintf(stderr, "    (mutant %d of %s on %s, period %g)\n", m,
-                                steady_op_name(prob.op), steady_platform_name(p), period);
+                                steady_op_name(prob.op), steady_platform_name(p), periods[k]);
                     CU_ASSERT(ok);
                 }
-                steady_schedule_destroy(sc);
+                steady_schedule_destroy(mu);
             }
+            steady_schedule_destroy(sc);
         }
+    }
 }
 
 static void test_built_random(void)
@@ -1026,10 +1098,9 @@ static void test_built_random(void)
 
 static void test_built_examples(void)
 {
-    static const char *files[] = {"examples/platforms/paper-reduce.plat",
-                                   "examples/platforms/homogeneous-complete.plat",
-                                   "examples/platforms/two-cluster-grid.plat",
-                                   "examples/platforms/tiers.plat"};
+    static const char *files[] = {
+        "examples/platforms/paper-reduce.plat", "examples/platforms/homogeneous-complete.plat",
+        "examples/platforms/two-cluster-grid.plat", "examples/platforms/tiers.plat"};
     int applied[NMUTANTS] = {0};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         steady_platform_t *p = NULL;
