@@ -86,28 +86,6 @@ static void test_maxflow(void)
 
 /* ---- broadcast arborescences ------------------------------------------ */
 
-static steady_solution_t *solve(const steady_platform_t *p, steady_problem_t prob)
-{
-    steady_solution_t *s = NULL;
-    steady_error_t err = {0};
-    steady_err_t rc = steady_lp_solve(p, &prob, NULL, &s, &err);
-    if (rc)
-        fprintf(stderr, "\n    unexpected solve error: %s\n", err.msg);
-    CU_ASSERT_EQUAL(rc, STEADY_OK);
-    return s;
-}
-
-static steady_trees_t *decompose(const steady_solution_t *s)
-{
-    steady_trees_t *t = NULL;
-    steady_error_t err = {0};
-    steady_err_t rc = steady_trees_decompose(s, &t, &err);
-    if (rc)
-        fprintf(stderr, "\n    unexpected decompose error: %s\n", err.msg);
-    CU_ASSERT_EQUAL(rc, STEADY_OK);
-    return t;
-}
-
 /* Re-checks trees against s from the public accessors: every tree a list
  * of SEND steps of type 0, each edge leaving a node already reached and
  * entering a new one (an arborescence rooted at the source, in order),
@@ -174,10 +152,10 @@ static int violations(const steady_solution_t *s, const steady_trees_t *t, mpq_t
 static int assert_broadcast(const steady_platform_t *p, int source, long num, unsigned long den)
 {
     steady_solution_t *s =
-        solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = source});
+        solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = source});
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_FALSE(steady_solution_is_bound(s));
-    steady_trees_t *t = decompose(s);
+    steady_trees_t *t = trees_ok(s);
     int ntrees = t ? t->ntrees : -1;
     mpq_t tp, total, want;
     mpq_inits(tp, total, want, NULL);
@@ -244,8 +222,8 @@ static void test_chain(void)
                                     "edge A B cost=1\nedge B C cost=1\nedge C D cost=1\n",
                                     STEADY_FORMAT_NATIVE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    steady_solution_t *s = solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0});
-    steady_trees_t *t = decompose(s);
+    steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0});
+    steady_trees_t *t = trees_ok(s);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     CU_ASSERT_EQUAL_FATAL(t->ntrees, 1);
     CU_ASSERT(mpq_cmp_ui(t->trees[0].weight, 1, 1) == 0);
@@ -315,8 +293,8 @@ static void test_deterministic(void)
 {
     steady_platform_t *p = NULL;
     CU_ASSERT_EQUAL_FATAL(steady_platform_generate(STEADY_GEN_RANDOM, 9, 7, &p, NULL), 0);
-    steady_solution_t *s = solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 2});
-    steady_trees_t *a = decompose(s), *b = decompose(s);
+    steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 2});
+    steady_trees_t *a = trees_ok(s), *b = trees_ok(s);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
     CU_ASSERT_EQUAL_FATAL(a->ntrees, b->ntrees);
@@ -337,13 +315,13 @@ static void test_deterministic(void)
 static void assert_multicast(const steady_platform_t *p, int source, const int *targets,
                              int ntargets, mpq_t total)
 {
-    steady_solution_t *s = solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST,
+    steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST,
                                                        .source = source,
                                                        .targets = targets,
                                                        .ntargets = ntargets});
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_TRUE(steady_solution_is_bound(s));
-    steady_trees_t *t = decompose(s);
+    steady_trees_t *t = trees_ok(s);
     mpq_set_ui(total, 0, 1);
     if (t) {
         mpq_t tp;
@@ -380,7 +358,7 @@ static void test_multicast(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     int tg[] = {4, 5, 6, 7};
     assert_multicast(p, 0, tg, 4, total);
-    steady_solution_t *s = solve(
+    steady_solution_t *s = solve_ok(
         p,
         (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0, .targets = tg, .ntargets = 4});
     steady_solution_throughput(s, want);

@@ -10,17 +10,6 @@
 #include "steady/lp.h"
 #include "tests.h"
 
-static steady_solution_t *solve(const steady_platform_t *p, steady_problem_t prob)
-{
-    steady_solution_t *s = NULL;
-    steady_error_t err = {0};
-    steady_err_t rc = steady_lp_solve(p, &prob, NULL, &s, &err);
-    if (rc)
-        fprintf(stderr, "\n    unexpected solve error: %s\n", err.msg);
-    CU_ASSERT_EQUAL(rc, STEADY_OK);
-    return s;
-}
-
 /* in - out of type t at v, over the edges */
 static void net_inflow(const steady_solution_t *s, int v, int t, mpq_t net)
 {
@@ -156,21 +145,21 @@ static void test_paper_reduce(void)
     int parts[] = {0, 1, 2};
     steady_problem_t prob = {.op = STEADY_OP_REDUCE, .participants = parts, .nparticipants = 3,
                              .target = 0, .task_cost = 1};
-    steady_solution_t *s = solve(p, prob);
+    steady_solution_t *s = solve_ok(p, prob);
     CU_ASSERT_EQUAL(steady_solution_type_count(s), 6);
     CU_ASSERT_EQUAL(steady_solution_task_count(s), 4);
     assert_tp(s, 1, 1);
     /* the default task cost on an abstract platform is 1 as well */
     prob.task_cost = 0;
-    assert_tp(solve(p, prob), 1, 1);
+    assert_tp(solve_ok(p, prob), 1, 1);
     /* tasks of cost 2: an operation needs 2 tasks = 4 work, the CPUs offer
      * 2 + 1 + 1 = 4 work per time unit, so the CPUs allow TP = 1 as well */
     prob.task_cost = 2;
-    assert_tp(solve(p, prob), 1, 1);
+    assert_tp(solve_ok(p, prob), 1, 1);
     /* with tasks of cost 4 the compute capacity binds: 2 tasks of 4 work per
      * operation on 4 work per time unit in all -> TP = 1/2 */
     prob.task_cost = 4;
-    assert_tp(solve(p, prob), 1, 2);
+    assert_tp(solve_ok(p, prob), 1, 2);
     steady_platform_destroy(p);
 }
 
@@ -182,14 +171,14 @@ static void test_homogeneous(void)
                                                STEADY_FORMAT_AUTO, &p, NULL, &err),
                           STEADY_OK);
     /* scatter: the source's send port carries 4 messages per operation */
-    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0}), 1, 4);
+    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0}), 1, 4);
     /* broadcast on a complete graph of cost c: 1/c */
-    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 2}), 1, 1);
+    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 2}), 1, 1);
     /* all-to-all: every node sends 4 of its own messages per operation */
-    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_GOSSIP}), 1, 4);
+    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_GOSSIP}), 1, 4);
     /* reduce of 5: the target receives at least one message per operation
      * and the 4 tasks (4 work) spread over 5 unit-speed processors: TP = 1 */
-    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_REDUCE, .target = 0}), 1, 1);
+    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_REDUCE, .target = 0}), 1, 1);
     steady_platform_destroy(p);
 }
 
@@ -200,12 +189,12 @@ static void test_star(void)
                                     "processor B speed=1\nprocessor C speed=1\n"
                                     "link S A cost=1\nlink S B cost=2\nlink S C cost=3\n",
                                     STEADY_FORMAT_NATIVE);
-    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0}), 1, 6);
+    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0}), 1, 6);
     /* broadcast: S must send the message to each leaf itself: 1/6 too */
-    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0}), 1, 6);
+    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0}), 1, 6);
     /* scatter to A and C only: 1 / (1 + 3) */
     int tg[] = {1, 3};
-    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0, .targets = tg,
+    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0, .targets = tg,
                                           .ntargets = 2}),
               1, 4);
     steady_platform_destroy(p);
@@ -218,8 +207,8 @@ static void test_chain(void)
     steady_platform_t *p = parse_ok("processor A speed=1\nprocessor B speed=1\n"
                                     "processor C speed=1\nedge A B cost=1\nedge B C cost=1\n",
                                     STEADY_FORMAT_NATIVE);
-    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0}), 1, 1);
-    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0}), 1, 2);
+    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0}), 1, 1);
+    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0}), 1, 2);
     steady_platform_destroy(p);
 }
 
@@ -233,7 +222,7 @@ static void test_multipath(void)
                                     "processor T speed=1\nedge S A cost=1\nedge A T cost=2\n"
                                     "edge S B cost=2\nedge B T cost=1\n",
                                     STEADY_FORMAT_NATIVE);
-    steady_solution_t *s = solve(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0});
+    steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0});
     mpq_t r, third;
     mpq_inits(r, third, NULL);
     mpq_set_ui(third, 1, 3);
@@ -244,7 +233,7 @@ static void test_multipath(void)
     mpq_clears(r, third, NULL);
     assert_tp(s, 2, 3);
     /* the broadcast bound is the same here: one target */
-    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0,
+    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0,
                                           .targets = (int[]){3}, .ntargets = 1}),
               2, 3);
     steady_platform_destroy(p);
@@ -259,14 +248,14 @@ static void test_units(void)
                                     "processor B speed=1Gf\nlink S A bandwidth=125MBps\n"
                                     "link S B bandwidth=125MBps latency=1ms\n",
                                     STEADY_FORMAT_NATIVE);
-    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0}), 1953125,
+    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0}), 1953125,
               32768);
     /* an overhead of 1 ms adds to each message: c = 0.008388608 + 0.001 */
     steady_platform_destroy(p);
     p = parse_ok("processor S speed=1Gf\nprocessor A speed=1Gf\n"
                  "link S A bandwidth=125MBps overhead=1ms\n",
                  STEADY_FORMAT_NATIVE);
-    assert_tp(solve(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0,
+    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0,
                                           .msg_size = 1e6}),
               1000, 9); /* c = 1e6/125e6 + 0.001 = 0.009 */
     steady_platform_destroy(p);
@@ -280,7 +269,7 @@ static void test_random_exact(void)
         CU_ASSERT_EQUAL_FATAL(steady_platform_generate(STEADY_GEN_RANDOM, 6, seed, &p, NULL), 0);
         for (int op = 0; op < 4; op++) {
             steady_problem_t prob = {.op = (steady_op_t)op, .source = 1, .target = 2};
-            steady_solution_t *s = solve(p, prob);
+            steady_solution_t *s = solve_ok(p, prob);
             CU_ASSERT_PTR_NOT_NULL_FATAL(s);
             CU_ASSERT_TRUE(steady_solution_is_exact(s));
             CU_ASSERT(steady_solution_throughput_d(s) > 0);
@@ -340,10 +329,10 @@ static void test_errors(void)
 static void test_broadcast_bound(void)
 {
     steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
-    steady_solution_t *s = solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0});
+    steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0});
     CU_ASSERT_FALSE(steady_solution_is_bound(s));
     assert_tp(s, 1, 1);
-    s = solve(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0,
+    s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0,
                                     .targets = (int[]){1}, .ntargets = 1});
     CU_ASSERT_TRUE(steady_solution_is_bound(s));
     assert_tp(s, 1, 1);

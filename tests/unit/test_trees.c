@@ -16,28 +16,6 @@
 #include "steady/decompose.h"
 #include "tests.h"
 
-static steady_solution_t *solve(const steady_platform_t *p, steady_problem_t prob)
-{
-    steady_solution_t *s = NULL;
-    steady_error_t err = {0};
-    steady_err_t rc = steady_lp_solve(p, &prob, NULL, &s, &err);
-    if (rc)
-        fprintf(stderr, "\n    unexpected solve error: %s\n", err.msg);
-    CU_ASSERT_EQUAL(rc, STEADY_OK);
-    return s;
-}
-
-static steady_trees_t *decompose(const steady_solution_t *s)
-{
-    steady_trees_t *t = NULL;
-    steady_error_t err = {0};
-    steady_err_t rc = steady_trees_decompose(s, &t, &err);
-    if (rc)
-        fprintf(stderr, "\n    unexpected decomposition error: %s\n", err.msg);
-    CU_ASSERT_EQUAL(rc, STEADY_OK);
-    return t;
-}
-
 static const char *node(const steady_solution_t *s, int v)
 {
     return steady_platform_node(steady_solution_platform(s), v)->name;
@@ -240,7 +218,7 @@ static steady_trees_t *checked_trees(const steady_solution_t *s, mpq_t waste)
 {
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_TRUE(steady_solution_is_exact(s));
-    steady_trees_t *t = decompose(s);
+    steady_trees_t *t = trees_ok(s);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     CU_ASSERT(t->ntrees > 0);
     CU_ASSERT_EQUAL(decomposition_faults(s, t, waste), 0);
@@ -285,7 +263,7 @@ static const char *paper_reduce = "processor P0 speed=2\nprocessor P1 speed=1\n"
 static void test_paper_reduce(void)
 {
     steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
-    steady_solution_t *s = solve(p, (steady_problem_t){.op = STEADY_OP_REDUCE,
+    steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_REDUCE,
                                                        .participants = (int[]){0, 1, 2},
                                                        .nparticipants = 3,
                                                        .target = 0,
@@ -315,7 +293,7 @@ static void test_line_needs_two_trees(void)
     steady_platform_t *p = parse_ok("processor A speed=1\nprocessor B speed=1\n"
                                     "processor C speed=1\nlink A B cost=1\nlink B C cost=1\n",
                                     STEADY_FORMAT_NATIVE);
-    steady_solution_t *s = solve(p, (steady_problem_t){.op = STEADY_OP_REDUCE,
+    steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_REDUCE,
                                                        .participants = (int[]){1, 0, 2},
                                                        .nparticipants = 3,
                                                        .target = 0,
@@ -348,7 +326,7 @@ static void test_scatter_routes(void)
                                     "edge Y B cost=1\n",
                                     STEADY_FORMAT_NATIVE);
     /* S sends 2 messages per operation, at most 1 per time unit: TP = 1/2 */
-    steady_solution_t *s = solve(
+    steady_solution_t *s = solve_ok(
         p, (steady_problem_t){
                .op = STEADY_OP_SCATTER, .source = 0, .targets = (int[]){3, 4}, .ntargets = 2});
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -394,7 +372,7 @@ static void test_random(void)
             {.op = STEADY_OP_GOSSIP},
         };
         for (size_t i = 0; i < sizeof probs / sizeof *probs; i++) {
-            steady_solution_t *s = solve(p, probs[i]);
+            steady_solution_t *s = solve_ok(p, probs[i]);
             mpq_t waste;
             mpq_init(waste);
             steady_trees_t *t = checked_trees(s, waste);
@@ -454,7 +432,7 @@ static void test_circulations_in_optima(void)
                 ? random_reduce(cases[i].seed, cases[i].n, parts)
                 : (steady_problem_t){.op = STEADY_OP_SCATTER,
                                      .source = (int)(cases[i].seed % cases[i].n)};
-        steady_solution_t *s = solve(p, prob);
+        steady_solution_t *s = solve_ok(p, prob);
         mpq_t waste;
         mpq_init(waste);
         steady_trees_t *t = checked_trees(s, waste);

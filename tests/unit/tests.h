@@ -7,6 +7,8 @@
 
 #include <CUnit/CUnit.h>
 
+#include "steady/decompose.h"
+#include "steady/lp.h"
 #include "steady/platform.h"
 
 void suite_platform(void);
@@ -33,6 +35,11 @@ steady_platform_t *parse_ok(const char *text, steady_format_t format);
 /* Parses text expecting failure with code; returns the message in a static
  * buffer ("" when parsing succeeded, which fails the test). */
 const char *parse_err(const char *text, steady_format_t format, steady_err_t code);
+
+/* Solves prob on p / decomposes s into trees; fails the current test (and returns
+ * NULL) on error.  Caller destroys the result. */
+steady_solution_t *solve_ok(const steady_platform_t *p, steady_problem_t prob);
+steady_trees_t *trees_ok(const steady_solution_t *s);
 
 /* Writes p in the format into a malloc'd, NUL-terminated string. */
 char *write_string(const steady_platform_t *p, steady_format_t format,

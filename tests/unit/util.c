@@ -31,6 +31,28 @@ const char *parse_err(const char *text, steady_format_t format, steady_err_t cod
     return err.msg;
 }
 
+steady_solution_t *solve_ok(const steady_platform_t *p, steady_problem_t prob)
+{
+    steady_solution_t *s = NULL;
+    steady_error_t err = {0};
+    steady_err_t rc = steady_lp_solve(p, &prob, NULL, &s, &err);
+    if (rc)
+        fprintf(stderr, "\n    unexpected solve error: %s\n", err.msg);
+    CU_ASSERT_EQUAL(rc, STEADY_OK);
+    return s;
+}
+
+steady_trees_t *trees_ok(const steady_solution_t *s)
+{
+    steady_trees_t *t = NULL;
+    steady_error_t err = {0};
+    steady_err_t rc = steady_trees_decompose(s, &t, &err);
+    if (rc)
+        fprintf(stderr, "\n    unexpected decomposition error: %s\n", err.msg);
+    CU_ASSERT_EQUAL(rc, STEADY_OK);
+    return t;
+}
+
 char *write_string(const steady_platform_t *p, steady_format_t format,
                    const steady_write_options_t *opts)
 {
