@@ -63,18 +63,32 @@ bool output_close(output_t *o, bool ok, steady_error_t *err);
 
 /* ---- the operation flags of solve and plan (problem.c) ------------------ */
 
-enum { O_OP = 256, O_SOURCE, O_SOURCES, O_TARGETS, O_PART, O_TARGET, O_SIZE, O_TASK, O_TIME,
-       O_FROM, O_PROBLEM_END };
+enum {
+    O_OP = 256,
+    O_SOURCE,
+    O_SOURCES,
+    O_TARGETS,
+    O_PART,
+    O_TARGET,
+    O_SIZE,
+    O_TASK,
+    O_TIME,
+    O_FROM,
+    O_PROBLEM_END
+};
 
-#define PROBLEM_OPTIONS                                                                           \
-    {"op", required_argument, NULL, O_OP}, {"source", required_argument, NULL, O_SOURCE},        \
-        {"sources", required_argument, NULL, O_SOURCES},                                          \
-        {"targets", required_argument, NULL, O_TARGETS},                                          \
-        {"participants", required_argument, NULL, O_PART},                                        \
-        {"target", required_argument, NULL, O_TARGET},                                            \
-        {"msg-size", required_argument, NULL, O_SIZE},                                            \
-        {"task-cost", required_argument, NULL, O_TASK},                                           \
-        {"time-limit", required_argument, NULL, O_TIME}, {"from", required_argument, NULL, O_FROM}
+#define PROBLEM_OPTIONS                                                                            \
+    {"op", required_argument, NULL, O_OP}, {"source", required_argument, NULL, O_SOURCE},          \
+        {"sources", required_argument, NULL, O_SOURCES},                                           \
+        {"targets", required_argument, NULL, O_TARGETS},                                           \
+        {"participants", required_argument, NULL, O_PART},                                         \
+        {"target", required_argument, NULL, O_TARGET},                                             \
+        {"msg-size", required_argument, NULL, O_SIZE},                                             \
+        {"task-cost", required_argument, NULL, O_TASK},                                            \
+        {"time-limit", required_argument, NULL, O_TIME},                                           \
+    {                                                                                              \
+        "from", required_argument, NULL, O_FROM                                                    \
+    }
 
 typedef struct {
     const char *cmd;

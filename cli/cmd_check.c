@@ -9,27 +9,26 @@
 
 void help_check(FILE *out)
 {
-    fprintf(out,
-            "usage: steady check [--from FORMAT] SCHED PLATFORM\n"
-            "\n"
-            "Validates the schedule file SCHED against PLATFORM without trusting what the\n"
-            "planner computed: one send and one receive per node in every slot, slots\n"
-            "inside the period and disjoint, transfers on platform edges lasting their\n"
-            "slot, every message of every step moved exactly once per period,\n"
-            "dependencies between steps (lags) and the trees' structure, processor loads,\n"
-            "and the throughput the file claims (at most the optimum).  Every violation\n"
-            "is printed with its slot, tree, step and nodes.\n"
-            "\n"
-            "  --from FORMAT  platform format: auto (default), native, graphml, simgrid\n"
-            "  -h, --help     this help\n"
-            "\n"
-            "Exit status: 0 valid, 1 invalid, 2 unreadable schedule or platform (or a\n"
-            "schedule made for another platform).\n");
+    fprintf(out, "usage: steady check [--from FORMAT] SCHED PLATFORM\n"
+                 "\n"
+                 "Validates the schedule file SCHED against PLATFORM without trusting what the\n"
+                 "planner computed: one send and one receive per node in every slot, slots\n"
+                 "inside the period and disjoint, transfers on platform edges lasting their\n"
+                 "slot, every message of every step moved exactly once per period,\n"
+                 "dependencies between steps (lags) and the trees' structure, processor loads,\n"
+                 "and the throughput the file claims (at most the optimum).  Every violation\n"
+                 "is printed with its slot, tree, step and nodes.\n"
+                 "\n"
+                 "  --from FORMAT  platform format: auto (default), native, graphml, simgrid\n"
+                 "  -h, --help     this help\n"
+                 "\n"
+                 "Exit status: 0 valid, 1 invalid, 2 unreadable schedule or platform (or a\n"
+                 "schedule made for another platform).\n");
 }
 
 /* Reads PLATFORM then SCHED (shared with replay); the exit status on failure. */
-int read_schedule(const char *sched, const char *plat, steady_format_t from,
-                  steady_platform_t **p, steady_schedule_t **sc)
+int read_schedule(const char *sched, const char *plat, steady_format_t from, steady_platform_t **p,
+                  steady_schedule_t **sc)
 {
     steady_error_t err = {0};
     *sc = NULL;

@@ -55,11 +55,13 @@ static char *default_hostfile(const char *output)
 
 int cmd_export(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"format", required_argument, NULL, 'f'},   {"output", required_argument, NULL, 'o'},
-        {"hostfile", required_argument, NULL, 'H'}, {"msg-size", required_argument, NULL, 'm'},
-        {"from", required_argument, NULL, 'F'},     {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"hostfile", required_argument, NULL, 'H'},
+                                         {"msg-size", required_argument, NULL, 'm'},
+                                         {"from", required_argument, NULL, 'F'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     int format = -1;
     steady_format_t from = STEADY_FORMAT_AUTO;
     const char *output = NULL, *hostfile = NULL;

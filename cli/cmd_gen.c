@@ -11,26 +11,25 @@
 
 void help_gen(FILE *out)
 {
-    fprintf(out,
-            "usage: steady gen --kind KIND --nodes N [--seed S] [--format FORMAT] [-o FILE]\n"
-            "\n"
-            "Generates a platform with N processors.  The same kind, N and seed give the\n"
-            "same file on every machine.\n"
-            "\n"
-            "kinds:\n"
-            "  random   random strongly connected graph of processors, heterogeneous links\n"
-            "  tiers    WAN / MAN / LAN hierarchy with routers (like the paper's Tiers\n"
-            "           platform); processors sit in the LANs\n"
-            "  cluster  N processors behind one switch router, homogeneous\n"
-            "  ring     bidirectional ring of processors, heterogeneous\n"
-            "  star     processor P0 linked to every other processor, heterogeneous\n"
-            "\n"
-            "  --kind KIND      one of the kinds above (required)\n"
-            "  --nodes N        number of processors (required; routers come on top)\n"
-            "  --seed S         random seed, a non-negative integer (default 1)\n"
-            "  --format FORMAT  native (default), graphml or simgrid\n"
-            "  -o, --output F   output file (default: standard output)\n"
-            "  -h, --help       this help\n");
+    fprintf(out, "usage: steady gen --kind KIND --nodes N [--seed S] [--format FORMAT] [-o FILE]\n"
+                 "\n"
+                 "Generates a platform with N processors.  The same kind, N and seed give the\n"
+                 "same file on every machine.\n"
+                 "\n"
+                 "kinds:\n"
+                 "  random   random strongly connected graph of processors, heterogeneous links\n"
+                 "  tiers    WAN / MAN / LAN hierarchy with routers (like the paper's Tiers\n"
+                 "           platform); processors sit in the LANs\n"
+                 "  cluster  N processors behind one switch router, homogeneous\n"
+                 "  ring     bidirectional ring of processors, heterogeneous\n"
+                 "  star     processor P0 linked to every other processor, heterogeneous\n"
+                 "\n"
+                 "  --kind KIND      one of the kinds above (required)\n"
+                 "  --nodes N        number of processors (required; routers come on top)\n"
+                 "  --seed S         random seed, a non-negative integer (default 1)\n"
+                 "  --format FORMAT  native (default), graphml or simgrid\n"
+                 "  -o, --output F   output file (default: standard output)\n"
+                 "  -h, --help       this help\n");
 }
 
 /* Parses a non-negative decimal integer that fits in `max`. */
@@ -49,11 +48,13 @@ static bool parse_uint(const char *s, uint64_t max, uint64_t *v)
 
 int cmd_gen(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"kind", required_argument, NULL, 'k'},   {"nodes", required_argument, NULL, 'n'},
-        {"seed", required_argument, NULL, 's'},   {"format", required_argument, NULL, 'f'},
-        {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"kind", required_argument, NULL, 'k'},
+                                         {"nodes", required_argument, NULL, 'n'},
+                                         {"seed", required_argument, NULL, 's'},
+                                         {"format", required_argument, NULL, 'f'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     int kind = -1;
     uint64_t nodes = 0, seed = 1;
     bool have_nodes = false;
@@ -66,8 +67,9 @@ int cmd_gen(int argc, char **argv)
         case 'k':
             kind = steady_gen_kind_from_name(optarg);
             if (kind < 0)
-                return usage_error("gen", "unknown kind (%s): use random, tiers, cluster, ring or "
-                                          "star",
+                return usage_error("gen",
+                                   "unknown kind (%s): use random, tiers, cluster, ring or "
+                                   "star",
                                    optarg);
             break;
         case 'n':

@@ -9,21 +9,20 @@
 
 void help_info(FILE *out)
 {
-    fprintf(out,
-            "usage: steady info [--from FORMAT] [--list] [--json] PLATFORM\n"
-            "\n"
-            "Reads and validates PLATFORM ('-' for standard input) and prints a summary:\n"
-            "nodes (processors, routers), directed edges and duplex pairs, whether the\n"
-            "graph is strongly connected, and the ranges of bandwidth, latency, overhead\n"
-            "(or abstract cost) and processor speed.\n"
-            "\n"
-            "  --from FORMAT  auto (default: by content), native, graphml or simgrid\n"
-            "  --list         also list every node and edge\n"
-            "  --json         print the summary as JSON\n"
-            "  -h, --help     this help\n"
-            "\n"
-            "A malformed platform gets one line FILE:LINE[:COL]: what is wrong (the value)\n"
-            "on standard error and exit status 2.\n");
+    fprintf(out, "usage: steady info [--from FORMAT] [--list] [--json] PLATFORM\n"
+                 "\n"
+                 "Reads and validates PLATFORM ('-' for standard input) and prints a summary:\n"
+                 "nodes (processors, routers), directed edges and duplex pairs, whether the\n"
+                 "graph is strongly connected, and the ranges of bandwidth, latency, overhead\n"
+                 "(or abstract cost) and processor speed.\n"
+                 "\n"
+                 "  --from FORMAT  auto (default: by content), native, graphml or simgrid\n"
+                 "  --list         also list every node and edge\n"
+                 "  --json         print the summary as JSON\n"
+                 "  -h, --help     this help\n"
+                 "\n"
+                 "A malformed platform gets one line FILE:LINE[:COL]: what is wrong (the value)\n"
+                 "on standard error and exit status 2.\n");
 }
 
 /* One range line: physical quantities with SI prefixes, abstract ones plain. */
@@ -98,13 +97,13 @@ static json_t *range_json(steady_range_t r)
 static int print_json(const steady_platform_t *p, const steady_platform_summary_t *s,
                       const char *path, steady_format_t format, bool list)
 {
-    json_t *j = json_pack(
-        "{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:b, s:i, s:b, s:i, s:i}", "name",
-        steady_platform_name(p), "file", path, "format", steady_format_name(format), "nodes",
-        s->nodes, "processors", s->processors, "routers", s->routers, "edges", s->edges,
-        "duplex_pairs", s->duplex_pairs, "strongly_connected", s->strongly_connected,
-        "components", s->components, "abstract", s->abstract, "max_out_degree",
-        s->max_out_degree, "max_in_degree", s->max_in_degree);
+    json_t *j =
+        json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:b, s:i, s:b, s:i, s:i}", "name",
+                  steady_platform_name(p), "file", path, "format", steady_format_name(format),
+                  "nodes", s->nodes, "processors", s->processors, "routers", s->routers, "edges",
+                  s->edges, "duplex_pairs", s->duplex_pairs, "strongly_connected",
+                  s->strongly_connected, "components", s->components, "abstract", s->abstract,
+                  "max_out_degree", s->max_out_degree, "max_in_degree", s->max_in_degree);
     if (!j)
         return EXIT_FAIL;
     json_object_set_new(j, "latency", range_json(s->latency));
@@ -119,24 +118,24 @@ static int print_json(const steady_platform_t *p, const steady_platform_summary_
         json_t *nodes = json_array(), *edges = json_array();
         for (int v = 0; v < steady_platform_node_count(p); v++) {
             const steady_node_t *n = steady_platform_node(p, v);
-            json_array_append_new(nodes, json_pack("{s:s, s:s, s:f}", "name", n->name, "kind",
-                                                   n->kind == STEADY_ROUTER ? "router"
-                                                                            : "processor",
-                                                   "speed", n->speed));
+            json_array_append_new(nodes,
+                                  json_pack("{s:s, s:s, s:f}", "name", n->name, "kind",
+                                            n->kind == STEADY_ROUTER ? "router" : "processor",
+                                            "speed", n->speed));
         }
         for (int k = 0; k < steady_platform_edge_count(p); k++) {
             const steady_edge_t *e = steady_platform_edge(p, k);
-            json_array_append_new(
-                edges, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f}", "from",
-                                 steady_platform_node(p, e->src)->name, "to",
-                                 steady_platform_node(p, e->dst)->name, "bandwidth", e->bandwidth,
-                                 "latency", e->latency, "overhead", e->overhead, "cost", e->cost));
+            json_array_append_new(edges, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f}", "from",
+                                                   steady_platform_node(p, e->src)->name, "to",
+                                                   steady_platform_node(p, e->dst)->name,
+                                                   "bandwidth", e->bandwidth, "latency", e->latency,
+                                                   "overhead", e->overhead, "cost", e->cost));
         }
         json_object_set_new(j, "node_list", nodes);
         json_object_set_new(j, "edge_list", edges);
     }
-    int rc = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0 ? EXIT_OK
-                                                                                     : EXIT_FAIL;
+    int rc =
+        json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0 ? EXIT_OK : EXIT_FAIL;
     putchar('\n');
     json_decref(j);
     return rc;

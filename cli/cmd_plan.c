@@ -46,16 +46,17 @@ static void print_summary(FILE *f, const steady_schedule_t *sc)
     gmp_fprintf(f, "schedule     %.10g operations per %s (%.4f%% of the optimum)\n",
                 mpq_get_d(sc->throughput), sc->abstract ? "time unit" : "second",
                 100 * mpq_get_d(sc->throughput) / mpq_get_d(sc->optimum));
-    fprintf(f, "period       %.6g %s, %ld operations per period%s\n", mpq_get_d(sc->period),
-            unit, sc->ops_per_period, sc->fixed_period ? "" : " (exact period)");
+    fprintf(f, "period       %.6g %s, %ld operations per period%s\n", mpq_get_d(sc->period), unit,
+            sc->ops_per_period, sc->fixed_period ? "" : " (exact period)");
     if (sc->fixed_period)
         fprintf(f, "loss         %.6g (bound %.6g: the decomposition's trees / period)\n",
                 mpq_get_d(sc->loss), mpq_get_d(sc->loss_bound));
     int transfers = 0;
     for (int k = 0; k < sc->nslots; k++)
         transfers += sc->slots[k].ntransfers;
-    fprintf(f, "structure    %d trees, %d slots (%d transfers), %d compute entries, max lag %d "
-               "periods\n",
+    fprintf(f,
+            "structure    %d trees, %d slots (%d transfers), %d compute entries, max lag %d "
+            "periods\n",
             sc->ntrees, sc->nslots, transfers, sc->ncompute, sc->max_lag);
 }
 
@@ -91,8 +92,9 @@ int cmd_plan(int argc, char **argv)
                 char *end;
                 popts.period = strtod(optarg, &end);
                 if (*end || end == optarg || !(popts.period > 0) || popts.period > 1e15)
-                    return usage_error("plan", "--period takes auto, exact or a positive "
-                                               "length (%s)",
+                    return usage_error("plan",
+                                       "--period takes auto, exact or a positive "
+                                       "length (%s)",
                                        optarg);
             }
             break;

@@ -9,8 +9,8 @@
 #include "cli.h"
 #include "steady/schedule.h"
 
-int read_schedule(const char *sched, const char *plat, steady_format_t from,
-                  steady_platform_t **p, steady_schedule_t **sc);
+int read_schedule(const char *sched, const char *plat, steady_format_t from, steady_platform_t **p,
+                  steady_schedule_t **sc);
 
 void help_replay(FILE *out)
 {
@@ -76,10 +76,10 @@ int cmd_replay(int argc, char **argv)
     if (steady_schedule_replay(sc, p, ops, &r, &err)) {
         status = report(&err);
     } else if (json) {
-        json_t *j = json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:I, s:I}", "ops",
-                              (json_int_t)r.ops, "makespan", r.makespan, "achieved", r.achieved,
-                              "optimum", r.optimum, "planned", r.planned, "ratio", r.ratio,
-                              "transfers", (json_int_t)r.transfers, "tasks", (json_int_t)r.tasks);
+        json_t *j = json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:I, s:I}", "ops", (json_int_t)r.ops,
+                              "makespan", r.makespan, "achieved", r.achieved, "optimum", r.optimum,
+                              "planned", r.planned, "ratio", r.ratio, "transfers",
+                              (json_int_t)r.transfers, "tasks", (json_int_t)r.tasks);
         status = j && json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0
                      ? EXIT_OK
                      : EXIT_FAIL;

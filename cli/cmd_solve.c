@@ -64,8 +64,8 @@ static void print_q(const char *label, const mpq_t q, const char *suffix)
     if (strlen(s) <= 40) {
         printf("%-13s%s = %.10g%s\n", label, s, mpq_get_d(q), suffix);
     } else {
-        printf("%-13s%.10g%s\n%-13s(exact fraction of %zu / %zu digits; --json prints it)\n",
-               label, mpq_get_d(q), suffix, "", mpz_sizeinbase(mpq_numref(q), 10),
+        printf("%-13s%.10g%s\n%-13s(exact fraction of %zu / %zu digits; --json prints it)\n", label,
+               mpq_get_d(q), suffix, "", mpz_sizeinbase(mpq_numref(q), 10),
                mpz_sizeinbase(mpq_denref(q), 10));
     }
     q_free(s);
@@ -81,8 +81,8 @@ static void describe_problem(const steady_solution_t *s, char *buf, size_t n)
     switch (steady_solution_op(s)) {
     case STEADY_OP_SCATTER:
     case STEADY_OP_BROADCAST:
-        snprintf(buf, n, "%s from %s to %d target%s", op, steady_platform_node(p, src[0])->name,
-                 nt, nt == 1 ? "" : "s");
+        snprintf(buf, n, "%s from %s to %d target%s", op, steady_platform_node(p, src[0])->name, nt,
+                 nt == 1 ? "" : "s");
         break;
     case STEADY_OP_GOSSIP:
         snprintf(buf, n, "gossip (personalized all-to-all) from %d source%s to %d target%s", ns,
@@ -124,7 +124,7 @@ static void print_text(const steady_solution_t *s)
     steady_solution_throughput(s, tp);
     print_q("throughput", tp, abstract ? " operations per time unit" : " operations/s");
     if (!steady_solution_is_exact(s))
-        printf("%-13sAPPROXIMATE: %s (floating-point values from GLPK)\n", "", 
+        printf("%-13sAPPROXIMATE: %s (floating-point values from GLPK)\n", "",
                steady_solution_note(s));
     else
         printf("%-13sexact: the rational optimum, verified\n", "");
@@ -229,9 +229,9 @@ static int print_json(const steady_solution_t *s)
         "abstract", abstract, "msg_size", steady_solution_msg_size(s), "task_cost",
         steady_solution_task_cost(s), "throughput", thr, "exact", steady_solution_is_exact(s),
         "note", steady_solution_note(s), "upper_bound", steady_solution_is_bound(s),
-        steady_solution_op(s) == STEADY_OP_REDUCE ? "participants" : "sources", sources,
-        "targets", targets, "lp", "rows", st.rows, "cols", st.cols, "nonzeros", st.nonzeros,
-        "build_s", st.build_s, "solve_s", st.solve_s, "exact_s", st.exact_s);
+        steady_solution_op(s) == STEADY_OP_REDUCE ? "participants" : "sources", sources, "targets",
+        targets, "lp", "rows", st.rows, "cols", st.cols, "nonzeros", st.nonzeros, "build_s",
+        st.build_s, "solve_s", st.solve_s, "exact_s", st.exact_s);
     if (!j) {
         mpq_clears(tp, a, b, c, NULL);
         return EXIT_FAIL;
@@ -265,11 +265,10 @@ static int print_json(const steady_solution_t *s)
             json_object_set_new(r, "type", json_string(name));
             json_array_append_new(rates, r);
         }
-        json_array_append_new(
-            edges, json_pack("{s:s, s:s, s:o, s:o, s:o}", "from",
-                             steady_platform_node(p, ed->src)->name, "to",
-                             steady_platform_node(p, ed->dst)->name, "comm_time", q_json(c),
-                             "busy", q_json(a), "rates", rates));
+        json_array_append_new(edges, json_pack("{s:s, s:s, s:o, s:o, s:o}", "from",
+                                               steady_platform_node(p, ed->src)->name, "to",
+                                               steady_platform_node(p, ed->dst)->name, "comm_time",
+                                               q_json(c), "busy", q_json(a), "rates", rates));
     }
     json_object_set_new(j, "bottlenecks", bottlenecks);
     json_object_set_new(j, "nodes", nodes);
@@ -290,8 +289,8 @@ static int print_json(const steady_solution_t *s)
             }
         json_object_set_new(j, "tasks", tasks);
     }
-    int rc = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0 ? EXIT_OK
-                                                                                     : EXIT_FAIL;
+    int rc =
+        json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0 ? EXIT_OK : EXIT_FAIL;
     putchar('\n');
     json_decref(j);
     mpq_clears(tp, a, b, c, NULL);

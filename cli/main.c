@@ -14,8 +14,7 @@
 static const cli_command_t commands[] = {
     {"info", "validate a platform file and summarise it", cmd_info, help_info},
     {"gen", "generate a platform (random, tiers, cluster, ring, star)", cmd_gen, help_gen},
-    {"export", "write a platform as native text, GraphML or SimGrid XML", cmd_export,
-     help_export},
+    {"export", "write a platform as native text, GraphML or SimGrid XML", cmd_export, help_export},
     {"solve", "optimal steady-state throughput of a series of collectives (exact LP)", cmd_solve,
      help_solve},
     {"plan", "periodic schedule achieving it, written as a schedule file", cmd_plan, help_plan},
@@ -169,7 +168,7 @@ void human(char *buf, size_t n, double value, const char *unit)
     static const struct {
         double scale;
         const char *prefix;
-    } prefixes[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""},
+    } prefixes[] = {{1e12, "T"}, {1e9, "G"},  {1e6, "M"},  {1e3, "k"},  {1, ""},
                     {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"}};
     int i = 0;
     if (value != 0 && isfinite(value))

@@ -63,8 +63,7 @@ int problem_option(problem_args_t *a, int c, const char *arg)
     case O_TIME: {
         double sec = positive(arg, 2e6);
         if (sec < 0)
-            return usage_error(a->cmd, "--time-limit takes a positive number of seconds (%s)",
-                               arg);
+            return usage_error(a->cmd, "--time-limit takes a positive number of seconds (%s)", arg);
         a->sopts.time_limit_ms = sec * 1000 < 1 ? 1 : (int)(sec * 1000);
         return EXIT_OK;
     }

@@ -16,8 +16,7 @@ bool trees_append(steady_trees_t *t, const mpq_t weight, const steady_step_t *st
  * reaching every target; each tree's steps are SEND steps of type 0 in an
  * order where every edge's tail is already reached.  Their weights add up
  * to TP when every other node is a target (Edmonds' theorem). */
-steady_err_t broadcast_trees(const steady_solution_t *s, steady_trees_t *out,
-                             steady_error_t *err);
+steady_err_t broadcast_trees(const steady_solution_t *s, steady_trees_t *out, steady_error_t *err);
 
 /* trees.c: removes every directed cycle from flow (one non-negative
  * rational per edge of p) without changing any node's net flow; returns the

@@ -31,7 +31,7 @@
 #include <string.h>
 
 typedef struct {
-    int *col;    /* sorted column indices */
+    int *col; /* sorted column indices */
     mpq_t *val;
     int n, cap;
 } srow_t;

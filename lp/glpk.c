@@ -142,8 +142,8 @@ static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_opt
          * checked again against the exact coefficients. */
         rc = glp_exact(P, &parm);
         if (rc != 0 || glp_get_status(P) != GLP_OPT) {
-            *why = rc == GLP_ETMLIM ? "the exact simplex ran out of time"
-                                    : "the exact simplex failed";
+            *why =
+                rc == GLP_ETMLIM ? "the exact simplex ran out of time" : "the exact simplex failed";
             return STEADY_OK;
         }
         read_basis(P, m, row_stat, col_stat, x);

@@ -28,8 +28,8 @@ typedef struct {
     int *row_bound; /* bounds are 0 or 1 in every steady LP */
     char **row_name, **col_name;
     lp_entry_t *a;
-    int obj;        /* the TP column */
-    bool oom;       /* an allocation failed while building */
+    int obj;  /* the TP column */
+    bool oom; /* an allocation failed while building */
 } lp_model_t;
 
 void lp_model_init(lp_model_t *m);
@@ -66,6 +66,5 @@ steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *op
  * false with *why set. */
 bool lp_exact_solution(const lp_model_t *m, const lp_status_t *row_stat,
                        const lp_status_t *col_stat, mpq_t *x, const char **why);
-
 
 #endif

@@ -36,10 +36,10 @@ struct steady_solution {
     int *cons_col; /* [node * ntasks + task] */
     int *flow_col; /* [edge * ntargets + target], broadcast */
     int tp_col;
-    mpq_t *value;  /* per column */
+    mpq_t *value; /* per column */
     int ncols;
-    mpq_t *comm;   /* c(e) per edge */
-    mpq_t *work;   /* w(i) per node (0 for routers: unused) */
+    mpq_t *comm; /* c(e) per edge */
+    mpq_t *work; /* w(i) per node (0 for routers: unused) */
     bool exact;
     const char *note;
     steady_lp_stats_t stats;
@@ -101,8 +101,9 @@ static steady_err_t take_set(const steady_platform_t *p, const int *ids, int n, 
             rc = steady_error_set(err, STEADY_EINVAL, "duplicate node in %s (%s)", what,
                                   steady_platform_node(p, v)->name);
         } else if (!routers_ok && steady_platform_node(p, v)->kind == STEADY_ROUTER) {
-            rc = steady_error_set(err, STEADY_EINVAL, "%s: %s is a router, and routers only forward",
-                                  what, steady_platform_node(p, v)->name);
+            rc =
+                steady_error_set(err, STEADY_EINVAL, "%s: %s is a router, and routers only forward",
+                                 what, steady_platform_node(p, v)->name);
         } else {
             seen[v] = true;
             (*out)[(*nout)++] = v;
@@ -194,7 +195,8 @@ static steady_err_t check_problem(steady_solution_t *s, const steady_problem_t *
             return rc;
         for (int i = 0; i < s->ntargets; i++)
             if (s->targets[i] == prob->source)
-                return bad(err, "the source cannot be one of the targets (%s)", name_of(s, prob->source));
+                return bad(err, "the source cannot be one of the targets (%s)",
+                           name_of(s, prob->source));
         if (s->ntargets == 0)
             return bad(err, "no target: %s has no other processor to send to",
                        steady_platform_name(p));
@@ -202,10 +204,9 @@ static steady_err_t check_problem(steady_solution_t *s, const steady_problem_t *
         return check_reach(s, prob->source, s->targets, s->ntargets, err);
     }
     case STEADY_OP_GOSSIP:
-        rc = prob->nsources > 0
-                 ? take_set(p, prob->sources, prob->nsources, false, "sources", &s->sources,
-                            &s->nsources, err)
-                 : default_set(p, false, -1, &s->sources, &s->nsources, err);
+        rc = prob->nsources > 0 ? take_set(p, prob->sources, prob->nsources, false, "sources",
+                                           &s->sources, &s->nsources, err)
+                                : default_set(p, false, -1, &s->sources, &s->nsources, err);
         if (rc)
             return rc;
         rc = prob->ntargets > 0 ? take_set(p, prob->targets, prob->ntargets, false, "targets",
@@ -230,10 +231,9 @@ static steady_err_t check_problem(steady_solution_t *s, const steady_problem_t *
         }
         return STEADY_OK;
     case STEADY_OP_REDUCE:
-        rc = prob->nparticipants > 0
-                 ? take_set(p, prob->participants, prob->nparticipants, false, "participants",
-                            &s->sources, &s->nsources, err)
-                 : default_set(p, false, -1, &s->sources, &s->nsources, err);
+        rc = prob->nparticipants > 0 ? take_set(p, prob->participants, prob->nparticipants, false,
+                                                "participants", &s->sources, &s->nsources, err)
+                                     : default_set(p, false, -1, &s->sources, &s->nsources, err);
         if (rc)
             return rc;
         if (s->nsources < 2)
@@ -297,8 +297,8 @@ static void port_rows(steady_solution_t *s, lp_model_t *m)
 
 /* Conservation of a flow `col_of(e)` at node v: in - out = 0 (skipped when
  * no variable takes part). */
-static int conservation_row(steady_solution_t *s, lp_model_t *m, int v, const int *map,
-                            int stride, int t, const char *label)
+static int conservation_row(steady_solution_t *s, lp_model_t *m, int v, const int *map, int stride,
+                            int t, const char *label)
 {
     int row = -1, n;
     for (int dir = 0; dir < 2; dir++) {
@@ -398,9 +398,9 @@ static steady_err_t build_broadcast(steady_solution_t *s, lp_model_t *m)
         for (int e = 0; e < ne; e++) {
             const steady_edge_t *ed = steady_platform_edge(s->p, e);
             if (ed->dst != src && ed->src != s->targets[k])
-                s->flow_col[(size_t)e * nt + k] = lp_add_col(
-                    m, "x(%s,%s;%s)", name_of(s, ed->src), name_of(s, ed->dst),
-                    name_of(s, s->targets[k]));
+                s->flow_col[(size_t)e * nt + k] =
+                    lp_add_col(m, "x(%s,%s;%s)", name_of(s, ed->src), name_of(s, ed->dst),
+                               name_of(s, s->targets[k]));
         }
     port_rows(s, m);
     for (int k = 0; k < nt; k++) {
@@ -484,8 +484,8 @@ static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
         if (steady_platform_node(s->p, v)->kind == STEADY_PROCESSOR)
             for (int q = 0; q < s->ntasks; q++)
                 s->cons_col[(size_t)v * s->ntasks + q] =
-                    lp_add_col(m, "cons(%s;%d,%d,%d)", name_of(s, v), s->task_k[q],
-                               s->task_l[q], s->task_m[q]);
+                    lp_add_col(m, "cons(%s;%d,%d,%d)", name_of(s, v), s->task_k[q], s->task_l[q],
+                               s->task_m[q]);
     port_rows(s, m);
     for (int v = 0; v < nv; v++) { /* (7), (9): alpha(v) = sum cons * w(v) <= 1 */
         if (steady_platform_node(s->p, v)->kind != STEADY_PROCESSOR)
@@ -578,9 +578,9 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
     s->p = p;
     s->op = prob->op;
     s->msg_size = prob->msg_size > 0 ? prob->msg_size : 1048576.0;
-    s->task_cost = prob->task_cost > 0                 ? prob->task_cost
+    s->task_cost = prob->task_cost > 0              ? prob->task_cost
                    : steady_platform_is_abstract(p) ? 1.0
-                                                      : s->msg_size;
+                                                    : s->msg_size;
     bool exact = !opts || opts->exact;
     lp_model_t m;
     lp_model_init(&m);

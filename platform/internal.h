@@ -31,7 +31,6 @@ bool parse_quantity(const char *text, unit_kind_t kind, double *value, const cha
 
 const char *unit_hint(unit_kind_t kind);
 
-
 /* The model's range rule for a numeric field: bandwidth, cost and speed
  * must be finite and positive, latency and overhead finite and >= 0.  The
  * message quotes `text` (the value as the user wrote it) or, when text is
@@ -43,8 +42,8 @@ bool valid_node_name(const char *name);
 
 /* ---- readers and writers ---------------------------------------------- */
 
-steady_err_t parse_native(const char *text, size_t len, const char *origin,
-                          steady_platform_t *p, steady_error_t *err);
+steady_err_t parse_native(const char *text, size_t len, const char *origin, steady_platform_t *p,
+                          steady_error_t *err);
 steady_err_t parse_graphml(xmlDocPtr doc, const char *origin, steady_platform_t *p,
                            steady_error_t *err);
 steady_err_t parse_simgrid(xmlDocPtr doc, const char *origin, steady_platform_t *p,
@@ -73,9 +72,8 @@ bool xml_is(xmlNodePtr node, const char *name);
 char *xml_attr(xmlNodePtr node, const char *name);
 
 /* Records "ORIGIN:LINE: message" for an element. */
-steady_err_t xml_error(steady_error_t *err, steady_err_t code, const char *origin,
-                       xmlNodePtr node, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+steady_err_t xml_error(steady_error_t *err, steady_err_t code, const char *origin, xmlNodePtr node,
+                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Adds "ORIGIN:LINE: " before an error raised by the model for node. */
 steady_err_t xml_locate(steady_error_t *err, steady_err_t code, const char *origin,

@@ -36,9 +36,8 @@ static bool xml_root_name(const char *text, size_t len, char name[32])
             return false;
         if (i + 1 < len && (text[i + 1] == '?' || text[i + 1] == '!')) {
             /* <?xml ...?>, <!-- ... -->, <!DOCTYPE ...>: skip to its end */
-            const char *close = text[i + 1] == '!' && i + 3 < len && text[i + 2] == '-'
-                                    ? "-->"
-                                    : ">";
+            const char *close =
+                text[i + 1] == '!' && i + 3 < len && text[i + 2] == '-' ? "-->" : ">";
             const char *end = NULL;
             for (size_t k = i + 2; k + strlen(close) <= len; k++)
                 if (memcmp(text + k, close, strlen(close)) == 0) {
@@ -113,9 +112,8 @@ steady_err_t steady_platform_parse(const char *text, size_t len, const char *ori
     return STEADY_OK;
 }
 
-steady_err_t steady_platform_read(const char *path, steady_format_t format,
-                                  steady_platform_t **out, steady_format_t *detected,
-                                  steady_error_t *err)
+steady_err_t steady_platform_read(const char *path, steady_format_t format, steady_platform_t **out,
+                                  steady_format_t *detected, steady_error_t *err)
 {
     *out = NULL;
     bool is_stdin = strcmp(path, "-") == 0;

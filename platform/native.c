@@ -169,8 +169,9 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
 
     if (strcmp(kw, "edge") == 0 || strcmp(kw, "link") == 0) {
         bool duplex = kw[0] == 'l';
-        if ((rc = need_tokens(l, 3, duplex ? "link A B bandwidth=BW|cost=C [latency=T]"
-                                           : "edge FROM TO bandwidth=BW|cost=C [latency=T]",
+        if ((rc = need_tokens(l, 3,
+                              duplex ? "link A B bandwidth=BW|cost=C [latency=T]"
+                                     : "edge FROM TO bandwidth=BW|cost=C [latency=T]",
                               err)))
             return rc;
         steady_edge_t e = {0};
@@ -207,8 +208,8 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
                 "expected platform, processor, router, edge or link");
 }
 
-steady_err_t parse_native(const char *text, size_t len, const char *origin,
-                          steady_platform_t *p, steady_error_t *err)
+steady_err_t parse_native(const char *text, size_t len, const char *origin, steady_platform_t *p,
+                          steady_error_t *err)
 {
     line_t l = {.origin = origin};
     char *buf = NULL;
@@ -224,8 +225,8 @@ steady_err_t parse_native(const char *text, size_t len, const char *origin,
         if (n > 0 && start[n - 1] == '\r')
             n--;
         if (memchr(start, '\0', n)) {
-            rc = steady_error_set(err, STEADY_EPARSE, "%s:%d:%d: NUL byte: not a text file",
-                                  origin, l.line, (int)((const char *)memchr(start, '\0', n) - start) + 1);
+            rc = steady_error_set(err, STEADY_EPARSE, "%s:%d:%d: NUL byte: not a text file", origin,
+                                  l.line, (int)((const char *)memchr(start, '\0', n) - start) + 1);
             break;
         }
         if (n + 1 > cap) {

@@ -30,7 +30,7 @@ struct steady_platform {
     int edge_count, edge_cap;
     id_list_t *out, *in; /* per node, parallel to nodes */
     int processors;
-    int *slots;          /* name hash table: node id or -1; size slot_cap (power of 2) */
+    int *slots; /* name hash table: node id or -1; size slot_cap (power of 2) */
     int slot_cap;
 };
 
@@ -96,10 +96,10 @@ static bool reserve_slots(steady_platform_t *p, int nodes)
 steady_err_t check_field(const char *field, double value, const char *text, steady_error_t *err)
 {
     bool positive = strcmp(field, "latency") != 0 && strcmp(field, "overhead") != 0;
-    const char *what = !isfinite(value)            ? "%s is not a finite number (%s)"
-                       : positive && value <= 0    ? "non-positive %s (%s)"
-                       : !positive && value < 0    ? "negative %s (%s)"
-                                                   : NULL;
+    const char *what = !isfinite(value)         ? "%s is not a finite number (%s)"
+                       : positive && value <= 0 ? "non-positive %s (%s)"
+                       : !positive && value < 0 ? "negative %s (%s)"
+                                                : NULL;
     if (!what)
         return STEADY_OK;
     char shown[32];
@@ -282,8 +282,8 @@ steady_err_t steady_platform_validate(const steady_platform_t *p, steady_error_t
     if (p->node_count == 0)
         return steady_error_set(err, STEADY_EINVAL, "empty platform: no node is declared");
     if (p->processors == 0)
-        return steady_error_set(err, STEADY_EINVAL,
-                                "platform has no processor (%d routers only)", p->node_count);
+        return steady_error_set(err, STEADY_EINVAL, "platform has no processor (%d routers only)",
+                                p->node_count);
     return STEADY_OK;
 }
 

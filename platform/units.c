@@ -23,34 +23,57 @@ typedef struct {
     double mul;
 } unit_t;
 
-static const unit_t bandwidth_units[] = {
-    {"Bps", 0, 1},     {"kBps", 3, 1},    {"KBps", 3, 1},    {"MBps", 6, 1},
-    {"GBps", 9, 1},    {"TBps", 12, 1},   {"PBps", 15, 1},   {"EBps", 18, 1},
-    {"KiBps", 0, 1024.0}, {"MiBps", 0, 1048576.0}, {"GiBps", 0, 1073741824.0},
-    {"TiBps", 0, 1099511627776.0}, {"PiBps", 0, 1125899906842624.0},
-    {"EiBps", 0, 1152921504606846976.0},
-    {"bps", 0, 0.125}, {"kbps", 3, 0.125}, {"Kbps", 3, 0.125}, {"Mbps", 6, 0.125},
-    {"Gbps", 9, 0.125}, {"Tbps", 12, 0.125}, {"Pbps", 15, 0.125}, {"Ebps", 18, 0.125},
-    {"Kibps", 0, 128.0}, {"Mibps", 0, 131072.0}, {"Gibps", 0, 134217728.0},
-    {"Tibps", 0, 137438953472.0}, {"Pibps", 0, 140737488355328.0},
-    {"Eibps", 0, 144115188075855872.0},
-    {NULL, 0, 0}};
+static const unit_t bandwidth_units[] = {{"Bps", 0, 1},
+                                         {"kBps", 3, 1},
+                                         {"KBps", 3, 1},
+                                         {"MBps", 6, 1},
+                                         {"GBps", 9, 1},
+                                         {"TBps", 12, 1},
+                                         {"PBps", 15, 1},
+                                         {"EBps", 18, 1},
+                                         {"KiBps", 0, 1024.0},
+                                         {"MiBps", 0, 1048576.0},
+                                         {"GiBps", 0, 1073741824.0},
+                                         {"TiBps", 0, 1099511627776.0},
+                                         {"PiBps", 0, 1125899906842624.0},
+                                         {"EiBps", 0, 1152921504606846976.0},
+                                         {"bps", 0, 0.125},
+                                         {"kbps", 3, 0.125},
+                                         {"Kbps", 3, 0.125},
+                                         {"Mbps", 6, 0.125},
+                                         {"Gbps", 9, 0.125},
+                                         {"Tbps", 12, 0.125},
+                                         {"Pbps", 15, 0.125},
+                                         {"Ebps", 18, 0.125},
+                                         {"Kibps", 0, 128.0},
+                                         {"Mibps", 0, 131072.0},
+                                         {"Gibps", 0, 134217728.0},
+                                         {"Tibps", 0, 137438953472.0},
+                                         {"Pibps", 0, 140737488355328.0},
+                                         {"Eibps", 0, 144115188075855872.0},
+                                         {NULL, 0, 0}};
 
 static const unit_t time_units[] = {
-    {"w", 0, 604800}, {"d", 0, 86400}, {"h", 0, 3600}, {"m", 0, 60},  {"s", 0, 1},
+    {"w", 0, 604800}, {"d", 0, 86400}, {"h", 0, 3600}, {"m", 0, 60},   {"s", 0, 1},
     {"ms", -3, 1},    {"us", -6, 1},   {"ns", -9, 1},  {"ps", -12, 1}, {NULL, 0, 0}};
 
-static const unit_t size_units[] = {
-    {"B", 0, 1},     {"kB", 3, 1},   {"KB", 3, 1},   {"MB", 6, 1},   {"GB", 9, 1},
-    {"TB", 12, 1},   {"KiB", 0, 1024.0}, {"MiB", 0, 1048576.0}, {"GiB", 0, 1073741824.0},
-    {"TiB", 0, 1099511627776.0}, {NULL, 0, 0}};
+static const unit_t size_units[] = {{"B", 0, 1},
+                                    {"kB", 3, 1},
+                                    {"KB", 3, 1},
+                                    {"MB", 6, 1},
+                                    {"GB", 9, 1},
+                                    {"TB", 12, 1},
+                                    {"KiB", 0, 1024.0},
+                                    {"MiB", 0, 1048576.0},
+                                    {"GiB", 0, 1073741824.0},
+                                    {"TiB", 0, 1099511627776.0},
+                                    {NULL, 0, 0}};
 
 static const unit_t speed_units[] = {
-    {"f", 0, 1},       {"kf", 3, 1},      {"Kf", 3, 1},      {"Mf", 6, 1},
-    {"Gf", 9, 1},      {"Tf", 12, 1},     {"Pf", 15, 1},     {"Ef", 18, 1},
-    {"Zf", 21, 1},     {"flops", 0, 1},   {"kflops", 3, 1},  {"Kflops", 3, 1},
-    {"Mflops", 6, 1},  {"Gflops", 9, 1},  {"Tflops", 12, 1}, {"Pflops", 15, 1},
-    {"Eflops", 18, 1}, {NULL, 0, 0}};
+    {"f", 0, 1},       {"kf", 3, 1},      {"Kf", 3, 1},     {"Mf", 6, 1},     {"Gf", 9, 1},
+    {"Tf", 12, 1},     {"Pf", 15, 1},     {"Ef", 18, 1},    {"Zf", 21, 1},    {"flops", 0, 1},
+    {"kflops", 3, 1},  {"Kflops", 3, 1},  {"Mflops", 6, 1}, {"Gflops", 9, 1}, {"Tflops", 12, 1},
+    {"Pflops", 15, 1}, {"Eflops", 18, 1}, {NULL, 0, 0}};
 
 /* The number in text[0, n) times 10^exp10, converted once.  Hexadecimal,
  * infinite and NaN numbers are scaled after conversion instead. */
@@ -129,8 +152,7 @@ steady_err_t steady_parse_size(const char *text, double *bytes, steady_error_t *
 {
     const char *why;
     if (!parse_quantity(text, UNIT_SIZE, bytes, &why))
-        return steady_error_set(err, STEADY_EINVAL, "%s (%s): %s", why, text,
-                                unit_hint(UNIT_SIZE));
+        return steady_error_set(err, STEADY_EINVAL, "%s (%s): %s", why, text, unit_hint(UNIT_SIZE));
     if (!isfinite(*bytes) || *bytes <= 0)
         return steady_error_set(err, STEADY_EINVAL, "message size must be positive (%s)", text);
     return STEADY_OK;

@@ -73,8 +73,8 @@ char *xml_attr(xmlNodePtr node, const char *name)
     return (char *)xmlGetProp(node, (const xmlChar *)name);
 }
 
-steady_err_t xml_error(steady_error_t *err, steady_err_t code, const char *origin,
-                       xmlNodePtr node, const char *fmt, ...)
+steady_err_t xml_error(steady_error_t *err, steady_err_t code, const char *origin, xmlNodePtr node,
+                       const char *fmt, ...)
 {
     if (!err)
         return code;
@@ -86,8 +86,7 @@ steady_err_t xml_error(steady_error_t *err, steady_err_t code, const char *origi
     return steady_error_set(err, code, "%s:%ld: %s", origin, xml_line(node), msg);
 }
 
-steady_err_t xml_locate(steady_error_t *err, steady_err_t code, const char *origin,
-                        xmlNodePtr node)
+steady_err_t xml_locate(steady_error_t *err, steady_err_t code, const char *origin, xmlNodePtr node)
 {
     steady_error_prefix(err, "%s:%ld: ", origin, xml_line(node));
     return code;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FORMAT_NAME "steady-schedule"
+#define FORMAT_NAME    "steady-schedule"
 #define FORMAT_VERSION 1
 
 /* ---- writing --------------------------------------------------------------- */
@@ -46,9 +46,8 @@ static json_t *step_json(const steady_schedule_t *sc, const steady_platform_t *p
 {
     if (st->kind == STEADY_STEP_SEND) {
         const steady_edge_t *e = steady_platform_edge(p, st->edge);
-        return json_pack("{s:s, s:s, s:s, s:s, s:i}", "kind", "send", "from",
-                         node_name(p, e->src), "to", node_name(p, e->dst), "type",
-                         sc->types[st->type], "lag", st->lag);
+        return json_pack("{s:s, s:s, s:s, s:s, s:i}", "kind", "send", "from", node_name(p, e->src),
+                         "to", node_name(p, e->dst), "type", sc->types[st->type], "lag", st->lag);
     }
     return json_pack("{s:s, s:s, s:[i,i,i], s:i}", "kind", "compute", "node",
                      node_name(p, st->node), "task", st->k, st->l, st->m, "lag", st->lag);
@@ -78,21 +77,18 @@ steady_err_t steady_schedule_write(const steady_schedule_t *sc, const steady_pla
                               sl->transfers[x].step, "part", q_json(sl->transfers[x].from),
                               q_json(sl->transfers[x].to)));
         json_array_append_new(slots, json_pack("{s:o, s:o, s:o}", "start", q_json(sl->start),
-                                               "duration", q_json(sl->duration), "transfers",
-                                               tf));
+                                               "duration", q_json(sl->duration), "transfers", tf));
     }
     for (int k = 0; k < sc->ncompute; k++)
-        json_array_append_new(compute,
-                              json_pack("{s:s, s:i, s:i, s:I}", "node",
-                                        node_name(p, sc->compute[k].node), "tree",
-                                        sc->compute[k].tree, "step", sc->compute[k].step,
-                                        "count", (json_int_t)sc->compute[k].count));
+        json_array_append_new(compute, json_pack("{s:s, s:i, s:i, s:I}", "node",
+                                                 node_name(p, sc->compute[k].node), "tree",
+                                                 sc->compute[k].tree, "step", sc->compute[k].step,
+                                                 "count", (json_int_t)sc->compute[k].count));
     for (int k = 0; k < sc->nbuffers; k++)
-        json_array_append_new(buffers,
-                              json_pack("{s:s, s:s, s:I}", "node",
-                                        node_name(p, sc->buffers[k].node), "type",
-                                        sc->types[sc->buffers[k].type], "messages",
-                                        (json_int_t)sc->buffers[k].messages));
+        json_array_append_new(buffers, json_pack("{s:s, s:s, s:I}", "node",
+                                                 node_name(p, sc->buffers[k].node), "type",
+                                                 sc->types[sc->buffers[k].type], "messages",
+                                                 (json_int_t)sc->buffers[k].messages));
     json_t *doc = json_pack(
         "{s:s, s:i, s:{s:s, s:s, s:i, s:i}, s:s, s:o, s:o, s:f, s:f, s:b, s:o, s:o, s:o, "
         "s:I, s:b, s:o, s:o, s:i, s:o, s:o, s:o, s:o}",
@@ -102,9 +98,9 @@ steady_err_t steady_schedule_write(const steady_schedule_t *sc, const steady_pla
         names_json(p, sc->targets, sc->ntargets), "msg_size", sc->msg_size, "task_cost",
         sc->task_cost, "abstract", sc->abstract, "optimum", q_json(sc->optimum), "throughput",
         q_json(sc->throughput), "period", q_json(sc->period), "ops_per_period",
-        (json_int_t)sc->ops_per_period, "fixed_period", sc->fixed_period, "loss",
-        q_json(sc->loss), "loss_bound", q_json(sc->loss_bound), "max_lag", sc->max_lag, "trees",
-        trees, "slots", slots, "compute", compute, "buffers", buffers);
+        (json_int_t)sc->ops_per_period, "fixed_period", sc->fixed_period, "loss", q_json(sc->loss),
+        "loss_bound", q_json(sc->loss_bound), "max_lag", sc->max_lag, "trees", trees, "slots",
+        slots, "compute", compute, "buffers", buffers);
     if (!doc)
         return steady_error_set(err, STEADY_ENOMEM, "out of memory writing the schedule");
     int rc = json_dumpf(doc, out, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
@@ -139,8 +135,8 @@ static steady_err_t member(reader_t *r, json_t *o, const char *where, const char
                                 key);
     if (json_typeof(*out) != type && !(type == JSON_REAL && json_is_integer(*out)) &&
         !(type == JSON_TRUE && json_is_boolean(*out)))
-        return steady_error_set(r->err, STEADY_EPARSE, "%s: %s: \"%s\" has the wrong type",
-                                r->path, where, key);
+        return steady_error_set(r->err, STEADY_EPARSE, "%s: %s: \"%s\" has the wrong type", r->path,
+                                where, key);
     return STEADY_OK;
 }
 
@@ -262,8 +258,9 @@ static steady_err_t read_step(reader_t *r, json_t *j, const char *where, steady_
     if (strcmp(json_string_value(kind), "send") == 0) {
         int u, v;
         st->kind = STEADY_STEP_SEND;
-        if ((rc = member(r, j, where, "from", JSON_STRING, &x)) || (rc = get_node(r, x, where, &u)) ||
-            (rc = member(r, j, where, "to", JSON_STRING, &x)) || (rc = get_node(r, x, where, &v)) ||
+        if ((rc = member(r, j, where, "from", JSON_STRING, &x)) ||
+            (rc = get_node(r, x, where, &u)) || (rc = member(r, j, where, "to", JSON_STRING, &x)) ||
+            (rc = get_node(r, x, where, &v)) ||
             (rc = member(r, j, where, "type", JSON_STRING, &x)) ||
             (rc = type_index(r, json_string_value(x), &st->type)))
             return rc;
@@ -285,8 +282,8 @@ static steady_err_t read_step(reader_t *r, json_t *j, const char *where, steady_
         st->l = (int)json_integer_value(json_array_get(x, 1));
         st->m = (int)json_integer_value(json_array_get(x, 2));
         if (st->k < 0 || st->l < st->k || st->m <= st->l || st->m >= r->sc->nsources)
-            return steady_error_set(r->err, STEADY_EINVAL, "%s: %s: no task [%d, %d, %d]",
-                                    r->path, where, st->k, st->l, st->m);
+            return steady_error_set(r->err, STEADY_EINVAL, "%s: %s: no task [%d, %d, %d]", r->path,
+                                    where, st->k, st->l, st->m);
     } else {
         return bad(r, "unknown step kind", where, json_string_value(kind));
     }

@@ -301,8 +301,8 @@ static long fill_period(const steady_schedule_t *sc, const steady_trees_t *tr,
 #define AUTO_MAX_OPS 128
 
 static steady_err_t choose_period(steady_schedule_t *sc, const steady_solution_t *s,
-                                  const steady_trees_t *tr, double period, long series,
-                                  int depth, long *weight, steady_error_t *err)
+                                  const steady_trees_t *tr, double period, long series, int depth,
+                                  long *weight, steady_error_t *err)
 {
     steady_err_t rc = STEADY_OK;
     int nports = 3 * steady_platform_node_count(steady_solution_platform(s));
@@ -672,8 +672,8 @@ steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan
     int *interval = malloc((size_t)(N * N > 0 ? N * N : 1) * sizeof *interval);
     steady_schedule_t *sc = schedule_new();
     steady_err_t rc = sc && interval ? STEADY_OK : oom(err);
-    for (int t = 0; !rc && steady_solution_op(s) == STEADY_OP_REDUCE &&
-                    t < steady_solution_type_count(s);
+    for (int t = 0;
+         !rc && steady_solution_op(s) == STEADY_OP_REDUCE && t < steady_solution_type_count(s);
          t++) {
         int k, m;
         steady_solution_type_ends(s, t, &k, &m);
@@ -715,11 +715,11 @@ steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan
         for (int i = 0; i < sc->ntrees && !rc; i++)
             for (int j = 0; j < sc->trees[i].nsteps; j++)
                 if (sc->trees[i].steps[j].kind == STEADY_STEP_COMPUTE)
-                    sc->compute[sc->ncompute++] = (steady_sched_compute_t){
-                        .node = sc->trees[i].steps[j].node,
-                        .tree = i,
-                        .step = j,
-                        .count = sc->trees[i].weight};
+                    sc->compute[sc->ncompute++] =
+                        (steady_sched_compute_t){.node = sc->trees[i].steps[j].node,
+                                                 .tree = i,
+                                                 .step = j,
+                                                 .count = sc->trees[i].weight};
     }
     if (!rc)
         rc = compute_buffers(sc, p, interval, err);

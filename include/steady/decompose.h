@@ -63,10 +63,10 @@ typedef enum {
 
 typedef struct {
     steady_step_kind_t kind;
-    int edge;  /* SEND */
-    int type;  /* SEND: the message type (as in steady_solution_type_*) */
-    int node;  /* COMPUTE */
-    int task;  /* COMPUTE: as in steady_solution_task() */
+    int edge; /* SEND */
+    int type; /* SEND: the message type (as in steady_solution_type_*) */
+    int node; /* COMPUTE */
+    int task; /* COMPUTE: as in steady_solution_task() */
 } steady_step_t;
 
 /* A weighted tree or route: `weight` operations per time unit follow it.

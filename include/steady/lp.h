@@ -37,25 +37,25 @@ const char *steady_op_name(steady_op_t op);
  * takes the default given with each field.  The arrays are borrowed. */
 typedef struct {
     steady_op_t op;
-    int source;          /* scatter, broadcast: the source node (a processor) */
-    const int *sources;  /* gossip: senders (default: every processor) */
+    int source;         /* scatter, broadcast: the source node (a processor) */
+    const int *sources; /* gossip: senders (default: every processor) */
     int nsources;
-    const int *targets;  /* scatter: default every other processor; gossip: default every
-                            processor; broadcast: default every other node, routers included */
+    const int *targets; /* scatter: default every other processor; gossip: default every
+                           processor; broadcast: default every other node, routers included */
     int ntargets;
     const int *participants; /* reduce: processors in the operator's order (default: every
                                 processor in node order) */
     int nparticipants;
-    int target;          /* reduce: the node that receives the result (a processor) */
-    double msg_size;     /* bytes per message; 0 means 1 MiB; ignored on abstract platforms */
-    double task_cost;    /* reduce: flop per task T(k,l,m); 0 means the default: 1 on
-                            abstract platforms, msg_size (one flop per byte) otherwise */
+    int target;       /* reduce: the node that receives the result (a processor) */
+    double msg_size;  /* bytes per message; 0 means 1 MiB; ignored on abstract platforms */
+    double task_cost; /* reduce: flop per task T(k,l,m); 0 means the default: 1 on
+                         abstract platforms, msg_size (one flop per byte) otherwise */
 } steady_problem_t;
 
 typedef struct {
-    bool exact;            /* recover the exact rational optimum (default true) */
-    int time_limit_ms;     /* GLPK's simplex time limit; 0 for none */
-    const char *write_lp;  /* if set, write the LP in CPLEX LP format to this file */
+    bool exact;           /* recover the exact rational optimum (default true) */
+    int time_limit_ms;    /* GLPK's simplex time limit; 0 for none */
+    const char *write_lp; /* if set, write the LP in CPLEX LP format to this file */
 } steady_solve_options_t;
 
 typedef struct steady_solution steady_solution_t;
@@ -149,7 +149,7 @@ void steady_exact_task_time(const steady_platform_t *p, int node, double task_co
 /* ---- statistics -------------------------------------------------------- */
 
 typedef struct {
-    int rows, cols, nonzeros; /* of the LP given to GLPK */
+    int rows, cols, nonzeros;         /* of the LP given to GLPK */
     double build_s, solve_s, exact_s; /* wall seconds: building, GLPK simplex, exact recovery */
 } steady_lp_stats_t;
 

@@ -38,17 +38,17 @@ typedef enum {
 } steady_node_kind_t;
 
 typedef struct {
-    const char *name;        /* owned by the platform */
+    const char *name; /* owned by the platform */
     steady_node_kind_t kind;
-    double speed;            /* flop/s (or abstract tasks per time unit); 0 for routers */
+    double speed; /* flop/s (or abstract tasks per time unit); 0 for routers */
 } steady_node_t;
 
 typedef struct {
-    int src, dst;            /* node ids */
-    double bandwidth;        /* bytes/s; 0 on an abstract-cost edge */
-    double latency;          /* seconds (abstract time units on abstract platforms), >= 0 */
-    double overhead;         /* seconds per message, >= 0; 0 on an abstract-cost edge */
-    double cost;             /* abstract per-message port occupation; 0 on a bandwidth edge */
+    int src, dst;     /* node ids */
+    double bandwidth; /* bytes/s; 0 on an abstract-cost edge */
+    double latency;   /* seconds (abstract time units on abstract platforms), >= 0 */
+    double overhead;  /* seconds per message, >= 0; 0 on an abstract-cost edge */
+    double cost;      /* abstract per-message port occupation; 0 on a bandwidth edge */
 } steady_edge_t;
 
 /* Node names: 1..255 characters from [A-Za-z0-9_.:@+/-]. */
@@ -142,9 +142,8 @@ steady_err_t steady_platform_parse(const char *text, size_t len, const char *ori
                                    steady_format_t *detected, steady_error_t *err);
 
 /* Reads the file at path ("-" is standard input) and parses it as above. */
-steady_err_t steady_platform_read(const char *path, steady_format_t format,
-                                  steady_platform_t **out, steady_format_t *detected,
-                                  steady_error_t *err);
+steady_err_t steady_platform_read(const char *path, steady_format_t format, steady_platform_t **out,
+                                  steady_format_t *detected, steady_error_t *err);
 
 /* Options of the writers; zero-initialise, then set what you need. */
 typedef struct {
@@ -185,10 +184,10 @@ typedef struct {
 
 typedef struct {
     int nodes, processors, routers, edges;
-    int duplex_pairs;        /* pairs {i,j} with both i->j and j->i */
-    int components;          /* strongly connected components */
+    int duplex_pairs; /* pairs {i,j} with both i->j and j->i */
+    int components;   /* strongly connected components */
     bool strongly_connected;
-    bool abstract;           /* cost edges (then `cost` is set, not bandwidth/overhead) */
+    bool abstract; /* cost edges (then `cost` is set, not bandwidth/overhead) */
     steady_range_t bandwidth, latency, overhead, cost, speed; /* speed over processors */
     int max_out_degree, max_in_degree;
 } steady_platform_summary_t;

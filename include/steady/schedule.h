@@ -25,23 +25,23 @@ extern "C" {
 
 typedef struct {
     steady_step_kind_t kind;
-    int edge;        /* SEND: platform edge id */
-    int type;        /* SEND: index into the schedule's type names */
-    int node;        /* COMPUTE: processor id */
-    int k, l, m;     /* COMPUTE: task T(k,l,m), participant indices */
-    int lag;         /* works on the batch of period p - lag */
+    int edge;    /* SEND: platform edge id */
+    int type;    /* SEND: index into the schedule's type names */
+    int node;    /* COMPUTE: processor id */
+    int k, l, m; /* COMPUTE: task T(k,l,m), participant indices */
+    int lag;     /* works on the batch of period p - lag */
 } steady_sched_step_t;
 
 typedef struct {
-    long weight;     /* operations of each batch that follow this tree */
-    long first;      /* position of its first operation in the batch */
+    long weight; /* operations of each batch that follow this tree */
+    long first;  /* position of its first operation in the batch */
     int nsteps;
     steady_sched_step_t *steps; /* dependency order */
 } steady_sched_tree_t;
 
 typedef struct {
-    int tree, step;  /* a SEND step */
-    mpq_t from, to;  /* message positions [from, to) within [0, weight] */
+    int tree, step; /* a SEND step */
+    mpq_t from, to; /* message positions [from, to) within [0, weight] */
 } steady_sched_transfer_t;
 
 typedef struct {
@@ -57,7 +57,7 @@ typedef struct {
 
 typedef struct {
     int node, type;
-    long messages;        /* the most messages of that type held at once */
+    long messages; /* the most messages of that type held at once */
 } steady_sched_buffer_t;
 
 typedef struct {
@@ -72,9 +72,9 @@ typedef struct {
     double msg_size, task_cost;
     bool abstract;
     /* the period */
-    mpq_t optimum;        /* the LP's TP */
-    mpq_t throughput;     /* ops_per_period / period */
-    mpq_t period;         /* length of a period */
+    mpq_t optimum;    /* the LP's TP */
+    mpq_t throughput; /* ops_per_period / period */
+    mpq_t period;     /* length of a period */
     long ops_per_period;
     bool fixed_period;
     mpq_t loss, loss_bound; /* fixed period: optimum - throughput, and #trees / period */
@@ -93,8 +93,8 @@ typedef struct {
 } steady_schedule_t;
 
 /* steady_plan_options_t.period: */
-#define STEADY_PERIOD_AUTO 0.0   /* T = K / TP, K <= 128 chosen for the series length */
-#define STEADY_PERIOD_EXACT -1.0 /* the smallest T in which every tree runs whole operations */
+#define STEADY_PERIOD_AUTO    0.0  /* T = K / TP, K <= 128 chosen for the series length */
+#define STEADY_PERIOD_EXACT   -1.0 /* the smallest T in which every tree runs whole operations */
 #define STEADY_DEFAULT_SERIES 10000
 
 typedef struct {
@@ -134,8 +134,8 @@ steady_err_t steady_schedule_read(const char *path, const steady_platform_t *p,
 /* Violations found by the validator, one line each ("slot 3: P1 sends twice
  * (to P2 and to P4)"): at most 100 lines, then "... and N more". */
 typedef struct {
-    int count;   /* lines */
-    long total;  /* violations found */
+    int count;  /* lines */
+    long total; /* violations found */
     char **lines;
 } steady_violations_t;
 
@@ -156,11 +156,11 @@ steady_err_t steady_schedule_check(const steady_schedule_t *sc, const steady_pla
 
 typedef struct {
     long ops;
-    double makespan;   /* time from the first start to the last completion */
-    double achieved;   /* ops / makespan */
-    double optimum;    /* the LP's TP */
-    double planned;    /* the schedule's throughput */
-    double ratio;      /* achieved / optimum */
+    double makespan;       /* time from the first start to the last completion */
+    double achieved;       /* ops / makespan */
+    double optimum;        /* the LP's TP */
+    double planned;        /* the schedule's throughput */
+    double ratio;          /* achieved / optimum */
     long transfers, tasks; /* events simulated */
 } steady_replay_t;
 

@@ -18,7 +18,6 @@
 #include "steady/lp.h"
 #include "tests.h"
 
-
 /* ---- the exact max flow ------------------------------------------------- */
 
 /* Max flow of the graph given by (tail, head, capacity as a decimal
@@ -316,9 +315,9 @@ static void assert_multicast(const steady_platform_t *p, int source, const int *
                              int ntargets, mpq_t total)
 {
     steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST,
-                                                       .source = source,
-                                                       .targets = targets,
-                                                       .ntargets = ntargets});
+                                                          .source = source,
+                                                          .targets = targets,
+                                                          .ntargets = ntargets});
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_TRUE(steady_solution_is_bound(s));
     steady_trees_t *t = trees_ok(s);

@@ -143,8 +143,11 @@ static void test_paper_reduce(void)
 {
     steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
     int parts[] = {0, 1, 2};
-    steady_problem_t prob = {.op = STEADY_OP_REDUCE, .participants = parts, .nparticipants = 3,
-                             .target = 0, .task_cost = 1};
+    steady_problem_t prob = {.op = STEADY_OP_REDUCE,
+                             .participants = parts,
+                             .nparticipants = 3,
+                             .target = 0,
+                             .task_cost = 1};
     steady_solution_t *s = solve_ok(p, prob);
     CU_ASSERT_EQUAL(steady_solution_type_count(s), 6);
     CU_ASSERT_EQUAL(steady_solution_task_count(s), 4);
@@ -194,8 +197,9 @@ static void test_star(void)
     assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0}), 1, 6);
     /* scatter to A and C only: 1 / (1 + 3) */
     int tg[] = {1, 3};
-    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0, .targets = tg,
-                                          .ntargets = 2}),
+    assert_tp(solve_ok(p,
+                       (steady_problem_t){
+                           .op = STEADY_OP_SCATTER, .source = 0, .targets = tg, .ntargets = 2}),
               1, 4);
     steady_platform_destroy(p);
 }
@@ -233,8 +237,10 @@ static void test_multipath(void)
     mpq_clears(r, third, NULL);
     assert_tp(s, 2, 3);
     /* the broadcast bound is the same here: one target */
-    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0,
-                                          .targets = (int[]){3}, .ntargets = 1}),
+    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST,
+                                             .source = 0,
+                                             .targets = (int[]){3},
+                                             .ntargets = 1}),
               2, 3);
     steady_platform_destroy(p);
 }
@@ -255,9 +261,9 @@ static void test_units(void)
     p = parse_ok("processor S speed=1Gf\nprocessor A speed=1Gf\n"
                  "link S A bandwidth=125MBps overhead=1ms\n",
                  STEADY_FORMAT_NATIVE);
-    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0,
-                                          .msg_size = 1e6}),
-              1000, 9); /* c = 1e6/125e6 + 0.001 = 0.009 */
+    assert_tp(
+        solve_ok(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0, .msg_size = 1e6}),
+        1000, 9); /* c = 1e6/125e6 + 0.001 = 0.009 */
     steady_platform_destroy(p);
 }
 
@@ -300,13 +306,14 @@ static void test_errors(void)
         {{.op = STEADY_OP_SCATTER, .source = 9}, "unknown node id in source (9)"},
         {{.op = STEADY_OP_REDUCE, .participants = (int[]){0}, .nparticipants = 1, .target = 0},
          "a reduce needs at least 2 participants (got 1)"},
-        {{.op = STEADY_OP_REDUCE, .participants = (int[]){0, 2}, .nparticipants = 2,
-          .target = 0},
+        {{.op = STEADY_OP_REDUCE, .participants = (int[]){0, 2}, .nparticipants = 2, .target = 0},
          "participants: R is a router, and routers only forward"},
-        {{.op = STEADY_OP_REDUCE, .participants = (int[]){0, 1}, .nparticipants = 2,
-          .target = 3},
+        {{.op = STEADY_OP_REDUCE, .participants = (int[]){0, 1}, .nparticipants = 2, .target = 3},
          "A cannot reach C along the platform's edges: the throughput would be 0"},
-        {{.op = STEADY_OP_GOSSIP, .sources = (int[]){1}, .nsources = 1, .targets = (int[]){1},
+        {{.op = STEADY_OP_GOSSIP,
+          .sources = (int[]){1},
+          .nsources = 1,
+          .targets = (int[]){1},
           .ntargets = 1},
          "no message to send: the only source is the only target (B)"},
         {{.op = STEADY_OP_BROADCAST, .source = 1},
@@ -332,8 +339,9 @@ static void test_broadcast_bound(void)
     steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0});
     CU_ASSERT_FALSE(steady_solution_is_bound(s));
     assert_tp(s, 1, 1);
-    s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0,
-                                    .targets = (int[]){1}, .ntargets = 1});
+    s = solve_ok(p,
+                 (steady_problem_t){
+                     .op = STEADY_OP_BROADCAST, .source = 0, .targets = (int[]){1}, .ntargets = 1});
     CU_ASSERT_TRUE(steady_solution_is_bound(s));
     assert_tp(s, 1, 1);
     steady_platform_destroy(p);

@@ -120,7 +120,8 @@ static void test_errors(void)
         {"platform a b\n", STEADY_EPARSE, "test:1:12: unexpected token (b)"},
         {"processor A speed=1\nprocessor B speed=1\nedge A B cost=1 latency=1 overhead=1\n",
          STEADY_EINVAL, "test:3:6: an overhead has no meaning on a cost edge (A -> B)"},
-        {"processor A speed=1 speed=2\n", STEADY_EPARSE, "test:1:21: attribute given twice (speed)"},
+        {"processor A speed=1 speed=2\n", STEADY_EPARSE,
+         "test:1:21: attribute given twice (speed)"},
         {"processor A speed=1 bandwidth=2\n", STEADY_EPARSE,
          "test:1:21: unknown attribute for a processor (bandwidth): expected speed"},
         {"PROCESSOR A speed=1\n", STEADY_EPARSE,
@@ -153,7 +154,10 @@ static void test_round_trip(void)
     }
     steady_platform_add_node(p, "R", STEADY_ROUTER, 0, NULL, NULL);
     for (int v = 0; v < 5; v++) {
-        steady_edge_t e = {.src = v, .dst = 5, .bandwidth = speeds[4 - v] * 7, .latency = speeds[v],
+        steady_edge_t e = {.src = v,
+                           .dst = 5,
+                           .bandwidth = speeds[4 - v] * 7,
+                           .latency = speeds[v],
                            .overhead = v % 2 ? speeds[v] / 3 : 0};
         CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, NULL), STEADY_OK);
         e.src = 5;
@@ -193,8 +197,8 @@ static void test_read_file(void)
                     STEADY_EINPUT);
     CU_ASSERT_STRING_EQUAL(err.msg, "/nonexistent/x.plat: cannot open (No such file or directory)");
     CU_ASSERT_PTR_NULL(p);
-    CU_ASSERT_EQUAL(steady_platform_read("examples/platforms/paper-reduce.plat",
-                                         STEADY_FORMAT_AUTO, &p, &f, &err),
+    CU_ASSERT_EQUAL(steady_platform_read("examples/platforms/paper-reduce.plat", STEADY_FORMAT_AUTO,
+                                         &p, &f, &err),
                     STEADY_OK);
     CU_ASSERT_EQUAL(f, STEADY_FORMAT_NATIVE);
     steady_platform_t *q = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
@@ -202,10 +206,10 @@ static void test_read_file(void)
     steady_platform_destroy(p);
     steady_platform_destroy(q);
     /* XML that is neither GraphML nor SimGrid */
-    CU_ASSERT_STRING_EQUAL(parse_err("<?xml version='1.0'?>\n<svg/>", STEADY_FORMAT_AUTO,
-                                     STEADY_EPARSE),
-                           "test:1: unknown XML document <svg>: expected <graphml> or a SimGrid "
-                           "<platform>");
+    CU_ASSERT_STRING_EQUAL(
+        parse_err("<?xml version='1.0'?>\n<svg/>", STEADY_FORMAT_AUTO, STEADY_EPARSE),
+        "test:1: unknown XML document <svg>: expected <graphml> or a SimGrid "
+        "<platform>");
 }
 
 void suite_native(void)

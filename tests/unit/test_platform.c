@@ -140,8 +140,7 @@ static void test_costs(void)
     steady_platform_add_node(p, "R", STEADY_ROUTER, 0, NULL, NULL);
     steady_edge_t e = {.src = 0, .dst = 1, .bandwidth = 125e6, .latency = 1e-3, .overhead = 2e-6};
     steady_platform_add_edge(p, &e, NULL, NULL);
-    CU_ASSERT_DOUBLE_EQUAL(steady_platform_comm_time(p, 0, 1048576), 2e-6 + 1048576 / 125e6,
-                           1e-18);
+    CU_ASSERT_DOUBLE_EQUAL(steady_platform_comm_time(p, 0, 1048576), 2e-6 + 1048576 / 125e6, 1e-18);
     CU_ASSERT_EQUAL(steady_platform_comm_time(p, 0, 0), 2e-6); /* latency never counts */
     CU_ASSERT_EQUAL(steady_platform_task_time(p, 0, 8e9), 2.0);
     CU_ASSERT_TRUE(isinf(steady_platform_task_time(p, 1, 8e9)));
@@ -204,8 +203,9 @@ static void test_sizes(void)
     CU_ASSERT_EQUAL(steady_parse_size("0", &b, &err), STEADY_EINVAL);
     CU_ASSERT_STRING_EQUAL(err.msg, "message size must be positive (0)");
     CU_ASSERT_EQUAL(steady_parse_size("3 MB", &b, &err), STEADY_EINVAL);
-    CU_ASSERT_STRING_EQUAL(err.msg, "unknown size unit (3 MB): use B, kB, MB, GB, KiB, MiB, GiB, or "
-                                    "no unit for bytes");
+    CU_ASSERT_STRING_EQUAL(err.msg,
+                           "unknown size unit (3 MB): use B, kB, MB, GB, KiB, MiB, GiB, or "
+                           "no unit for bytes");
 }
 
 static void test_error_prefix(void)

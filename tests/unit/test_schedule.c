@@ -49,8 +49,11 @@ static void test_paper_reduce(void)
 {
     steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
     int parts[] = {0, 1, 2};
-    steady_problem_t prob = {.op = STEADY_OP_REDUCE, .participants = parts, .nparticipants = 3,
-                             .target = 0, .task_cost = 1};
+    steady_problem_t prob = {.op = STEADY_OP_REDUCE,
+                             .participants = parts,
+                             .nparticipants = 3,
+                             .target = 0,
+                             .task_cost = 1};
     steady_schedule_t *sc = plan(p, prob, STEADY_PERIOD_EXACT);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
     mpq_t one;
@@ -64,8 +67,9 @@ static void test_paper_reduce(void)
         total += sc->trees[i].weight;
         /* the last step produces v[0,2] on P0: a compute there or a reception */
         const steady_sched_step_t *last = &sc->trees[i].steps[sc->trees[i].nsteps - 1];
-        CU_ASSERT(last->kind == STEADY_STEP_COMPUTE ? last->node == 0 && last->k == 0 && last->m == 2
-                                                    : steady_platform_edge(p, last->edge)->dst == 0);
+        CU_ASSERT(last->kind == STEADY_STEP_COMPUTE
+                      ? last->node == 0 && last->k == 0 && last->m == 2
+                      : steady_platform_edge(p, last->edge)->dst == 0);
     }
     CU_ASSERT_EQUAL(total, sc->ops_per_period);
     CU_ASSERT(mpq_cmp_si(sc->period, sc->ops_per_period, 1) == 0); /* TP = 1 */
@@ -143,14 +147,13 @@ static void test_auto_period(void)
 static bool same_schedule(const steady_schedule_t *a, const steady_schedule_t *b)
 {
     if (a->op != b->op || a->platform_hash != b->platform_hash || a->nsources != b->nsources ||
-        a->ntargets != b->ntargets || a->msg_size != b->msg_size ||
-        a->task_cost != b->task_cost || a->abstract != b->abstract ||
-        !mpq_equal(a->optimum, b->optimum) || !mpq_equal(a->throughput, b->throughput) ||
-        !mpq_equal(a->period, b->period) || a->ops_per_period != b->ops_per_period ||
-        a->fixed_period != b->fixed_period || !mpq_equal(a->loss, b->loss) ||
-        !mpq_equal(a->loss_bound, b->loss_bound) || a->max_lag != b->max_lag ||
-        a->ntrees != b->ntrees || a->nslots != b->nslots || a->ncompute != b->ncompute ||
-        a->nbuffers != b->nbuffers)
+        a->ntargets != b->ntargets || a->msg_size != b->msg_size || a->task_cost != b->task_cost ||
+        a->abstract != b->abstract || !mpq_equal(a->optimum, b->optimum) ||
+        !mpq_equal(a->throughput, b->throughput) || !mpq_equal(a->period, b->period) ||
+        a->ops_per_period != b->ops_per_period || a->fixed_period != b->fixed_period ||
+        !mpq_equal(a->loss, b->loss) || !mpq_equal(a->loss_bound, b->loss_bound) ||
+        a->max_lag != b->max_lag || a->ntrees != b->ntrees || a->nslots != b->nslots ||
+        a->ncompute != b->ncompute || a->nbuffers != b->nbuffers)
         return false;
     for (int i = 0; i < a->nsources; i++)
         if (a->sources[i] != b->sources[i])

@@ -264,10 +264,10 @@ static void test_paper_reduce(void)
 {
     steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
     steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_REDUCE,
-                                                       .participants = (int[]){0, 1, 2},
-                                                       .nparticipants = 3,
-                                                       .target = 0,
-                                                       .task_cost = 1});
+                                                          .participants = (int[]){0, 1, 2},
+                                                          .nparticipants = 3,
+                                                          .target = 0,
+                                                          .task_cost = 1});
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     assert_tp(s, 1, 1);
     mpq_t waste;
@@ -294,10 +294,10 @@ static void test_line_needs_two_trees(void)
                                     "processor C speed=1\nlink A B cost=1\nlink B C cost=1\n",
                                     STEADY_FORMAT_NATIVE);
     steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_REDUCE,
-                                                       .participants = (int[]){1, 0, 2},
-                                                       .nparticipants = 3,
-                                                       .target = 0,
-                                                       .task_cost = 1});
+                                                          .participants = (int[]){1, 0, 2},
+                                                          .nparticipants = 3,
+                                                          .target = 0,
+                                                          .task_cost = 1});
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     assert_tp(s, 2, 3);
     mpq_t waste;

@@ -50,13 +50,13 @@ char *write_string(const steady_platform_t *p, steady_format_t format,
 int platforms_equal(const steady_platform_t *a, const steady_platform_t *b, char why[256]);
 
 /* CU_ASSERT that a and b are equal, printing the difference if not. */
-#define ASSERT_PLATFORMS_EQUAL(a, b)                                                              \
-    do {                                                                                          \
-        char why_[256];                                                                           \
-        int eq_ = platforms_equal((a), (b), why_);                                                \
-        if (!eq_)                                                                                 \
+#define ASSERT_PLATFORMS_EQUAL(a, b)                                                               \
+    do {                                                                                           \
+        char why_[256];                                                                            \
+        int eq_ = platforms_equal((a), (b), why_);                                                 \
+        if (!eq_)                                                                                  \
             fprintf(stderr, "\n    platforms differ: %s\n", why_);                                 \
-        CU_ASSERT(eq_);                                                                           \
+        CU_ASSERT(eq_);                                                                            \
     } while (0)
 
 #endif

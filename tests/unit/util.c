@@ -81,14 +81,15 @@ int platforms_equal(const steady_platform_t *a, const steady_platform_t *b, char
     }
     if (steady_platform_node_count(a) != steady_platform_node_count(b) ||
         steady_platform_edge_count(a) != steady_platform_edge_count(b)) {
-        snprintf(why, 256, "%d nodes %d edges vs %d nodes %d edges",
-                 steady_platform_node_count(a), steady_platform_edge_count(a),
-                 steady_platform_node_count(b), steady_platform_edge_count(b));
+        snprintf(why, 256, "%d nodes %d edges vs %d nodes %d edges", steady_platform_node_count(a),
+                 steady_platform_edge_count(a), steady_platform_node_count(b),
+                 steady_platform_edge_count(b));
         return 0;
     }
     for (int v = 0; v < steady_platform_node_count(a); v++) {
         const steady_node_t *x = steady_platform_node(a, v), *y = steady_platform_node(b, v);
-        if (strcmp(x->name, y->name) != 0 || x->kind != y->kind || !same_double(x->speed, y->speed)) {
+        if (strcmp(x->name, y->name) != 0 || x->kind != y->kind ||
+            !same_double(x->speed, y->speed)) {
             snprintf(why, 256, "node %d: %s kind %d speed %.17g vs %s kind %d speed %.17g", v,
                      x->name, x->kind, x->speed, y->name, y->kind, y->speed);
             return 0;
