@@ -43,6 +43,10 @@ void help_replay(FILE *out);
 /* Prints "steady CMD: message (see 'steady CMD --help')" and returns 2. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* True when exactly one argument (PLATFORM) is left after the options at
+ * optind; otherwise prints the usage error. */
+bool one_platform(const char *cmd, int argc, char **argv);
+
 /* Prints err->msg on one line and returns the exit status for its code. */
 int report(const steady_error_t *err);
 

@@ -93,10 +93,8 @@ int cmd_export(int argc, char **argv)
         default: return usage_error("export", "unknown option (%s)", argv[optind - 1]);
         }
     }
-    if (optind == argc)
-        return usage_error("export", "missing PLATFORM");
-    if (optind < argc - 1)
-        return usage_error("export", "too many arguments (%s)", argv[optind + 1]);
+    if (!one_platform("export", argc, argv))
+        return EXIT_USAGE;
     if (format < 0)
         return usage_error("export", "missing --format");
     if (hostfile && format != STEADY_FORMAT_SIMGRID)

@@ -165,10 +165,8 @@ int cmd_info(int argc, char **argv)
         default: return usage_error("info", "unknown option (%s)", argv[optind - 1]);
         }
     }
-    if (optind == argc)
-        return usage_error("info", "missing PLATFORM");
-    if (optind < argc - 1)
-        return usage_error("info", "too many arguments (%s)", argv[optind + 1]);
+    if (!one_platform("info", argc, argv))
+        return EXIT_USAGE;
     const char *path = argv[optind];
 
     steady_error_t err = {0};

@@ -111,10 +111,8 @@ int cmd_plan(int argc, char **argv)
         default: return usage_error("plan", "unknown option (%s)", argv[optind - 1]);
         }
     }
-    if (optind == argc)
-        return usage_error("plan", "missing PLATFORM");
-    if (optind < argc - 1)
-        return usage_error("plan", "too many arguments (%s)", argv[optind + 1]);
+    if (!one_platform("plan", argc, argv))
+        return EXIT_USAGE;
     steady_platform_t *p = NULL;
     steady_solution_t *sol = NULL;
     steady_schedule_t *sc = NULL;

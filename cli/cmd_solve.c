@@ -71,6 +71,18 @@ static void print_q(const char *label, const mpq_t q, const char *suffix)
     q_free(s);
 }
 
+/* Which of node v's send port, receive port and processor are busy all the
+ * time (the binding constraints). */
+static void saturated(const steady_solution_t *s, int v, bool full[3])
+{
+    mpq_t busy[3];
+    mpq_inits(busy[0], busy[1], busy[2], NULL);
+    steady_solution_node_busy(s, v, busy[0], busy[1], busy[2]);
+    for (int k = 0; k < 3; k++)
+        full[k] = mpq_cmp_ui(busy[k], 1, 1) >= 0;
+    mpq_clears(busy[0], busy[1], busy[2], NULL);
+}
+
 static void describe_problem(const steady_solution_t *s, char *buf, size_t n)
 {
     const steady_platform_t *p = steady_solution_platform(s);
@@ -141,13 +153,12 @@ static void print_text(const steady_solution_t *s)
     printf("%-13s", "bottlenecks");
     int nb = 0;
     for (int v = 0; v < steady_platform_node_count(p); v++) {
-        steady_solution_node_busy(s, v, a, b, c);
-        const char *name = steady_platform_node(p, v)->name;
-        const char *kinds[3] = {"send port", "receive port", "cpu"};
-        mpq_t *vals[3] = {&a, &b, &c};
+        bool full[3];
+        saturated(s, v, full);
+        static const char *const kinds[3] = {"send port", "receive port", "cpu"};
         for (int k = 0; k < 3; k++)
-            if (mpq_cmp_ui(*vals[k], 1, 1) >= 0)
-                printf("%s%s of %s", nb++ ? ", " : "", kinds[k], name);
+            if (full[k])
+                printf("%s%s of %s", nb++ ? ", " : "", kinds[k], steady_platform_node(p, v)->name);
     }
     printf("%s\n", nb ? " (saturated)" : "none saturated");
 
@@ -239,14 +250,15 @@ static int print_json(const steady_solution_t *s)
 
     json_t *bottlenecks = json_array(), *nodes = json_array(), *edges = json_array();
     for (int v = 0; v < steady_platform_node_count(p); v++) {
-        steady_solution_node_busy(s, v, a, b, c);
         const char *name = steady_platform_node(p, v)->name;
-        const char *kinds[3] = {"send", "recv", "cpu"};
-        mpq_t *vals[3] = {&a, &b, &c};
+        bool full[3];
+        saturated(s, v, full);
+        static const char *const kinds[3] = {"send", "recv", "cpu"};
         for (int k = 0; k < 3; k++)
-            if (mpq_cmp_ui(*vals[k], 1, 1) >= 0)
+            if (full[k])
                 json_array_append_new(bottlenecks,
                                       json_pack("{s:s, s:s}", "kind", kinds[k], "node", name));
+        steady_solution_node_busy(s, v, a, b, c);
         json_array_append_new(nodes, json_pack("{s:s, s:o, s:o, s:o}", "name", name, "send",
                                                q_json(a), "recv", q_json(b), "cpu", q_json(c)));
     }
@@ -326,10 +338,8 @@ int cmd_solve(int argc, char **argv)
         default: return usage_error("solve", "unknown option (%s)", argv[optind - 1]);
         }
     }
-    if (optind == argc)
-        return usage_error("solve", "missing PLATFORM");
-    if (optind < argc - 1)
-        return usage_error("solve", "too many arguments (%s)", argv[optind + 1]);
+    if (!one_platform("solve", argc, argv))
+        return EXIT_USAGE;
     steady_platform_t *p = NULL;
     steady_solution_t *sol = NULL;
     int status = problem_solve(&a, argv[optind], &p, &sol);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <getopt.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -97,6 +98,15 @@ int usage_error(const char *cmd, const char *fmt, ...)
     fprintf(stderr, " (see 'steady %s --help')\n", cmd);
     va_end(ap);
     return EXIT_USAGE;
+}
+
+bool one_platform(const char *cmd, int argc, char **argv)
+{
+    if (optind == argc)
+        usage_error(cmd, "missing PLATFORM");
+    else if (optind < argc - 1)
+        usage_error(cmd, "too many arguments (%s)", argv[optind + 1]);
+    return optind == argc - 1;
 }
 
 int report(const steady_error_t *err)
