@@ -7,7 +7,9 @@
  *  2. The period.  Exact: the smallest T in which every tree runs a whole
  *     number of operations, T = lcm(den w_i) / gcd(w_i * lcm(den w_i)).
  *     Fixed (§4.6): the user's T, each tree running floor(w_i T) operations;
- *     the loss TP - K/T is at most #trees / T.
+ *     the loss TP - K/T is at most #trees / T.  Automatic (the default): a
+ *     few short periods, built and replayed, the fastest kept (see
+ *     choose_period()).
  *  3. Lags.  A step works on the batch of period p - lag; its lag exceeds
  *     the lags of the steps that produce its inputs, so data always comes
  *     from an earlier period and the slot order inside a period cannot break
@@ -285,24 +287,163 @@ static long fill_period(const steady_schedule_t *sc, const steady_trees_t *tr,
     return k;
 }
 
+/* Exactly k operations per period: each group's k shared by its trees in
+ * proportion to their rates (largest remainders), and the period as short
+ * as those counts allow, the largest load of a port or processor.  Near the
+ * optimum's K / TP, it avoids fill_period's loss of up to one operation per
+ * tree; false when memory runs out. */
+static bool round_period(const steady_schedule_t *sc, const steady_trees_t *tr,
+                         const tree_load_t *loads, int nports, long k, long *weight, mpq_t T)
+{
+    mpq_t share, frac, best_frac, load;
+    mpq_inits(share, frac, best_frac, load, NULL);
+    mpq_t *used = malloc((size_t)nports * sizeof *used);
+    int ngroups = (sc->op == STEADY_OP_SCATTER || sc->op == STEADY_OP_GOSSIP) ? sc->ntypes : 1;
+    long *left = malloc((size_t)ngroups * sizeof *left);
+    bool *bumped = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *bumped);
+    bool ok = used && left && bumped;
+    for (int g = 0; ok && g < ngroups; g++)
+        left[g] = k;
+    for (int i = 0; ok && i < tr->ntrees; i++) { /* floor(w_i k / TP) */
+        mpq_set_si(share, k, 1);
+        mpq_mul(share, share, tr->trees[i].weight);
+        mpq_div(share, share, sc->optimum);
+        mpz_fdiv_q(mpq_numref(frac), mpq_numref(share), mpq_denref(share));
+        weight[i] = mpz_get_si(mpq_numref(frac));
+        left[tree_group(sc, &tr->trees[i])] -= weight[i];
+    }
+    for (int g = 0; ok && g < ngroups; g++)
+        while (left[g] > 0) { /* the largest remainders get one more */
+            int pick = -1;
+            for (int i = 0; i < tr->ntrees; i++) {
+                if (bumped[i] || tree_group(sc, &tr->trees[i]) != g)
+                    continue;
+                mpq_set_si(share, k, 1);
+                mpq_mul(share, share, tr->trees[i].weight);
+                mpq_div(share, share, sc->optimum);
+                mpq_set_si(frac, weight[i], 1);
+                mpq_sub(frac, share, frac);
+                if (pick < 0 || mpq_cmp(frac, best_frac) > 0) {
+                    pick = i;
+                    mpq_set(best_frac, frac);
+                }
+            }
+            if (pick < 0)
+                break;
+            weight[pick]++;
+            bumped[pick] = true;
+            left[g]--;
+        }
+    if (ok) {
+        for (int x = 0; x < nports; x++)
+            mpq_init(used[x]);
+        for (int i = 0; i < tr->ntrees; i++)
+            for (int x = 0; x < loads[i].n; x++) {
+                mpq_set_si(load, weight[i], 1);
+                mpq_mul(load, load, loads[i].amount[x]);
+                mpq_add(used[loads[i].port[x]], used[loads[i].port[x]], load);
+            }
+        mpq_set_ui(T, 0, 1);
+        for (int x = 0; x < nports; x++) {
+            if (mpq_cmp(used[x], T) > 0)
+                mpq_set(T, used[x]);
+            mpq_clear(used[x]);
+        }
+    }
+    free(used);
+    free(left);
+    free(bumped);
+    mpq_clears(share, frac, best_frac, load, NULL);
+    return ok;
+}
+
+/* The rates that follow from period and ops_per_period. */
+static void set_rates(steady_schedule_t *sc, int ntrees)
+{
+    mpq_set_si(sc->throughput, sc->ops_per_period, 1);
+    mpq_div(sc->throughput, sc->throughput, sc->period);
+    if (sc->fixed_period) {
+        mpq_sub(sc->loss, sc->optimum, sc->throughput);
+        mpq_set_si(sc->loss_bound, ntrees, 1);
+        mpq_div(sc->loss_bound, sc->loss_bound, sc->period);
+    }
+}
+
+/* The automatic period's best few candidates by the estimate below; the
+ * planner builds each one and keeps the one its replay runs fastest. */
+#define NCAND 4
+
+typedef struct {
+    int n;
+    long *weight[NCAND];
+    mpq_t period[NCAND];
+    long ops[NCAND];
+    double score[NCAND];
+} candidates_t;
+
+static void candidates_free(candidates_t *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        free(c->weight[i]);
+        mpq_clear(c->period[i]);
+    }
+    c->n = 0;
+}
+
+/* Keeps (weight, T, ops) if it is among the NCAND best scores; false when
+ * memory runs out. */
+static bool candidates_offer(candidates_t *c, int ntrees, const long *weight, const mpq_t T,
+                             long ops, double score)
+{
+    int at = c->n;
+    while (at > 0 && c->score[at - 1] < score)
+        at--;
+    if (at >= NCAND)
+        return true;
+    if (c->n == NCAND) { /* drop the worst */
+        c->n--;
+        free(c->weight[c->n]);
+        mpq_clear(c->period[c->n]);
+    }
+    long *w = malloc((size_t)(ntrees ? ntrees : 1) * sizeof *w);
+    if (!w)
+        return false;
+    memcpy(w, weight, (size_t)ntrees * sizeof *w);
+    for (int i = c->n; i > at; i--) {
+        c->weight[i] = c->weight[i - 1];
+        c->period[i][0] = c->period[i - 1][0]; /* moves the mpq, no copy */
+        c->ops[i] = c->ops[i - 1];
+        c->score[i] = c->score[i - 1];
+    }
+    c->weight[at] = w;
+    mpq_init(c->period[at]);
+    mpq_set(c->period[at], T);
+    c->ops[at] = ops;
+    c->score[at] = score;
+    c->n++;
+    return true;
+}
+
 /* The period (docs/schedule-format.md and `steady plan --help`):
  *   exact   the smallest T in which every tree runs a whole number of
  *           operations: T = lcm(den w_i) / gcd(w_i lcm(den w_i));
  *   fixed   the user's T (§4.6), filled by fill_period();
- *   auto    T = K / TP for the K <= AUTO_MAX_OPS that runs a series of
- *           `series` operations fastest by the estimate
- *               (filled(K) / K) * P / (P + L + 1),   P = series / K,
- *           L the deepest tree's lag: the filled period's throughput,
- *           discounted by the periods the pipeline takes to fill and drain.
- *           Few operations per period keep the pipeline short; many let the
- *           integer counts follow the optimum's mix of trees; and the exact
- *           period of a platform with measured bandwidths often holds
- *           billions of operations. */
+ *   auto    K <= AUTO_MAX_OPS operations per period, in the period K / TP
+ *           filled by fill_period() or in the shortest period that holds
+ *           exactly K (round_period()).  Candidates are ranked by
+ *               (throughput / TP) * P / (P + (L + 1) / 2),  P = series / K,
+ *           L the deepest tree's lag: the throughput, discounted by the
+ *           periods the pipeline takes to fill and drain; the best NCAND are
+ *           then built and replayed, which measures what the estimate
+ *           guesses.  Few operations per period keep the pipeline short;
+ *           many let the integer counts follow the optimum's mix of trees;
+ *           and the exact period of a platform with measured bandwidths
+ *           often holds billions of operations. */
 #define AUTO_MAX_OPS 128
 
 static steady_err_t choose_period(steady_schedule_t *sc, const steady_solution_t *s,
                                   const steady_trees_t *tr, double period, long series, int depth,
-                                  long *weight, steady_error_t *err)
+                                  long *weight, candidates_t *cands, steady_error_t *err)
 {
     steady_err_t rc = STEADY_OK;
     int nports = 3 * steady_platform_node_count(steady_solution_platform(s));
@@ -356,26 +497,52 @@ static steady_err_t choose_period(steady_schedule_t *sc, const steady_solution_t
             steady_exact_decimal(sc->period, period);
             sc->ops_per_period = fill_period(sc, tr, loads, nports, sc->period, weight);
         } else {
+            /* for each K, two candidates: the period K / TP filled with
+             * whole operations, and exactly K operations in the shortest
+             * period they fit (kept only within §4.6's loss bound) */
             double best_score = -1;
             long best = -1;
-            for (long k = 1; k <= AUTO_MAX_OPS; k++) {
-                mpq_set_si(T, k, 1);
-                mpq_div(T, T, sc->optimum);
-                long got = fill_period(sc, tr, loads, nports, T, trial);
-                if (got < 0) {
-                    best = -1;
-                    break;
+            for (long k = 1; k <= AUTO_MAX_OPS && best_score < 1; k++) {
+                for (int kind = 0; kind < 2; kind++) {
+                    long got;
+                    if (kind == 0) {
+                        mpq_set_si(T, k, 1);
+                        mpq_div(T, T, sc->optimum);
+                        got = fill_period(sc, tr, loads, nports, T, trial);
+                    } else {
+                        got = round_period(sc, tr, loads, nports, k, trial, T) ? k : -1;
+                        mpq_set_si(q, k, 1); /* loss = TP - k / T <= #trees / T */
+                        mpq_div(q, q, T);
+                        mpq_sub(q, sc->optimum, q);
+                        mpq_mul(q, q, T);
+                        if (got > 0 && mpq_cmp_si(q, tr->ntrees, 1) > 0)
+                            continue;
+                    }
+                    if (got < 0) {
+                        rc = oom(err);
+                        goto cleanup;
+                    }
+                    if (got == 0)
+                        continue;
+                    /* the share of the optimum, discounted by the pipeline's fill */
+                    mpq_set_si(q, got, 1);
+                    mpq_div(q, q, T);
+                    mpq_div(q, q, sc->optimum);
+                    double batches = (double)series / (double)got;
+                    double score = mpq_get_d(q) * batches / (batches + (depth + 1) / 2.0);
+                    if (mpq_cmp_ui(q, 1, 1) == 0)
+                        score = 1; /* the optimum itself: no longer period is better */
+                    if (!candidates_offer(cands, tr->ntrees, trial, T, got, score)) {
+                        rc = oom(err);
+                        goto cleanup;
+                    }
+                    if (score > best_score) {
+                        best_score = score;
+                        best = got;
+                        mpq_set(sc->period, T);
+                        memcpy(weight, trial, (size_t)tr->ntrees * sizeof *weight);
+                    }
                 }
-                double batches = (double)series / (double)k;
-                double score = (double)got / (double)k * batches / (batches + depth + 1);
-                if (score > best_score) {
-                    best_score = score;
-                    best = got;
-                    mpq_set(sc->period, T);
-                    memcpy(weight, trial, (size_t)tr->ntrees * sizeof *weight);
-                }
-                if (got == k)
-                    break; /* the optimum itself: a longer period only lengthens the pipeline */
             }
             sc->ops_per_period = best;
         }
@@ -392,13 +559,7 @@ static steady_err_t choose_period(steady_schedule_t *sc, const steady_solution_t
                               period, mpq_get_d(q));
         goto cleanup;
     }
-    mpq_set_si(sc->throughput, sc->ops_per_period, 1);
-    mpq_div(sc->throughput, sc->throughput, sc->period);
-    if (sc->fixed_period) {
-        mpq_sub(sc->loss, sc->optimum, sc->throughput);
-        mpq_set_si(sc->loss_bound, tr->ntrees, 1);
-        mpq_div(sc->loss_bound, sc->loss_bound, sc->period);
-    }
+    set_rates(sc, tr->ntrees);
 
 cleanup:
     loads_free(loads, tr->ntrees);
@@ -652,56 +813,14 @@ cleanup:
     return rc;
 }
 
-steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan_options_t *opts,
-                                   steady_schedule_t **out, steady_error_t *err)
+/* Everything after the period: trees with their lags, slots, compute list,
+ * buffers, for these operation counts. */
+static steady_err_t assemble(steady_schedule_t *sc, const steady_solution_t *s,
+                             const steady_trees_t *tr, const long *weight, const int *interval,
+                             steady_error_t *err)
 {
-    *out = NULL;
-    if (!steady_solution_is_exact(s))
-        return steady_error_set(err, STEADY_EINVAL,
-                                "the solution is approximate (%s): a schedule needs the exact "
-                                "optimum",
-                                steady_solution_note(s));
-    double period = opts ? opts->period : 0;
-    if (isnan(period) || period > 1e15)
-        return steady_error_set(err, STEADY_EINVAL, "invalid period (%g)", period);
     const steady_platform_t *p = steady_solution_platform(s);
-    steady_trees_t *tr = NULL;
-    long *weight = NULL;
-    int N = 0; /* reduce: the number of participants */
-    steady_solution_sources(s, &N);
-    int *interval = malloc((size_t)(N * N > 0 ? N * N : 1) * sizeof *interval);
-    steady_schedule_t *sc = schedule_new();
-    steady_err_t rc = sc && interval ? STEADY_OK : oom(err);
-    for (int t = 0;
-         !rc && steady_solution_op(s) == STEADY_OP_REDUCE && t < steady_solution_type_count(s);
-         t++) {
-        int k, m;
-        steady_solution_type_ends(s, t, &k, &m);
-        interval[k * N + m] = t;
-    }
-    if (!rc)
-        rc = fill_header(sc, s, err);
-    if (!rc)
-        rc = steady_trees_decompose(s, &tr, err);
-    if (!rc && !(weight = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *weight)))
-        rc = oom(err);
-    /* the deepest tree's lag, for the automatic period: every tree once */
-    int depth = 0;
-    for (int i = 0; !rc && i < (tr ? tr->ntrees : 0); i++)
-        weight[i] = 1;
-    if (!rc && (rc = copy_trees(sc, s, tr, weight, interval, err)) == STEADY_OK) {
-        depth = sc->max_lag;
-        for (int i = 0; i < sc->ntrees; i++)
-            free(sc->trees[i].steps);
-        free(sc->trees);
-        sc->trees = NULL;
-        sc->ntrees = sc->max_lag = 0;
-    }
-    long series = opts && opts->series > 0 ? opts->series : STEADY_DEFAULT_SERIES;
-    if (!rc)
-        rc = choose_period(sc, s, tr, period, series, depth, weight, err);
-    if (!rc)
-        rc = copy_trees(sc, s, tr, weight, interval, err);
+    steady_err_t rc = copy_trees(sc, s, tr, weight, interval, err);
     if (!rc)
         rc = build_slots(sc, p, err);
     if (!rc) {
@@ -723,6 +842,109 @@ steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan
     }
     if (!rc)
         rc = compute_buffers(sc, p, interval, err);
+    return rc;
+}
+
+/* The replay decides among the automatic period's candidates: the estimate
+ * that ranked them only guesses how long the pipeline takes to fill. */
+#define REPLAY_MAX_OPS 20000
+
+static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_trees_t *tr,
+                                   const int *interval, const candidates_t *cands, long series,
+                                   steady_schedule_t **best, steady_error_t *err)
+{
+    const steady_platform_t *p = steady_solution_platform(s);
+    double best_rate = -1;
+    *best = NULL;
+    for (int c = 0; c < cands->n; c++) {
+        steady_schedule_t *x = schedule_new();
+        steady_err_t rc = x ? fill_header(x, s, err) : oom(err);
+        if (!rc) {
+            mpq_set(x->period, cands->period[c]);
+            x->ops_per_period = cands->ops[c];
+            x->fixed_period = true;
+            set_rates(x, tr->ntrees);
+            rc = assemble(x, s, tr, cands->weight[c], interval, err);
+        }
+        steady_replay_t r;
+        if (!rc)
+            rc = steady_schedule_replay(x, p, series < REPLAY_MAX_OPS ? series : REPLAY_MAX_OPS, &r,
+                                        err);
+        if (rc) {
+            steady_schedule_destroy(x);
+            steady_schedule_destroy(*best);
+            *best = NULL;
+            return rc;
+        }
+        if (r.achieved > best_rate) {
+            best_rate = r.achieved;
+            steady_schedule_destroy(*best);
+            *best = x;
+        } else {
+            steady_schedule_destroy(x);
+        }
+    }
+    return STEADY_OK;
+}
+
+steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan_options_t *opts,
+                                   steady_schedule_t **out, steady_error_t *err)
+{
+    *out = NULL;
+    if (!steady_solution_is_exact(s))
+        return steady_error_set(err, STEADY_EINVAL,
+                                "the solution is approximate (%s): a schedule needs the exact "
+                                "optimum",
+                                steady_solution_note(s));
+    double period = opts ? opts->period : 0;
+    if (isnan(period) || period > 1e15)
+        return steady_error_set(err, STEADY_EINVAL, "invalid period (%g)", period);
+    long series = opts && opts->series > 0 ? opts->series : STEADY_DEFAULT_SERIES;
+    steady_trees_t *tr = NULL;
+    long *weight = NULL;
+    candidates_t cands = {0};
+    int N = 0; /* reduce: the number of participants */
+    steady_solution_sources(s, &N);
+    int *interval = malloc((size_t)(N * N > 0 ? N * N : 1) * sizeof *interval);
+    steady_schedule_t *sc = schedule_new();
+    steady_err_t rc = sc && interval ? STEADY_OK : oom(err);
+    for (int t = 0;
+         !rc && steady_solution_op(s) == STEADY_OP_REDUCE && t < steady_solution_type_count(s);
+         t++) {
+        int k, m;
+        steady_solution_type_ends(s, t, &k, &m);
+        interval[k * N + m] = t;
+    }
+    if (!rc)
+        rc = fill_header(sc, s, err);
+    if (!rc)
+        rc = steady_trees_decompose(s, &tr, err);
+    if (!rc && !(weight = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *weight)))
+        rc = oom(err);
+    /* the deepest tree's lag, for the automatic period: every tree once */
+    int depth = 0;
+    for (int i = 0; !rc && i < tr->ntrees; i++)
+        weight[i] = 1;
+    if (!rc && (rc = copy_trees(sc, s, tr, weight, interval, err)) == STEADY_OK) {
+        depth = sc->max_lag;
+        for (int i = 0; i < sc->ntrees; i++)
+            free(sc->trees[i].steps);
+        free(sc->trees);
+        sc->trees = NULL;
+        sc->ntrees = sc->max_lag = 0;
+    }
+    if (!rc)
+        rc = choose_period(sc, s, tr, period, series, depth, weight, &cands, err);
+    if (!rc && cands.n > 1) {
+        steady_schedule_t *best;
+        if (!(rc = pick_by_replay(s, tr, interval, &cands, series, &best, err))) {
+            steady_schedule_destroy(sc);
+            sc = best;
+        }
+    } else if (!rc) {
+        rc = assemble(sc, s, tr, weight, interval, err);
+    }
+    candidates_free(&cands);
     free(interval);
     free(weight);
     steady_trees_destroy(tr);
