@@ -32,8 +32,10 @@
  *              its tail holds to its head, a task T(k,l,m) on i merges
  *              v[k,l] and v[l+1,m] held by i into v[k,m]; an input must be
  *              produced by an *earlier* step (steps are in dependency
- *              order) with a *smaller* lag (an initial value counts as lag
- *              -1).  Reduce, scatter, gossip: every value is used exactly
+ *              order) with a *smaller* lag for a send, a lag no larger
+ *              for a task (a period's tasks run after its slots, in the
+ *              compute list's order, which follows each tree's steps; an
+ *              initial value counts as lag -1).  Reduce, scatter, gossip: every value is used exactly
  *              once, except the delivered results (v[0,N-1] on the target,
  *              a message on its destination).  Broadcast: an arborescence —
  *              no node receives the message twice, every target receives
@@ -517,11 +519,16 @@ static bool consume(ctx_t *x, token_t *tok, int *ntok, int t, int i, long key, i
     if (linear && tok[k].uses > 0)
         report(x, "tree %d step %d (%s): uses %s on %s, which step %d already uses", t, i, desc,
                val, nname(x, node), tok[k].user);
-    if (s->lag <= tok[k].lag)
+    /* a task runs after the period's slots, so it may use what they (or an
+     * earlier task of the period) delivered in the same period; a send
+     * needs data of an earlier period */
+    bool task = s->kind == STEADY_STEP_COMPUTE;
+    if (task ? s->lag < tok[k].lag : s->lag <= tok[k].lag)
         report(x,
-               "tree %d step %d (%s): lag %d is not larger than the lag %d of step %d, which "
-               "produces %s on %s",
-               t, i, desc, s->lag, tok[k].lag, tok[k].producer, val, nname(x, node));
+               "tree %d step %d (%s): lag %d is %s the lag %d of step %d, which produces %s on "
+               "%s",
+               t, i, desc, s->lag, task ? "smaller than" : "not larger than", tok[k].lag,
+               tok[k].producer, val, nname(x, node));
     if (tok[k].uses++ == 0)
         tok[k].user = i;
     if (s->lag > tok[k].last_lag)
@@ -1018,6 +1025,23 @@ static steady_err_t check_compute(ctx_t *x, int nflat)
                    ce->tree, ce->step, desc, entry[f]);
         else
             entry[f] = c;
+    }
+    /* tasks of a period run in list order: a tree's tasks must be listed in
+     * step (dependency) order, so that a task of a lag runs after the tasks
+     * of the same lag it uses */
+    for (int t = 0; t < sc->ntrees; t++) {
+        int last = -1, last_step = -1;
+        for (int i = 0; i < sc->trees[t].nsteps; i++) {
+            int f = x->tree_off[t] + i;
+            if (sc->trees[t].steps[i].kind != STEADY_STEP_COMPUTE || entry[f] < 0)
+                continue;
+            if (entry[f] < last)
+                report(x, "compute %d: tree %d step %d is listed before step %d (compute %d), "
+                          "which comes earlier in the tree",
+                       entry[f], t, i, last_step, last);
+            last = entry[f];
+            last_step = i;
+        }
     }
     /* the load is what the trees run, whatever the list says */
     for (int t = 0; t < sc->ntrees; t++) {

@@ -10,10 +10,11 @@
  *     the loss TP - K/T is at most #trees / T.  Automatic (the default): a
  *     few short periods, built and replayed, the fastest kept (see
  *     choose_period()).
- *  3. Lags.  A step works on the batch of period p - lag; its lag exceeds
- *     the lags of the steps that produce its inputs, so data always comes
- *     from an earlier period and the slot order inside a period cannot break
- *     a dependency.  This is the paper's initialisation / steady state /
+ *  3. Lags.  A step works on the batch of period p - lag.  A send's lag
+ *     exceeds the lags of the steps that produce its input, so it moves
+ *     data of an earlier period and the slot order inside a period cannot
+ *     break a dependency; a task runs after its period's slots, in list
+ *     order, so its lag is at least its producers'.  This is the paper's initialisation / steady state /
  *     clean-up (§3.4): the first max_lag periods fill the pipeline, the last
  *     ones drain it.
  *  4. The period's communications (every tree's sends, weight x c(e) each)
@@ -639,11 +640,14 @@ static steady_err_t copy_trees(steady_schedule_t *sc, const steady_solution_t *s
             }
             int ins[2][2], nin, out_node, out_type;
             step_io(p, interval, N, o, ins, &nin, &out_node, &out_type);
-            int lag = 0;
+            /* a send uses data of an earlier period; a task runs after its
+             * period's slots and after the earlier tasks of the list, so it
+             * may use what they produced in the same period */
+            int lag = 0, gap = st->kind == STEADY_STEP_SEND ? 1 : 0;
             for (int x = 0; x < nin; x++) {
                 int pj = producer[ins[x][0] * nt + ins[x][1]];
-                if (pj >= 0 && out->steps[pj].lag + 1 > lag)
-                    lag = out->steps[pj].lag + 1;
+                if (pj >= 0 && out->steps[pj].lag + gap > lag)
+                    lag = out->steps[pj].lag + gap;
             }
             o->lag = lag;
             if (lag > sc->max_lag)

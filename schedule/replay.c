@@ -5,8 +5,9 @@
  * What is simulated.  N operations make P = ceil(N / K) batches (K =
  * ops_per_period; the last batch may be partial) and the run P + L periods
  * (L = max_lag).  The *program* is the global sequence of events in
- * schedule order: for each period q, the compute entries of sc->compute,
- * then the slots in order and the transfers of each slot in order.  In
+ * schedule order: for each period q, the slots in order and the
+ * transfers of each slot in order, then the compute entries of
+ * sc->compute in their order.  In
  * period q a step of lag λ works on batch b = q - λ when 0 <= b < P.  Tree
  * i's operations in batch b are b K + first + j, 0 <= j < weight; those
  * >= N do not exist, so batch b of tree i has
@@ -25,10 +26,9 @@
  * compute entry of n tasks on processor x starts when x's CPU is free and
  * all its inputs are there and keeps the CPU for n w(x): tasks run one
  * after another on the processor's single CPU, in parallel with its ports
- * (the paper's full overlap).  Where the compute entries sit in a period
- * does not matter: they only wait for the CPU (which only they use) and
- * for data of earlier periods (a step's lag exceeds its producers'), and
- * what they produce is read in later periods only.
+ * (the paper's full overlap).  A task may use what its period's
+ * transfers, or the tasks listed before it, produced for the same batch:
+ * its lag may equal its producers'; a send needs an earlier period's data.
  *
  * Availability.  The output of step s for batch b is complete when the
  * last of its parts (transfers, or the compute entries of a compute step)
@@ -44,8 +44,8 @@
  * No deadlock.  Events are processed once each, in the program's total
  * order, and an event's start is the maximum of quantities set by EARLIER
  * events only (port and CPU release times, and availabilities of batches
- * produced in earlier periods, the lags being strictly increasing along
- * dependencies, which is checked).  So every start is well-defined: the
+ * produced earlier in the program: in earlier periods, or for a task, by
+ * the period's transfers or earlier tasks, which is checked).  So every start is well-defined: the
  * replay cannot block, whatever the schedule.
  *
  * Completion.  An operation is done when the last step of its tree(s)
@@ -155,9 +155,12 @@ static steady_err_t find_input(const replay_t *r, int t, int s, int v, int type,
     for (int j = s - 1; j >= 0; j--) {
         if (!makes(r, &tr->steps[j], v, type, k, m))
             continue;
-        if (tr->steps[j].lag >= tr->steps[s].lag)
+        /* a task may use what its period's slots delivered (they run
+         * first); a send needs an earlier period's data */
+        bool task = tr->steps[s].kind == STEADY_STEP_COMPUTE;
+        if (task ? tr->steps[j].lag > tr->steps[s].lag : tr->steps[j].lag >= tr->steps[s].lag)
             return steady_error_set(err, STEADY_EINVAL,
-                                    "replay: tree %d step %d: lag %d not larger than the lag %d "
+                                    "replay: tree %d step %d: lag %d too small for the lag %d "
                                     "of step %d that produces its input",
                                     t, s, tr->steps[s].lag, tr->steps[j].lag, j);
         *flat = r->base[t] + j;
@@ -503,6 +506,22 @@ steady_err_t steady_schedule_replay(const steady_schedule_t *sc, const steady_pl
             for (int k = 0; k < rs->nin; k++)
                 cur[f].in[k] = rs->in[k] < 0 ? &zero : &avail[(size_t)rs->in[k] * R + slot];
         }
+        for (int i = 0; i < r.nx; i++) {
+            const rtransfer_t *x = &r.x[i];
+            const cur_t *cs = &cur[x->flat];
+            double amount = earlier(x->to, (double)cs->n) - x->from;
+            if (amount <= 0)
+                continue;
+            if (*cs->in[0] < 0)
+                goto not_produced;
+            double start = later(*cs->in[0], later(send_free[x->from_node], recv_free[x->to_node]));
+            double end = start + amount * x->c;
+            send_free[x->from_node] = recv_free[x->to_node] = end;
+            double arrival = end + x->latency;
+            *cs->out = later(*cs->out, arrival);
+            makespan = later(makespan, arrival);
+            ntransfers++;
+        }
         for (int i = 0; i < r.nc; i++) {
             const rcompute_t *c = &r.cp[i];
             const cur_t *cs = &cur[c->flat];
@@ -520,22 +539,6 @@ steady_err_t steady_schedule_replay(const steady_schedule_t *sc, const steady_pl
             makespan = later(makespan, end);
             ntasks += n;
         }
-        for (int i = 0; i < r.nx; i++) {
-            const rtransfer_t *x = &r.x[i];
-            const cur_t *cs = &cur[x->flat];
-            double amount = earlier(x->to, (double)cs->n) - x->from;
-            if (amount <= 0)
-                continue;
-            if (*cs->in[0] < 0)
-                goto not_produced;
-            double start = later(*cs->in[0], later(send_free[x->from_node], recv_free[x->to_node]));
-            double end = start + amount * x->c;
-            send_free[x->from_node] = recv_free[x->to_node] = end;
-            double arrival = end + x->latency;
-            *cs->out = later(*cs->out, arrival);
-            makespan = later(makespan, arrival);
-            ntransfers++;
-        }
     }
 
     res->ops = ops;
@@ -549,10 +552,11 @@ steady_err_t steady_schedule_replay(const steady_schedule_t *sc, const steady_pl
 
     goto cleanup;
 not_produced:
-    /* cannot happen: prepare_* checked that every step is produced in full
-     * and that producers have smaller lags */
-    rc = steady_error_set(err, STEADY_EINTERNAL,
-                          "replay: an input was used before it was produced (a bug)");
+    /* the lags were checked; what is left is a task listed before a task
+     * of the same lag whose result it uses */
+    rc = steady_error_set(err, STEADY_EINVAL,
+                          "replay: a task is listed before the task of the same period that "
+                          "produces its input (the compute list must follow each tree's steps)");
 cleanup:
     free(avail);
     free(cur);

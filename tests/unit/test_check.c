@@ -418,17 +418,35 @@ static void test_reduce_mutants(void)
     sc->trees[0].steps[0].lag = 1;
     sc->trees[0].steps[1].lag = 0;
     EXPECT_LINE(sc, p,
-                "tree 0 step 1 (compute T(1,1,2) on P2): lag 0 is not larger than the lag 1 of "
+                "tree 0 step 1 (compute T(1,1,2) on P2): lag 0 is smaller than the lag 1 of "
                 "step 0, which produces v[1,1] on P2");
     steady_schedule_destroy(sc);
 
-    /* the last task in the same period as the send that feeds it */
+    /* a send in the same period as the task that produces what it sends
+     * (a task may use its period's receptions, a send may not use its
+     * period's tasks: they run after the slots) */
+    sc = reduce_one_tree(p);
+    sc->trees[0].steps[2].lag = 1;
+    EXPECT_LINE(sc, p,
+                "tree 0 step 2 (P2 -> P0, type [1,2]): lag 1 is not larger than the lag 1 of "
+                "step 1, which produces v[1,2] on P2");
+    steady_schedule_destroy(sc);
+
+    /* the last task in the same period as the send that feeds it: valid */
     sc = reduce_one_tree(p);
     sc->trees[0].steps[3].lag = 2;
     sc->max_lag = 2;
+    CU_ASSERT_EQUAL(violations(sc, p), 0);
+    steady_schedule_destroy(sc);
+
+    /* a tree's tasks listed against their order */
+    sc = reduce_one_tree(p);
+    steady_sched_compute_t first = sc->compute[0];
+    sc->compute[0] = sc->compute[1];
+    sc->compute[1] = first;
     EXPECT_LINE(sc, p,
-                "tree 0 step 3 (compute T(0,0,2) on P0): lag 2 is not larger than the lag 2 of "
-                "step 2, which produces v[1,2] on P0");
+                "compute 0: tree 0 step 3 is listed before step 1 (compute 1), which comes "
+                "earlier in the tree");
     steady_schedule_destroy(sc);
 
     /* steps out of dependency order: the task listed before the send */
