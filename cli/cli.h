@@ -12,6 +12,7 @@
 
 #include "steady/lp.h"
 #include "steady/platform.h"
+#include "steady/schedule.h"
 
 #define STEADY_VERSION "0.1.0"
 
@@ -46,6 +47,11 @@ int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(pri
 /* True when exactly one argument (PLATFORM) is left after the options at
  * optind; otherwise prints the usage error. */
 bool one_platform(const char *cmd, int argc, char **argv);
+
+/* Reads PLATFORM then the schedule file made for it (check, replay); on
+ * failure prints the error and returns the exit status. */
+int read_schedule(const char *sched, const char *plat, steady_format_t from, steady_platform_t **p,
+                  steady_schedule_t **sc);
 
 /* Prints err->msg on one line and returns the exit status for its code. */
 int report(const steady_error_t *err);

@@ -26,7 +26,6 @@ void help_check(FILE *out)
                  "schedule made for another platform).\n");
 }
 
-/* Reads PLATFORM then SCHED (shared with replay); the exit status on failure. */
 int read_schedule(const char *sched, const char *plat, steady_format_t from, steady_platform_t **p,
                   steady_schedule_t **sc)
 {

@@ -9,9 +9,6 @@
 #include "cli.h"
 #include "steady/schedule.h"
 
-int read_schedule(const char *sched, const char *plat, steady_format_t from, steady_platform_t **p,
-                  steady_schedule_t **sc);
-
 void help_replay(FILE *out)
 {
     fprintf(out,

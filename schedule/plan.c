@@ -109,11 +109,22 @@ static steady_err_t fill_header(steady_schedule_t *sc, const steady_solution_t *
     return STEADY_OK;
 }
 
-/* Group of a tree: for scatter and gossip the message type of its route
- * (each type's routes carry every operation once), otherwise 0. */
+/* Scatter and gossip trees are routes of one message type each, and each
+ * type carries every operation once: the types are the groups whose counts
+ * must be equal.  Reduce and broadcast trees form one group. */
+static bool per_type(const steady_schedule_t *sc)
+{
+    return sc->op == STEADY_OP_SCATTER || sc->op == STEADY_OP_GOSSIP;
+}
+
+static int group_count(const steady_schedule_t *sc)
+{
+    return per_type(sc) ? sc->ntypes : 1;
+}
+
 static int tree_group(const steady_schedule_t *sc, const steady_tree_t *t)
 {
-    return (sc->op == STEADY_OP_SCATTER || sc->op == STEADY_OP_GOSSIP) ? t->steps[0].type : 0;
+    return per_type(sc) ? t->steps[0].type : 0;
 }
 
 /* What one operation of a tree costs each resource: the send port of node
@@ -201,7 +212,7 @@ static tree_load_t *tree_loads(const steady_solution_t *s, const steady_trees_t 
 static long fill_period(const steady_schedule_t *sc, const steady_trees_t *tr,
                         const tree_load_t *loads, int nports, const mpq_t T, long *weight)
 {
-    int ngroups = (sc->op == STEADY_OP_SCATTER || sc->op == STEADY_OP_GOSSIP) ? sc->ntypes : 1;
+    int ngroups = group_count(sc);
     long *group_ops = calloc((size_t)ngroups, sizeof *group_ops);
     int *pick = malloc((size_t)ngroups * sizeof *pick);
     mpq_t *used = malloc((size_t)nports * sizeof *used);
@@ -299,7 +310,7 @@ static bool round_period(const steady_schedule_t *sc, const steady_trees_t *tr,
     mpq_t share, frac, best_frac, load;
     mpq_inits(share, frac, best_frac, load, NULL);
     mpq_t *used = malloc((size_t)nports * sizeof *used);
-    int ngroups = (sc->op == STEADY_OP_SCATTER || sc->op == STEADY_OP_GOSSIP) ? sc->ntypes : 1;
+    int ngroups = group_count(sc);
     long *left = malloc((size_t)ngroups * sizeof *left);
     bool *bumped = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *bumped);
     bool ok = used && left && bumped;
