@@ -1,6 +1,7 @@
 # steady — throughput-optimal periodic schedules for series of collectives.
 #
-#   make            build libsteady, the steady CLI (into build/)
+#   make            build libsteady, the steady CLI, the MPI executor steady-run and
+#                   its SimGrid SMPI build steady-run-smpi (into build/)
 #   make check      install missing Debian packages, build, run every test
 #   make demo       install missing Debian packages, run the main job on an example
 #   make asan       run the whole test suite built with ASan + UBSan (build-asan/)
@@ -10,6 +11,8 @@
 
 BUILD    ?= build
 CC       ?= cc
+MPICC    ?= mpicc
+SMPICC   ?= smpicc
 SANITIZE ?=
 
 # Evaluated lazily (=): on a fresh machine pkg-config only works once the
@@ -27,21 +30,36 @@ LDLIBS    = $(shell pkg-config --libs $(PKGS)) -lglpk -lgmp -lm
 TEST_LIBS = $(shell pkg-config --libs cunit)
 comma     = ,
 
-LIB_SRC  := $(wildcard common/*.c platform/*.c lp/*.c decompose/*.c schedule/*.c)
+LIB_SRC  := $(wildcard common/*.c platform/*.c lp/*.c decompose/*.c schedule/*.c compare/*.c)
 CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/unit/*.c)
+# the MPI executor: the same sources built twice, with mpicc and with smpicc
+RUN_SRC  := $(wildcard runner/*.c)
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+RUN_OBJ  := $(RUN_SRC:%.c=$(BUILD)/%.o)
+SMPI_OBJ := $(RUN_SRC:runner/%.c=$(BUILD)/runner-smpi/%.o)
 
 LIB      := $(BUILD)/libsteady.a
 STEADY   := $(BUILD)/steady
 UNIT     := $(BUILD)/unit-tests
+RUN      := $(BUILD)/steady-run
+RUN_SMPI := $(BUILD)/steady-run-smpi
+
+# The MPI binaries link their own copy of libsteady (mpi-lib/), compiled
+# with -fPIC, as smpicc links steady-run-smpi as a shared object that
+# smpirun loads, and never with sanitizers, even under SANITIZE: Open MPI's
+# and SimGrid's own allocations would be reported as leaks at exit, and
+# smpirun's process does not start with the sanitizer runtime.
+MPI_CFLAGS = $(WARN) -O2 -g -fPIC -MMD -MP
+MPI_LIB   := $(BUILD)/mpi-lib/libsteady.a
+MPI_OBJ   := $(LIB_SRC:%.c=$(BUILD)/mpi-lib/%.o)
 
 .PHONY: all deps-ok bootstrap check test demo asan bench format clean
 
-all: deps-ok $(LIB) $(STEADY)
+all: deps-ok $(LIB) $(STEADY) $(RUN) $(RUN_SMPI)
 
 # A plain `make` does not install anything; it says what is missing.
 deps-ok:
@@ -58,6 +76,29 @@ $(BUILD)/%.o: %.c
 	@$(if $(V),,echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
+# runner/ is the only MPI code: compiled with mpicc for steady-run, and
+# again with smpicc (SimGrid's mpi.h, SMPI_H defined) for steady-run-smpi;
+# both link the copy of libsteady in mpi-lib/, built with the plain compiler.
+$(BUILD)/runner/%.o: runner/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  MPICC   $<")
+	$(Q)$(MPICC) $(CPPFLAGS) $(MPI_CFLAGS) -c $< -o $@
+
+$(BUILD)/runner-smpi/%.o: runner/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  SMPICC  $<")
+	$(Q)$(SMPICC) $(CPPFLAGS) $(MPI_CFLAGS) -c $< -o $@
+
+$(BUILD)/mpi-lib/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  CC      $< (for MPI)")
+	$(Q)$(CC) $(CPPFLAGS) $(MPI_CFLAGS) -c $< -o $@
+
+$(MPI_LIB): $(MPI_OBJ)
+	@rm -f $@
+	@$(if $(V),,echo "  AR      $@")
+	$(Q)ar rcs $@ $^
+
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	@$(if $(V),,echo "  AR      $@")
@@ -66,6 +107,14 @@ $(LIB): $(LIB_OBJ)
 $(STEADY): $(CLI_OBJ) $(LIB)
 	@$(if $(V),,echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) $(CLI_OBJ) $(LIB) $(LDLIBS) -o $@
+
+$(RUN): $(RUN_OBJ) $(MPI_LIB)
+	@$(if $(V),,echo "  LINK    $@")
+	$(Q)$(MPICC) $(RUN_OBJ) $(MPI_LIB) $(LDLIBS) -o $@
+
+$(RUN_SMPI): $(SMPI_OBJ) $(MPI_LIB)
+	@$(if $(V),,echo "  LINK    $@")
+	$(Q)$(SMPICC) $(SMPI_OBJ) $(MPI_LIB) $(LDLIBS) -o $@
 
 $(UNIT): $(TEST_OBJ) $(LIB)
 	@$(if $(V),,echo "  LINK    $@")
@@ -92,9 +141,9 @@ bench: bootstrap
 	bench/run $(BUILD)
 
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(wildcard include/steady/*.h */*.h tests/*/*.h)
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(RUN_SRC) $(wildcard include/steady/*.h */*.h tests/*/*.h)
 
 clean:
 	rm -rf build build-asan
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(RUN_OBJ:.o=.d) $(SMPI_OBJ:.o=.d) $(MPI_OBJ:.o=.d)

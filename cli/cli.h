@@ -40,6 +40,8 @@ int cmd_check(int argc, char **argv);
 void help_check(FILE *out);
 int cmd_replay(int argc, char **argv);
 void help_replay(FILE *out);
+int cmd_compare(int argc, char **argv);
+void help_compare(FILE *out);
 
 /* Prints "steady CMD: message (see 'steady CMD --help')" and returns 2. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -21,6 +21,7 @@ static const cli_command_t commands[] = {
     {"plan", "periodic schedule achieving it, written as a schedule file", cmd_plan, help_plan},
     {"check", "validate a schedule file against its platform", cmd_check, help_check},
     {"replay", "one-port discrete-event execution of a schedule", cmd_replay, help_replay},
+    {"compare", "two-tree and classic algorithms next to the optimum", cmd_compare, help_compare},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 

@@ -1,0 +1,218 @@
+/*
+ * runner.h — the pieces of steady-run, the MPI executor of periodic
+ * schedules (docs/running.md): payloads and their verification
+ * (payload.c), the program one rank runs, built from the schedule
+ * (program.c), its self-timed execution over MPI (execute.c), and the
+ * command itself (main.c).  Only runner/ uses MPI; payload.c and
+ * program.c do not.
+ */
+#ifndef STEADY_RUNNER_H
+#define STEADY_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include "steady/schedule.h"
+
+/* Exit statuses, as the steady CLI: 0 ok, 1 runtime or verification
+ * failure, 2 bad input or usage. */
+enum { RUN_OK = 0, RUN_FAIL = 1, RUN_USAGE = 2 };
+
+/* ---- payloads (payload.c) -------------------------------------------------
+ *
+ * Every byte a run moves is a function of what it is, so that a receiver
+ * can recompute and compare it.  A message of S bytes of operation `op`:
+ *   scatter, gossip  the message from node a to node b: bytes from (a, b, op)
+ *   broadcast        the source a's message: bytes from (a, op)
+ *   reduce           the partial result v[a,b] = v_a (+) ... (+) v_b of the
+ *                    participants a..b (indices in the operator's order).
+ * The reduce operator is the composition of affine maps x -> alpha x + beta
+ * modulo the prime p = 2^31 - 1, element by element: a message is S / 8
+ * elements of 8 bytes (alpha then beta, 32 bits each, alpha != 0), and
+ * f (+) g = "f, then g" = (alpha_f alpha_g, alpha_g beta_f + beta_g).  It
+ * is associative and not commutative, so a result combined in the wrong
+ * order is wrong.  The S mod 8 bytes after the last element are zero (a
+ * task ORs its inputs' there, so that a damaged byte still shows). */
+typedef struct {
+    steady_op_t op;
+    int a, b;
+} value_t;
+
+/* The most reduce participants steady-run handles (the reduce LP has
+ * O(N^3) variables: a few tens of participants are already large). */
+#define PAYLOAD_MAX_PARTICIPANTS 256
+
+/* Writes bytes [lo, hi) of value v for operation op (message size S) to
+ * out.  A reduce interval of m - k + 1 participants costs m - k + 1
+ * compositions per element; everything else is a hash per 8 bytes. */
+void payload_fill(value_t v, long op, size_t S, size_t lo, size_t hi, unsigned char *out);
+
+/* True when bytes [lo, hi) of value v for op equal data[0 .. hi - lo).
+ * scratch holds at least PAYLOAD_CHUNK bytes. */
+#define PAYLOAD_CHUNK 65536
+bool payload_check(value_t v, long op, size_t S, size_t lo, size_t hi, const unsigned char *data,
+                   unsigned char *scratch);
+
+/* Reduce: out = left (+) right, two whole messages of S bytes (out may be
+ * either input). */
+void payload_combine(const unsigned char *left, const unsigned char *right, size_t S,
+                     unsigned char *out);
+
+/* ---- the program of one rank (program.c) ----------------------------------
+ *
+ * The schedule's period, flattened: steps, and *pieces* — a transfer of a
+ * slot, or a compute entry — each on message positions [from, to) of its
+ * tree's batch, with the producer pieces it depends on.  The rank's three
+ * streams (send port, receive port, CPU) are lists of messages and tasks
+ * per period, repeated for every period of the run. */
+
+/* The batch a step's output holds in one ring entry, and its bookkeeping. */
+typedef struct {
+    long batch;          /* -1: none yet */
+    int pieces_left;     /* producer pieces of that batch still to come */
+    int readers_left;    /* consumer pieces that have not read it yet */
+    unsigned char *done; /* per producer piece of the step: its bytes are in */
+    unsigned char *data; /* weight x S bytes: message j at j S */
+} entry_t;
+
+typedef struct {
+    int tree, step, lag;
+    int node;         /* where its output lives: the receiver of a send, the processor of a task */
+    int sender;       /* a send: the node it leaves */
+    int in[2], nin;   /* producing steps (flat indices); -1: an initial value */
+    value_t value;    /* what it carries or makes */
+    bool final;       /* its output is a delivered result (verified where it arrives) */
+    int first, count; /* its pieces: by_step[first .. first + count) */
+    int rfirst, rcount; /* pieces reading its output: readers[rfirst .. rfirst + rcount) */
+    /* on the rank that holds its output: */
+    int depth;     /* ring entries (0: nothing kept) */
+    entry_t *ring; /* batch b in ring[b % depth] */
+    long seen;     /* final: the batch the counters below are for, -1 none yet */
+    size_t *got;   /* final: bytes delivered per message position of that batch */
+} pstep_t;
+
+typedef struct {
+    int flat;        /* its step */
+    int index;       /* its rank among its step's pieces (entry_t.done) */
+    long lo, hi;     /* message positions [lo, hi) it touches */
+    size_t off, end; /* transfer: from byte off of message lo to byte end of message hi - 1 */
+    int dep, ndep;   /* the producer pieces it waits for: deps[dep .. dep + ndep) */
+} piece_t;
+
+typedef struct {
+    int piece; /* a producer piece */
+    long from; /* floor of the first position it shares with the consumer */
+} dep_t;
+
+/* One MPI message of a period: the transfers of one slot on one edge. */
+typedef struct {
+    int slot, peer;
+    int first, count; /* parts[first .. first + count): piece indices, in slot order */
+} pmsg_t;
+
+typedef struct {
+    const steady_schedule_t *sc;
+    const steady_platform_t *p;
+    int me;
+    long ops, K, L, P; /* operations, per period, max lag, batches */
+    size_t S;          /* message size in bytes */
+    int nflat;
+    pstep_t *steps;
+    int *base; /* flat index of tree i's step 0 */
+    int npieces;
+    piece_t *pieces;
+    int *by_step; /* piece indices grouped by step */
+    int *readers; /* piece indices reading each step's output, grouped by step */
+    int ndeps;
+    dep_t *deps;
+    int *parts; /* piece indices of the messages */
+    int nsend, nrecv, ntask;
+    pmsg_t *send, *recv; /* this rank's messages of a period, in slot order */
+    int *task;           /* this rank's compute pieces, in the compute list's order */
+    size_t max_msg;      /* largest message of a full batch */
+    size_t buffers;      /* bytes of ring entries on this rank */
+    unsigned char *pool; /* their data */
+} program_t;
+
+/* Builds rank `me`'s program for a run of `ops` operations with messages
+ * of S bytes, and allocates its ring entries (program_t.buffers bytes).
+ * Errors: a schedule the executor cannot follow -> EINVAL, EUNSUPPORTED;
+ * out of memory -> ENOMEM.  Free with program_free (also after a failure).
+ * O(pieces^2 / steps + slots) time. */
+steady_err_t program_build(const steady_schedule_t *sc, const steady_platform_t *p, int me,
+                           long ops, size_t S, program_t *pg, steady_error_t *err);
+void program_free(program_t *pg);
+
+/* Message positions of tree t's batch b that exist: [0, n). */
+long program_batch_size(const program_t *pg, int tree, long b);
+
+/* The operation at message position j of tree t's batch b. */
+long program_op(const program_t *pg, int tree, long b, long j);
+
+/* ---- execution (execute.c) ------------------------------------------------ */
+
+/* STEADY_RUN_FAULT=RANK:KIND@OP (docs/running.md): rank RANK dies
+ * (SIGKILL), stalls forever, or flips one byte of the first message it
+ * sends that carries operation OP, when it reaches that operation. */
+typedef enum { FAULT_NONE = 0, FAULT_DIE, FAULT_STALL, FAULT_CORRUPT } fault_kind_t;
+
+typedef struct {
+    fault_kind_t kind;
+    int rank;
+    long op;
+} fault_t;
+
+/* Per-operation verification flags (one byte per operation on each rank,
+ * OR-ed over the ranks at the end). */
+enum { FLAG_CORRUPT = 1, FLAG_LOST = 2, FLAG_DUPLICATED = 4 };
+
+/* What one rank measured. */
+typedef struct {
+    double elapsed; /* from the common start to its last completion */
+    double busy, send, recv,
+        cpu; /* seconds with: anything, a send, a receive, a task in progress */
+    double messages, bytes, tasks; /* sent messages and bytes, tasks run */
+} run_stats_t;
+
+/* ---- the progress watch (--timeout) ----------------------------------------
+ *
+ * A rank that makes no progress (no event of its own starts or completes)
+ * for `timeout` seconds prints what it waits for — "steady-run: NODE (rank
+ * r): no progress for S s: the receive of period q slot s from PEER" — and
+ * ends the job.  Plain MPI: its waits poll and look at the clock
+ * (MPI_Wtime), then MPI_Abort.  SMPI: a watchdog actor on its host sleeps
+ * until the timeout would expire, in simulated seconds, and ends the
+ * simulation with status 1. */
+struct exec;
+typedef struct {
+    const program_t *pg;
+    double timeout;
+    double progress;         /* MPI_Wtime of the last progress */
+    const struct exec *exec; /* the execution in progress, or NULL */
+    const char *what;        /* otherwise, what the rank is doing */
+    void *actor;             /* SMPI: the watchdog */
+} watch_t;
+
+void watch_start(watch_t *w, const program_t *pg, double timeout);
+void watch_stop(watch_t *w);
+
+/* Prints "steady-run: NODE (rank r): why: what it waits for" and aborts
+ * the job (does not return). */
+void watch_fail(const watch_t *w, const char *why);
+
+/* Runs the program from the common start (the caller's barrier) to the
+ * end, under watch w.  Fills flags[0 .. ops) and *st.  A rank that cannot
+ * progress with nothing in flight (an invalid schedule), or sees no
+ * progress for the watch's timeout, fails the job (watch_fail).  Returns
+ * ENOMEM on allocation failure, STEADY_OK otherwise. */
+steady_err_t program_execute(program_t *pg, const fault_t *fault, watch_t *w, uint8_t *flags,
+                             run_stats_t *st, steady_error_t *err);
+
+/* Waits for n requests under watch w; `what` names the wait in the
+ * message. */
+void run_wait_all(int n, MPI_Request *reqs, watch_t *w, const char *what);
+
+#endif /* STEADY_RUNNER_H */

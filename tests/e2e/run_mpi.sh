@@ -1,0 +1,261 @@
+#!/bin/bash
+# End-to-end tests of steady-run, the MPI executor (docs/running.md).
+#
+#  1. SMPI throughput: every operation on three generated heterogeneous
+#     platforms (random, 6 processors, seeds 1-3) with their latencies set to
+#     0: plan -> check -> smpirun steady-run-smpi --ops 2000 -> every
+#     operation verified and achieved / TP >= 0.95; likewise the paper's
+#     reduce example (abstract costs, --msg-bytes).  With latencies, SMPI's
+#     rendezvous holds a port for latency + size / bandwidth per message where
+#     the one-port model holds it for size / bandwidth (docs/running.md,
+#     "SimGrid and the one-port model"): the ratio then falls to the
+#     latency bound T / max over ports (T + latencies of its messages in a
+#     period), which part 2 checks on the same platforms with latencies.
+#  3. Open MPI (mpirun --oversubscribe): every operation on a small
+#     generated platform, a platform with a router, the paper's abstract
+#     reduce example; every operation verified.
+#  4. Failures, each under `timeout 60`: wrong -np, a schedule for another
+#     platform, a truncated and an invalid schedule, bad options, a stalled
+#     peer (--timeout, plain MPI and SMPI), a dead peer, and a damaged byte
+#     that verification must catch (corrupt = 1, exit 1).
+#
+#   tests/e2e/run_mpi.sh BUILD_DIR      (from the repository root)
+#
+# Prints the measured ratios, then "PASS run_mpi" or FAIL lines.
+set -u
+build=${1:?usage: tests/e2e/run_mpi.sh BUILD_DIR}
+steady="$build/steady"
+run="$build/steady-run"
+run_smpi="$build/steady-run-smpi"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() {
+    echo "FAIL run_mpi: $*"
+    failures=$((failures + 1))
+}
+for tool in mpirun smpirun python3; do
+    command -v "$tool" >/dev/null || {
+        echo "FAIL run_mpi: $tool not found (scripts/bootstrap installs it)"
+        exit 1
+    }
+done
+for bin in "$steady" "$run" "$run_smpi"; do
+    [ -x "$bin" ] || {
+        echo "FAIL run_mpi: $bin is not built (run make)"
+        exit 1
+    }
+done
+
+mpi=(timeout 60 mpirun --allow-run-as-root --oversubscribe)
+# SMPI's network as steady's model (tests/e2e/smpi_export.sh explains each);
+# steady-run-smpi sets smpi/test and smpi/send-is-detached-thresh itself
+cfg=(--cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1
+    --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0 --cfg=smpi/wtime:0
+    --log=root.thres:warning)
+
+# field NAME: a field of the JSON report in $tmp/out
+field() {
+    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$tmp/out" "$1" 2>/dev/null
+}
+ge() { python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)' "$1" "$2"; }
+
+# smpi PLAT SCHED OPS [ARGS...]: runs steady-run-smpi on the platform's
+# export, the JSON report in $tmp/out; returns smpirun's status
+smpi() {
+    local plat=$1 sched=$2 ops=$3
+    shift 3
+    "$steady" export --format simgrid "$plat" -o "$tmp/p.xml" --hostfile "$tmp/p.hosts" &&
+        timeout 120 smpirun -no-privatize "${cfg[@]}" -platform "$tmp/p.xml" -hostfile "$tmp/p.hosts" \
+            -np "$(wc -l <"$tmp/p.hosts")" "$run_smpi" --json --ops "$ops" "$@" "$sched" "$plat" \
+            >"$tmp/out" 2>"$tmp/err"
+}
+
+# verified OPS WHAT: every operation of the run in $tmp/out verified
+verified() {
+    local v
+    v=$(field verified)
+    [ "$v" = "$1" ] && [ "$(field lost)$(field duplicated)$(field corrupt)" = 000 ] ||
+        { fail "$2: verified '$v' of $1 ($(head -c 300 "$tmp/err"))"; return 1; }
+}
+
+# plan OP PLAT SCHED [FLAGS...]: plan and check
+plan() {
+    local op=$1 plat=$2 sched=$3
+    shift 3
+    "$steady" plan --op "$op" "$@" -o "$sched" "$plat" >/dev/null 2>"$tmp/err" ||
+        { fail "plan --op $op $plat: $(head -1 "$tmp/err")"; return 1; }
+    "$steady" check "$sched" "$plat" >"$tmp/check" 2>&1 ||
+        { fail "check rejects plan --op $op $plat: $(head -2 "$tmp/check")"; return 1; }
+}
+
+# The one-port model with SMPI's rendezvous: each message holds its
+# sender's and its receiver's port for its slot's duration plus the edge's
+# latency, so a period takes at least the busiest port's total:
+# bound = T / max(T, max over ports of sum(duration + latency)).
+latency_bound() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+from fractions import Fraction as F
+d = json.load(open(sys.argv[1]))
+lat = {}
+for line in open(sys.argv[2]):
+    w = line.split()
+    if w and w[0] == "edge":
+        attrs = dict(a.split("=") for a in w[3:])
+        lat[(w[1], w[2])] = float(attrs.get("latency", 0))
+T = float(F(d["period"]))
+busy = {}
+for slot in d["slots"]:
+    edges = set()
+    for x in slot["transfers"]:
+        st = d["trees"][x["tree"]]["steps"][x["step"]]
+        edges.add((st["from"], st["to"]))
+    for e in edges:  # one message per slot and edge
+        for port in (("send", e[0]), ("recv", e[1])):
+            busy[port] = busy.get(port, 0) + float(F(slot["duration"])) + lat[e]
+print(T / max([T] + list(busy.values())))
+PY
+}
+
+# ---- 1, 2. SMPI ------------------------------------------------------------------
+echo "steady-run-smpi, 2000 operations of 16 KiB, achieved / TP (replay):"
+for seed in 1 2 3; do
+    "$steady" gen --kind random --nodes 6 --seed $seed -o "$tmp/r$seed.plat"
+    sed 's/latency=[^ ]*/latency=0/' "$tmp/r$seed.plat" >"$tmp/z$seed.plat"
+    line="  random-6-s$seed, no latency:"
+    for op in scatter gossip reduce broadcast; do
+        s="$tmp/z$seed-$op.sched"
+        plan $op "$tmp/z$seed.plat" "$s" --msg-size 16KiB --series 2000 || continue
+        smpi "$tmp/z$seed.plat" "$s" 2000 || { fail "smpirun $op z$seed: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
+        verified 2000 "smpi $op z$seed" || continue
+        r=$(field ratio)
+        rp=$("$steady" replay --json --ops 2000 "$s" "$tmp/z$seed.plat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ratio"])')
+        line=$(printf '%s %s %.4f (%.4f)' "$line" $op "$r" "$rp")
+        ge "$r" 0.95 || fail "smpi $op z$seed: achieved / TP $r < 0.95 (replay $rp)"
+    done
+    echo "$line"
+done
+
+# the paper's reduce example (abstract costs: one cost unit moves 64 KiB
+# per simulated second, in the export and in the run): TP = 1
+"$steady" plan --op reduce --task-cost 1 -o "$tmp/paper.sched" examples/platforms/paper-reduce.plat >/dev/null &&
+    "$steady" export --format simgrid --msg-size 64KiB examples/platforms/paper-reduce.plat \
+        -o "$tmp/paper.xml" --hostfile "$tmp/paper.hosts" &&
+    timeout 120 smpirun -no-privatize "${cfg[@]}" -platform "$tmp/paper.xml" -hostfile "$tmp/paper.hosts" \
+        -np 3 "$run_smpi" --json --ops 2000 --msg-bytes 64KiB "$tmp/paper.sched" \
+        examples/platforms/paper-reduce.plat >"$tmp/out" 2>"$tmp/err" ||
+    fail "smpirun paper reduce: $(grep -v WARNING "$tmp/err" | head -c 300)"
+if verified 2000 "smpi paper reduce"; then
+    r=$(field ratio)
+    printf '  paper-reduce (abstract): reduce %.4f\n' "$r"
+    ge "$r" 0.95 || fail "smpi paper reduce: achieved / TP $r < 0.95"
+fi
+
+# with latencies (seed 1): between the latency bound times the replay's
+# ratio and the smaller of the two (docs/running.md)
+line="  random-6-s1, latencies: ratio (latency bound):"
+for op in scatter gossip reduce broadcast; do
+    s="$tmp/r1-$op.sched"
+    plan $op "$tmp/r1.plat" "$s" --msg-size 16KiB --series 1000 || continue
+    smpi "$tmp/r1.plat" "$s" 1000 || { fail "smpirun $op r1: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
+    verified 1000 "smpi $op r1" || continue
+    r=$(field ratio)
+    lb=$(latency_bound "$s" "$tmp/r1.plat")
+    rp=$("$steady" replay --json --ops 1000 "$s" "$tmp/r1.plat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ratio"])')
+    line=$(printf '%s %s %.4f (%.4f)' "$line" $op "$r" "$lb")
+    python3 -c 'import sys; r, lb, rp = map(float, sys.argv[1:]); sys.exit(0 if 0.97 * lb * rp <= r <= 1.02 * min(lb, rp) else 1)' "$r" "$lb" "$rp" ||
+        fail "smpi $op r1: ratio $r outside [0.97 x $lb x $rp, 1.02 x min($lb, $rp)]"
+done
+echo "$line"
+
+# ---- 3. Open MPI -------------------------------------------------------------------
+# ompi PLAT SCHED OPS [ARGS...]: mpirun steady-run, the JSON report in $tmp/out
+ompi() {
+    local plat=$1 sched=$2 ops=$3
+    shift 3
+    "${mpi[@]}" -np "$(grep -cE '^(processor|router) ' "$plat")" "$run" --json --ops "$ops" "$@" \
+        "$sched" "$plat" >"$tmp/out" 2>"$tmp/err"
+}
+"$steady" gen --kind random --nodes 4 --seed 7 -o "$tmp/small.plat"
+"$steady" gen --kind cluster --nodes 3 --seed 1 -o "$tmp/cluster.plat" # 3 processors, 1 switch
+for op in scatter gossip reduce broadcast; do
+    plan $op "$tmp/small.plat" "$tmp/small-$op.sched" --msg-size 64KiB || continue
+    ompi "$tmp/small.plat" "$tmp/small-$op.sched" 300 || { fail "mpirun $op: $(head -c 300 "$tmp/err")"; continue; }
+    verified 300 "mpirun $op small"
+done
+plan broadcast "$tmp/cluster.plat" "$tmp/cluster.sched" --msg-size 64KiB &&
+    { ompi "$tmp/cluster.plat" "$tmp/cluster.sched" 300 || fail "mpirun broadcast cluster: $(head -c 300 "$tmp/err")"; } &&
+    verified 300 "mpirun broadcast through a switch"
+ex=examples/platforms
+plan reduce $ex/paper-reduce.plat "$tmp/paper.sched" --task-cost 1 --period exact &&
+    { ompi $ex/paper-reduce.plat "$tmp/paper.sched" 500 --msg-bytes 4096 || fail "mpirun paper reduce: $(head -c 300 "$tmp/err")"; } &&
+    verified 500 "mpirun paper reduce (abstract, --msg-bytes)"
+
+# ---- 4. failures ----------------------------------------------------------------
+# expect STATUS PATTERN WHAT CMD...: CMD exits with STATUS ("fail": any
+# failure but timeout's 124, a hang) and its stderr matches PATTERN
+expect() {
+    local want=$1 pattern=$2 what=$3
+    shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    if [ "$want" = fail ]; then
+        [ "$got" -ne 0 ] && [ "$got" -ne 124 ] || fail "$what: exit $got (want a failure, not a hang)"
+    else
+        [ "$got" -eq "$want" ] || fail "$what: exit $got (want $want): $(head -c 300 "$tmp/err")"
+    fi
+    grep -qE "$pattern" "$tmp/err" || fail "$what: stderr lacks '$pattern': $(head -c 300 "$tmp/err")"
+}
+s="$tmp/small-scatter.sched"
+p="$tmp/small.plat"
+expect 2 '^steady-run: .*small-scatter.sched: the schedule has 4 nodes but the job has 3 ranks' \
+    "wrong -np" "${mpi[@]}" -np 3 "$run" --ops 10 "$s" "$p"
+expect 2 '^steady-run: .*small-scatter.sched: made for another platform' \
+    "another platform" "${mpi[@]}" -np 4 "$run" --ops 10 "$s" "$tmp/r1.plat"
+head -c 1500 "$s" >"$tmp/truncated.sched"
+expect 2 '^steady-run: .*truncated.sched:[0-9]+:[0-9]+: malformed JSON' \
+    "truncated schedule" "${mpi[@]}" -np 4 "$run" --ops 10 "$tmp/truncated.sched" "$p"
+python3 - "$s" "$tmp/invalid.sched" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["slots"][0]["transfers"].pop()
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect 2 '^steady-run: .*invalid.sched: invalid schedule \([0-9]+ violations?, see .steady check.\): ' \
+    "invalid schedule" "${mpi[@]}" -np 4 "$run" --ops 10 "$tmp/invalid.sched" "$p"
+expect 2 '^steady-run: .*paper.sched: the schedule is for an abstract platform .*--msg-bytes' \
+    "abstract without --msg-bytes" "${mpi[@]}" -np 3 "$run" --ops 10 "$tmp/paper.sched" $ex/paper-reduce.plat
+expect 2 "^steady-run: --ops takes a positive integer up to 10\^9 \(0\) \(see 'steady-run --help'\)$" \
+    "--ops 0" "${mpi[@]}" -np 4 "$run" --ops 0 "$s" "$p"
+expect 2 "^steady-run: unknown option \(--speed\)" "unknown option" "${mpi[@]}" -np 1 "$run" --speed "$s" "$p"
+"$run" --help | grep -q '^usage: steady-run --ops K' || fail "steady-run --help"
+# a stalled peer: its neighbours see no progress for 2 s and end the job
+# (local ranks inherit mpirun's environment; across hosts add -x)
+expect fail '^steady-run: P[0-9] \(rank [0-9]\): no progress for 2 s: .*period [0-9]+ slot [0-9]+ (from|to) P[0-9]' \
+    "stalled peer" env STEADY_RUN_FAULT=2:stall@100 "${mpi[@]}" -np 4 "$run" --timeout 2 --ops 300 "$s" "$p"
+# a dead peer: the MPI runtime ends the job
+expect fail 'exited on signal 9' \
+    "dead peer" env STEADY_RUN_FAULT=2:die@100 "${mpi[@]}" -np 4 "$run" --ops 300 "$s" "$p"
+# a damaged byte is caught: one corrupt operation, exit 1 (the scatter's
+# source P0 sends every message; P1 sends its value or a partial result)
+for fault in scatter:0 reduce:1; do
+    op=${fault%:*}
+    STEADY_RUN_FAULT=${fault#*:}:corrupt@100 ompi "$p" "$tmp/small-$op.sched" 300
+    st=$?
+    [ $st -eq 1 ] && [ "$(field corrupt)" = 1 ] && [ "$(field verified)" = 299 ] ||
+        fail "corrupt@100 on $op: exit $st, corrupt '$(field corrupt)', verified '$(field verified)'"
+done
+# SMPI: the watchdog of the first rank without progress for 1 simulated
+# second ends the simulation (SimGrid alone would stop at the deadlock with
+# status 0)
+STEADY_RUN_FAULT=1:stall@100 smpi "$tmp/z1.plat" "$tmp/z1-scatter.sched" 300 --timeout 1
+st=$?
+[ $st -ne 0 ] && [ $st -ne 124 ] && grep -qE '^steady-run: P[0-9] \(rank [0-9]\): no progress for 1 simulated s: ' "$tmp/err" ||
+    fail "SMPI stall: exit $st: $(grep -v WARNING "$tmp/err" | head -c 300)"
+
+if [ "$failures" -eq 0 ]; then
+    echo "PASS run_mpi"
+else
+    exit 1
+fi
