@@ -1,7 +1,8 @@
 # steady — throughput-optimal periodic schedules for series of collectives.
 #
-#   make            build libsteady, the steady CLI, the MPI executor steady-run and
-#                   its SimGrid SMPI build steady-run-smpi (into build/)
+#   make            build libsteady, the steady CLI, the MPI executor steady-run
+#                   (Open MPI), its builds steady-run-mpich (MPICH) and
+#                   steady-run-smpi (SimGrid SMPI), into build/
 #   make check      install missing Debian packages, build, run every test
 #   make demo       install missing Debian packages, run the main job on an example
 #   make asan       run the whole test suite built with ASan + UBSan (build-asan/)
@@ -12,6 +13,7 @@
 BUILD    ?= build
 CC       ?= cc
 MPICC    ?= mpicc
+MPICHCC  ?= mpicc.mpich
 SMPICC   ?= smpicc
 SANITIZE ?=
 
@@ -33,7 +35,8 @@ comma     = ,
 LIB_SRC  := $(wildcard common/*.c platform/*.c lp/*.c decompose/*.c schedule/*.c compare/*.c)
 CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/unit/*.c)
-# the MPI executor: the same sources built twice, with mpicc and with smpicc
+# the MPI executor: the same sources built three times, with mpicc (Open MPI),
+# mpicc.mpich and smpicc
 RUN_SRC  := $(wildcard runner/*.c)
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -41,12 +44,14 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 RUN_OBJ  := $(RUN_SRC:%.c=$(BUILD)/%.o)
 SMPI_OBJ := $(RUN_SRC:runner/%.c=$(BUILD)/runner-smpi/%.o)
+MPICH_OBJ := $(RUN_SRC:runner/%.c=$(BUILD)/runner-mpich/%.o)
 
 LIB      := $(BUILD)/libsteady.a
 STEADY   := $(BUILD)/steady
 UNIT     := $(BUILD)/unit-tests
 RUN      := $(BUILD)/steady-run
 RUN_SMPI := $(BUILD)/steady-run-smpi
+RUN_MPICH := $(BUILD)/steady-run-mpich
 
 # The MPI binaries link their own copy of libsteady (mpi-lib/), compiled
 # with -fPIC, as smpicc links steady-run-smpi as a shared object that
@@ -59,7 +64,7 @@ MPI_OBJ   := $(LIB_SRC:%.c=$(BUILD)/mpi-lib/%.o)
 
 .PHONY: all deps-ok bootstrap check test demo asan bench format clean
 
-all: deps-ok $(LIB) $(STEADY) $(RUN) $(RUN_SMPI)
+all: deps-ok $(LIB) $(STEADY) $(RUN) $(RUN_MPICH) $(RUN_SMPI)
 
 # A plain `make` does not install anything; it says what is missing.
 deps-ok:
@@ -76,9 +81,10 @@ $(BUILD)/%.o: %.c
 	@$(if $(V),,echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-# runner/ is the only MPI code: compiled with mpicc for steady-run, and
-# again with smpicc (SimGrid's mpi.h, SMPI_H defined) for steady-run-smpi;
-# both link the copy of libsteady in mpi-lib/, built with the plain compiler.
+# runner/ is the only MPI code: compiled with mpicc for steady-run, with
+# mpicc.mpich for steady-run-mpich, and with smpicc (SimGrid's mpi.h, SMPI_H
+# defined) for steady-run-smpi; all link the copy of libsteady in mpi-lib/,
+# built with the plain compiler (it uses no MPI).
 $(BUILD)/runner/%.o: runner/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  MPICC   $<")
@@ -88,6 +94,11 @@ $(BUILD)/runner-smpi/%.o: runner/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  SMPICC  $<")
 	$(Q)$(SMPICC) $(CPPFLAGS) $(MPI_CFLAGS) -c $< -o $@
+
+$(BUILD)/runner-mpich/%.o: runner/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  MPICHCC $<")
+	$(Q)$(MPICHCC) $(CPPFLAGS) $(MPI_CFLAGS) -c $< -o $@
 
 $(BUILD)/mpi-lib/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -111,6 +122,10 @@ $(STEADY): $(CLI_OBJ) $(LIB)
 $(RUN): $(RUN_OBJ) $(MPI_LIB)
 	@$(if $(V),,echo "  LINK    $@")
 	$(Q)$(MPICC) $(RUN_OBJ) $(MPI_LIB) $(LDLIBS) -o $@
+
+$(RUN_MPICH): $(MPICH_OBJ) $(MPI_LIB)
+	@$(if $(V),,echo "  LINK    $@")
+	$(Q)$(MPICHCC) $(MPICH_OBJ) $(MPI_LIB) $(LDLIBS) -o $@
 
 $(RUN_SMPI): $(SMPI_OBJ) $(MPI_LIB)
 	@$(if $(V),,echo "  LINK    $@")
@@ -146,4 +161,4 @@ format:
 clean:
 	rm -rf build build-asan
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(RUN_OBJ:.o=.d) $(SMPI_OBJ:.o=.d) $(MPI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(RUN_OBJ:.o=.d) $(MPICH_OBJ:.o=.d) $(SMPI_OBJ:.o=.d) $(MPI_OBJ:.o=.d)

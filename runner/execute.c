@@ -683,8 +683,17 @@ void run_wait_all(int n, MPI_Request *reqs, watch_t *w, const char *what)
 #if RUN_SMPI
     MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
 #else
-    for (int done = 0; !done;) {
-        MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
+    /* MPI_Test one by one rather than MPI_Testall: MPICH's
+     * MPI_STATUSES_IGNORE, (MPI_Status *)1, trips GCC's
+     * -Wstringop-overflow on MPI_Testall's array parameter. */
+    for (bool done = false; !done;) {
+        done = true;
+        for (int i = 0; i < n; i++) {
+            int flag = 1;
+            if (reqs[i] != MPI_REQUEST_NULL)
+                MPI_Test(&reqs[i], &flag, MPI_STATUS_IGNORE);
+            done = done && flag;
+        }
         if (!done) {
             watch_check(w);
             sched_yield();
