@@ -32,7 +32,7 @@ LDLIBS    = $(shell pkg-config --libs $(PKGS)) -lglpk -lgmp -lm
 TEST_LIBS = $(shell pkg-config --libs cunit)
 comma     = ,
 
-LIB_SRC  := $(wildcard common/*.c platform/*.c lp/*.c decompose/*.c schedule/*.c compare/*.c)
+LIB_SRC  := $(wildcard common/*.c platform/*.c lp/*.c decompose/*.c schedule/*.c compare/*.c draw/*.c)
 CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/unit/*.c)
 # the MPI executor: the same sources built three times, with mpicc (Open MPI),

@@ -12,6 +12,7 @@
 
 #include "steady/lp.h"
 #include "steady/platform.h"
+#include "steady/progress.h"
 #include "steady/schedule.h"
 
 #define STEADY_VERSION "0.1.0"
@@ -42,6 +43,8 @@ int cmd_replay(int argc, char **argv);
 void help_replay(FILE *out);
 int cmd_compare(int argc, char **argv);
 void help_compare(FILE *out);
+int cmd_draw(int argc, char **argv);
+void help_draw(FILE *out);
 
 /* Prints "steady CMD: message (see 'steady CMD --help')" and returns 2. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -86,6 +89,7 @@ enum {
     O_TASK,
     O_TIME,
     O_FROM,
+    O_QUIET,
     O_PROBLEM_END
 };
 
@@ -97,7 +101,7 @@ enum {
         {"target", required_argument, NULL, O_TARGET},                                             \
         {"msg-size", required_argument, NULL, O_SIZE},                                             \
         {"task-cost", required_argument, NULL, O_TASK},                                            \
-        {"time-limit", required_argument, NULL, O_TIME},                                           \
+        {"time-limit", required_argument, NULL, O_TIME}, {"quiet", no_argument, NULL, O_QUIET},    \
     {                                                                                              \
         "from", required_argument, NULL, O_FROM                                                    \
     }
@@ -109,6 +113,9 @@ typedef struct {
     steady_problem_t prob;
     steady_solve_options_t sopts;
     steady_format_t from;
+    bool quiet;                      /* --quiet: no progress line */
+    steady_progress_line_t progress; /* on standard error, see problem_progress_start */
+    char prefix[32];                 /* "steady solve" */
 } problem_args_t;
 
 /* The help lines of the flags above. */
@@ -123,6 +130,12 @@ int problem_option(problem_args_t *a, int c, const char *arg);
  * error is printed and the exit status returned. */
 int problem_solve(problem_args_t *a, const char *path, steady_platform_t **p,
                   steady_solution_t **sol);
+/* The progress line of a long solve on standard error ("steady CMD: simplex,
+ * iteration 12000, 3.1 s"), unless --quiet or standard error is not a
+ * terminal: start hooks it into a->sopts (problem_solve does it), clear
+ * erases it before anything else is printed. */
+void problem_progress_start(problem_args_t *a);
+void problem_progress_clear(problem_args_t *a);
 
 /* Human-readable quantities: "125 MB/s", "10 us", "2.5 Gflop/s". */
 void human(char *buf, size_t n, double value, const char *unit);

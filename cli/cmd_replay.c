@@ -12,7 +12,7 @@
 void help_replay(FILE *out)
 {
     fprintf(out,
-            "usage: steady replay [--ops K] [--json] [--from FORMAT] SCHED PLATFORM\n"
+            "usage: steady replay [--ops K] [--json] [--quiet] [--from FORMAT] SCHED PLATFORM\n"
             "\n"
             "Runs K operations of the schedule SCHED in a discrete-event simulation of\n"
             "the one-port model: every node works through its sends, receives and tasks\n"
@@ -25,20 +25,21 @@ void help_replay(FILE *out)
             "  --json         {\"ops\", \"makespan\", \"achieved\", \"optimum\", \"planned\",\n"
             "                 \"ratio\"} (throughputs in operations per second or per time unit)\n"
             "  --from FORMAT  platform format: auto (default), native, graphml, simgrid\n"
+            "  --quiet        no progress line on standard error (there is one only on a\n"
+            "                 terminal, for runs longer than a fraction of a second)\n"
             "  -h, --help     this help\n");
 }
 
 int cmd_replay(int argc, char **argv)
 {
     enum { O_OPS = O_PROBLEM_END, O_JSON };
-    static const struct option opts[] = {{"ops", required_argument, NULL, O_OPS},
-                                         {"json", no_argument, NULL, O_JSON},
-                                         {"from", required_argument, NULL, O_FROM},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"ops", required_argument, NULL, O_OPS},   {"json", no_argument, NULL, O_JSON},
+        {"from", required_argument, NULL, O_FROM}, {"quiet", no_argument, NULL, O_QUIET},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     steady_format_t from = STEADY_FORMAT_AUTO;
     long ops = 1000;
-    bool json = false;
+    bool json = false, quiet = false;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -52,6 +53,7 @@ int cmd_replay(int argc, char **argv)
             break;
         }
         case O_JSON: json = true; break;
+        case O_QUIET: quiet = true; break;
         case O_FROM:
             if (!parse_format("replay", optarg, true, &from))
                 return EXIT_USAGE;
@@ -70,7 +72,12 @@ int cmd_replay(int argc, char **argv)
         return status;
     steady_replay_t r;
     steady_error_t err = {0};
-    if (steady_schedule_replay(sc, p, ops, &r, &err)) {
+    steady_progress_line_t pl;
+    steady_progress_line_init(&pl, stderr, "steady replay", quiet);
+    steady_replay_observer_t obs = {.progress = steady_progress_line_report, .ctx = &pl};
+    steady_err_t rc = steady_schedule_replay_observed(sc, p, ops, &obs, &r, &err);
+    steady_progress_line_clear(&pl);
+    if (rc) {
         status = report(&err);
     } else if (json) {
         json_t *j = json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:I, s:I}", "ops", (json_int_t)r.ops,

@@ -22,6 +22,8 @@ static const cli_command_t commands[] = {
     {"check", "validate a schedule file against its platform", cmd_check, help_check},
     {"replay", "one-port discrete-event execution of a schedule", cmd_replay, help_replay},
     {"compare", "two-tree and classic algorithms next to the optimum", cmd_compare, help_compare},
+    {"draw", "pictures: platform, LP solution, trees, Gantt charts (DOT, SVG, PNG)", cmd_draw,
+     help_draw},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 

@@ -23,7 +23,9 @@ const char *const problem_help =
     "                        ignored by abstract cost edges\n"
     "  --task-cost FLOP      reduce: flop per reduction task (default: one flop per\n"
     "                        byte of message; 1 on abstract platforms)\n"
-    "  --time-limit SEC      give up (exit 1) when the simplex takes longer\n"
+    "  --time-limit SEC      give up (exit 1) when solving takes longer (building the\n"
+    "                        LP, simplex; an exact recovery cut short is approximate)\n"
+    "  --quiet               no progress line on standard error\n"
     "  --from FORMAT         platform format: auto (default), native, graphml, simgrid\n";
 
 void problem_args_init(problem_args_t *a, const char *cmd)
@@ -68,6 +70,7 @@ int problem_option(problem_args_t *a, int c, const char *arg)
         return EXIT_OK;
     }
     case O_FROM: return parse_format(a->cmd, arg, true, &a->from) ? EXIT_OK : EXIT_USAGE;
+    case O_QUIET: a->quiet = true; return EXIT_OK;
     default: return -1;
     }
 }
@@ -162,7 +165,10 @@ int problem_solve(problem_args_t *a, const char *path, steady_platform_t **pp,
         first++;
     a->prob.source = one.n ? one.ids[0] : first;
     a->prob.target = one.n ? one.ids[0] : p_set.n ? p_set.ids[0] : first;
-    status = steady_lp_solve(p, &a->prob, &a->sopts, sol, &err) ? report(&err) : EXIT_OK;
+    problem_progress_start(a);
+    steady_err_t rc = steady_lp_solve(p, &a->prob, &a->sopts, sol, &err);
+    problem_progress_clear(a);
+    status = rc ? report(&err) : EXIT_OK;
 
 done:
     free(s_set.ids);
@@ -175,4 +181,19 @@ done:
     }
     *pp = p;
     return status;
+}
+
+void problem_progress_start(problem_args_t *a)
+{
+    if (a->sopts.progress)
+        return; /* already started */
+    snprintf(a->prefix, sizeof a->prefix, "steady %s", a->cmd);
+    steady_progress_line_init(&a->progress, stderr, a->prefix, a->quiet);
+    a->sopts.progress = steady_progress_line_report;
+    a->sopts.progress_ctx = &a->progress;
+}
+
+void problem_progress_clear(problem_args_t *a)
+{
+    steady_progress_line_clear(&a->progress);
 }

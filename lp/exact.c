@@ -103,7 +103,8 @@ static bool ilist_push(ilist_t *l, int v)
 /* Solves the n x n system given by rows (each sorted by column) and rhs, in
  * place: rows and rhs are consumed.  Returns false if the matrix is
  * singular or memory runs out. */
-static bool sparse_solve(int n, srow_t *rows, mpq_t *rhs, mpq_t *x)
+static bool sparse_solve(int n, srow_t *rows, mpq_t *rhs, mpq_t *x, lp_watch_t *watch,
+                         const char *stage)
 {
     bool ok = false;
     int *col_count = calloc((size_t)n, sizeof *col_count);
@@ -124,6 +125,8 @@ static bool sparse_solve(int n, srow_t *rows, mpq_t *rhs, mpq_t *x)
         }
 
     for (int step = 0; step < n; step++) {
+        if ((step & 0xff) == 0 && !lp_watch_tick(watch, stage, step, n))
+            goto cleanup;
         /* pivot row: the shortest active row; pivot column: its entry with
          * the fewest active rows (least fill-in) */
         int r = -1;
@@ -279,7 +282,7 @@ static bool build_system(const lp_model_t *m, const int *rmap, const int *cmap, 
 }
 
 bool lp_exact_solution(const lp_model_t *m, const lp_status_t *row_stat,
-                       const lp_status_t *col_stat, mpq_t *x, const char **why)
+                       const lp_status_t *col_stat, mpq_t *x, lp_watch_t *watch, const char **why)
 {
     bool ok = false;
     int n = 0, nb = 0;
@@ -334,8 +337,9 @@ bool lp_exact_solution(const lp_model_t *m, const lp_status_t *row_stat,
         goto cleanup;
     for (int i = 0; i < n; i++)
         mpq_set_si(rhs[i], m->row_bound[rinv[i]], 1);
-    if (!sparse_solve(n, rows, rhs, sol)) {
-        *why = "GLPK's final basis is singular in exact arithmetic";
+    if (!sparse_solve(n, rows, rhs, sol, watch, "exact recovery (primal), pivot")) {
+        *why = watch && watch->expired ? "the exact recovery ran out of time"
+                                       : "GLPK's final basis is singular in exact arithmetic";
         goto cleanup;
     }
     for (int j = 0; j < m->ncols; j++)
@@ -350,8 +354,9 @@ bool lp_exact_solution(const lp_model_t *m, const lp_status_t *row_stat,
     }
     if (!build_system(m, rmap, cmap, n, true, rows))
         goto cleanup;
-    if (!sparse_solve(n, rows, rhs, pi)) {
-        *why = "GLPK's final basis is singular in exact arithmetic";
+    if (!sparse_solve(n, rows, rhs, pi, watch, "exact recovery (dual), pivot")) {
+        *why = watch && watch->expired ? "the exact recovery ran out of time"
+                                       : "GLPK's final basis is singular in exact arithmetic";
         goto cleanup;
     }
 

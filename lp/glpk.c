@@ -20,17 +20,36 @@ typedef struct {
     jmp_buf jmp;
     char msg[512];
     size_t len;
+    lp_watch_t *watch; /* progress: GLPK's iteration lines are parsed */
+    const char *stage; /* "simplex" or "exact simplex" */
 } glpk_guard_t;
 
 static _Thread_local glpk_guard_t guard;
 
+/* GLPK's progress lines start with the iteration count: "*  1234: obj = ..."
+ * (primal simplex) or "  1234:   objval = ..." (glp_exact).  GLPK has no
+ * progress callback, so with a progress function the simplex prints at
+ * GLP_MSG_ON into this hook, which turns those lines into reports. */
+static void iteration_line(const char *s)
+{
+    while (*s == ' ' || *s == '*')
+        s++;
+    char *end;
+    long it = strtol(s, &end, 10);
+    if (end != s && *end == ':')
+        lp_watch_tick(guard.watch, guard.stage, (double)it, 0);
+}
+
 static int term_hook(void *info, const char *s)
 {
     (void)info;
-    if (glp_at_error())
+    if (glp_at_error()) {
         for (; *s && guard.len < sizeof guard.msg - 1; s++)
             guard.msg[guard.len++] = *s == '\n' ? ' ' : *s;
-    guard.msg[guard.len] = '\0';
+        guard.msg[guard.len] = '\0';
+    } else if (guard.watch && guard.watch->progress) {
+        iteration_line(s);
+    }
     return 1; /* never print */
 }
 
@@ -71,7 +90,7 @@ static void read_basis(glp_prob *P, const lp_model_t *m, lp_status_t *row_stat,
 }
 
 static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_options_t *opts,
-                        lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
+                        lp_watch_t *watch, lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
                         lp_status_t *col_stat, double *x, bool *accepted, const char **why,
                         steady_error_t *err)
 {
@@ -118,12 +137,26 @@ static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_opt
 
     glp_smcp parm;
     glp_init_smcp(&parm);
-    parm.msg_lev = GLP_MSG_OFF;
+    bool progress = watch && watch->progress;
+    parm.msg_lev = progress ? GLP_MSG_ON : GLP_MSG_OFF;
+    parm.out_frq = 100;
     parm.presolve = GLP_OFF; /* the exact recovery needs the final basis */
-    if (opts && opts->time_limit_ms > 0)
-        parm.tm_lim = opts->time_limit_ms;
     glp_scale_prob(P, GLP_SF_AUTO);
+    /* the time limit bounds the whole solve: the simplex gets what the
+     * building left of it */
+    if (watch && watch->deadline > 0 && !lp_watch_tick(watch, "simplex, iteration", 0, 0))
+        return steady_error_set(err, STEADY_ESOLVER,
+                                "time limit of %g s reached before the simplex (LP of %d rows, %d "
+                                "columns)",
+                                watch->limit_s, m->nrows, m->ncols);
+    parm.tm_lim = lp_watch_left_ms(watch) > 0 ? lp_watch_left_ms(watch) : parm.tm_lim;
+    guard.stage = "simplex, iteration";
     int rc = glp_simplex(P, &parm);
+    if (rc == GLP_ETMLIM)
+        return steady_error_set(err, STEADY_ESOLVER,
+                                "time limit of %g s reached in the simplex (LP of %d rows, %d "
+                                "columns)",
+                                watch ? watch->limit_s : 0.0, m->nrows, m->ncols);
     if (rc != 0)
         return steady_error_set(err, STEADY_ESOLVER, "GLPK simplex failed: %s", simplex_error(rc));
     int status = glp_get_status(P);
@@ -140,6 +173,12 @@ static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_opt
          * from it in rational arithmetic.  It rounds non-integer input
          * numbers to nearby fractions (relative 1e-9), so its basis is
          * checked again against the exact coefficients. */
+        if (watch && watch->deadline > 0 && !lp_watch_tick(watch, "exact simplex", 0, 0)) {
+            *why = "the exact recovery ran out of time";
+            return STEADY_OK;
+        }
+        parm.tm_lim = lp_watch_left_ms(watch) > 0 ? lp_watch_left_ms(watch) : parm.tm_lim;
+        guard.stage = "exact simplex, iteration";
         rc = glp_exact(P, &parm);
         if (rc != 0 || glp_get_status(P) != GLP_OPT) {
             *why =
@@ -153,20 +192,22 @@ static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_opt
 }
 
 steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *opts,
-                           lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
+                           lp_watch_t *watch, lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
                            lp_status_t *col_stat, double *x, bool *accepted, const char **why,
                            steady_error_t *err)
 {
     *accepted = false;
     guard.len = 0;
     guard.msg[0] = '\0';
+    guard.watch = watch;
+    guard.stage = "simplex, iteration";
     glp_term_hook(term_hook, NULL);
     glp_error_hook(error_hook, NULL);
     glp_prob *volatile P = NULL;
     steady_err_t rc;
     if (setjmp(guard.jmp) == 0) {
         P = glp_create_prob();
-        rc = run(P, m, opts, accept, ctx, row_stat, col_stat, x, accepted, why, err);
+        rc = run(P, m, opts, watch, accept, ctx, row_stat, col_stat, x, accepted, why, err);
         glp_delete_prob(P);
     } else {
         /* glp_free_env() has already released P */
@@ -175,5 +216,6 @@ steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *op
     }
     glp_error_hook(NULL, NULL);
     glp_term_hook(NULL, NULL);
+    guard.watch = NULL;
     return rc;
 }

@@ -9,6 +9,27 @@
 
 #include "../common/numbers.h"
 
+/* The clock and progress of one steady_lp_solve: the deadline bounds the
+ * whole solve (building, simplex, exact recovery), and long loops report
+ * their progress through it. */
+typedef struct {
+    double start;    /* lp_now() when the solve began */
+    double deadline; /* lp_now() value after which the solve gives up; 0: none */
+    double limit_s;  /* the limit, for messages */
+    steady_progress_fn progress;
+    void *ctx;
+    bool expired;
+} lp_watch_t;
+
+/* Monotonic wall-clock seconds. */
+double lp_now(void);
+/* Reports (stage, done, total) and checks the deadline; false (and
+ * w->expired) once it has passed.  w may be NULL.  Costs a clock read:
+ * call it every few thousand elements, not per element. */
+bool lp_watch_tick(lp_watch_t *w, const char *stage, double done, double total);
+/* Milliseconds left before the deadline (at least 1), or 0 without one. */
+int lp_watch_left_ms(const lp_watch_t *w);
+
 /* A linear program in the form GLPK uses:
  *     maximise   x[obj]
  *     subject to r_i = sum_j a_ij x_j,  r_i <= bound_i (ROW_UP) or r_i = bound_i (ROW_FX)
@@ -30,6 +51,10 @@ typedef struct {
     lp_entry_t *a;
     int obj;  /* the TP column */
     bool oom; /* an allocation failed while building */
+    /* building stops (every add is ignored) once the watch has expired */
+    lp_watch_t *watch;
+    unsigned ticks;
+    bool stopped;
 } lp_model_t;
 
 void lp_model_init(lp_model_t *m);
@@ -54,17 +79,20 @@ typedef bool (*lp_accept_fn)(const lp_model_t *m, const lp_status_t *row_stat,
  * With an accept callback that refuses the floating-point basis, GLPK's
  * exact simplex (glp_exact) continues from it and the callback is asked
  * again; *accepted tells whether it finally said yes, and *why (when not)
- * explains. */
+ * explains.  The simplex runs within the watch's deadline (GLP_ETMLIM:
+ * STEADY_ESOLVER, "time limit ... reached in the simplex"); glp_exact
+ * too, but running out there only leaves the basis unaccepted. */
 steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *opts,
-                           lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
+                           lp_watch_t *watch, lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
                            lp_status_t *col_stat, double *x, bool *accepted, const char **why,
                            steady_error_t *err);
 
 /* Exact recovery (exact.c): from a basis, computes the basic solution in
  * rationals and checks exactly that it is primal feasible and optimal.
  * Returns true and fills x (ncols initialised mpq_t) when it is; otherwise
- * false with *why set. */
+ * false with *why set (also when the watch expires during the
+ * elimination: "the exact recovery ran out of time"). */
 bool lp_exact_solution(const lp_model_t *m, const lp_status_t *row_stat,
-                       const lp_status_t *col_stat, mpq_t *x, const char **why);
+                       const lp_status_t *col_stat, mpq_t *x, lp_watch_t *watch, const char **why);
 
 #endif

@@ -12,6 +12,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+double lp_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+bool lp_watch_tick(lp_watch_t *w, const char *stage, double done, double total)
+{
+    if (!w)
+        return true;
+    if (w->progress)
+        w->progress(w->ctx, stage, done, total);
+    if (w->deadline > 0 && lp_now() > w->deadline)
+        w->expired = true;
+    return !w->expired;
+}
+
+int lp_watch_left_ms(const lp_watch_t *w)
+{
+    if (!w || w->deadline <= 0)
+        return 0;
+    double left = (w->deadline - lp_now()) * 1000;
+    return left < 1 ? 1 : left > 2e9 ? 2000000000 : (int)left;
+}
+
+/* Every 16384 additions to the model: report and check the clock.  The
+ * reduce LP of 100 participants has tens of millions of columns, and
+ * building it takes longer than any time limit a user gives. */
+static bool model_tick(lp_model_t *m)
+{
+    if (m->stopped)
+        return false;
+    if ((++m->ticks & 0x3fff) == 0 &&
+        !lp_watch_tick(m->watch, "building the LP, columns", m->ncols, 0))
+        m->stopped = true;
+    return !m->stopped;
+}
 
 void lp_model_init(lp_model_t *m)
 {
@@ -32,7 +72,9 @@ void lp_model_free(lp_model_t *m)
     free(m->row_name);
     free(m->col_name);
     free(m->a);
+    lp_watch_t *w = m->watch;
     lp_model_init(m);
+    m->watch = w;
 }
 
 /* Names for GLPK's CPLEX LP writer, which accepts letters, digits and
@@ -52,7 +94,7 @@ static char *lp_name(const char *fmt, va_list ap)
 
 int lp_add_col(lp_model_t *m, const char *fmt, ...)
 {
-    if (m->oom ||
+    if (!model_tick(m) || m->oom ||
         !array_grow((void **)&m->col_name, &m->col_cap, m->ncols + 1, sizeof(char *), 64)) {
         m->oom = true;
         return -1;
@@ -66,7 +108,7 @@ int lp_add_col(lp_model_t *m, const char *fmt, ...)
 
 int lp_add_row(lp_model_t *m, row_kind_t kind, int bound, const char *fmt, ...)
 {
-    if (m->oom)
+    if (!model_tick(m) || m->oom)
         return -1;
     if (m->nrows == m->row_cap) {
         int ncap = m->row_cap ? 2 * m->row_cap : 64;
@@ -96,7 +138,7 @@ int lp_add_row(lp_model_t *m, row_kind_t kind, int bound, const char *fmt, ...)
 
 void lp_add_entry(lp_model_t *m, int row, int col, const mpq_t val)
 {
-    if (m->oom || row < 0 || col < 0 || mpq_sgn(val) == 0)
+    if (!model_tick(m) || m->oom || row < 0 || col < 0 || mpq_sgn(val) == 0)
         return;
     if (!array_grow((void **)&m->a, &m->nnz_cap, m->nnz + 1, sizeof *m->a, 64)) {
         m->oom = true;
@@ -111,6 +153,8 @@ void lp_add_entry(lp_model_t *m, int row, int col, const mpq_t val)
 
 void lp_add_entry_si(lp_model_t *m, int row, int col, long val)
 {
+    if (m->stopped || m->oom || row < 0 || col < 0)
+        return;
     mpq_t q;
     mpq_init(q);
     mpq_set_si(q, val, 1);

@@ -278,7 +278,7 @@ static void port_rows(steady_solution_t *s, lp_model_t *m)
 {
     int nv = steady_platform_node_count(s->p);
     for (int dir = 0; dir < 2; dir++)
-        for (int v = 0; v < nv; v++) {
+        for (int v = 0; v < nv && !m->stopped; v++) {
             int n, row = -1;
             const int *es = dir == 0 ? steady_platform_out_edges(s->p, v, &n)
                                      : steady_platform_in_edges(s->p, v, &n);
@@ -352,7 +352,7 @@ static steady_err_t build_flows(steady_solution_t *s, lp_model_t *m)
         return STEADY_ENOMEM;
     s->tp_col = lp_add_col(m, "TP");
     char label[2 * STEADY_NAME_MAX + 2];
-    for (int t = 0; t < s->ntypes; t++) {
+    for (int t = 0; t < s->ntypes && !m->stopped; t++) {
         int o = gossip ? s->type_a[t] : s->sources[0], d = s->type_b[t];
         type_label(s, t, label, sizeof label);
         for (int e = 0; e < ne; e++) {
@@ -364,7 +364,7 @@ static steady_err_t build_flows(steady_solution_t *s, lp_model_t *m)
         }
     }
     port_rows(s, m);
-    for (int t = 0; t < s->ntypes; t++) {
+    for (int t = 0; t < s->ntypes && !m->stopped; t++) {
         int o = gossip ? s->type_a[t] : s->sources[0], d = s->type_b[t];
         type_label(s, t, label, sizeof label);
         for (int v = 0; v < nv; v++) /* (5): conservation, except at origin and destination */
@@ -394,7 +394,7 @@ static steady_err_t build_broadcast(steady_solution_t *s, lp_model_t *m)
         if (ed->dst != src)
             s->send_col[e] = lp_add_col(m, "n(%s,%s)", name_of(s, ed->src), name_of(s, ed->dst));
     }
-    for (int k = 0; k < nt; k++)
+    for (int k = 0; k < nt && !m->stopped; k++)
         for (int e = 0; e < ne; e++) {
             const steady_edge_t *ed = steady_platform_edge(s->p, e);
             if (ed->dst != src && ed->src != s->targets[k])
@@ -403,7 +403,7 @@ static steady_err_t build_broadcast(steady_solution_t *s, lp_model_t *m)
                                name_of(s, s->targets[k]));
         }
     port_rows(s, m);
-    for (int k = 0; k < nt; k++) {
+    for (int k = 0; k < nt && !m->stopped; k++) {
         const char *tk = name_of(s, s->targets[k]);
         for (int e = 0; e < ne; e++) { /* x(e,k) <= n(e) */
             int x = s->flow_col[(size_t)e * nt + k];
@@ -429,6 +429,18 @@ static int interval(int n, int k, int m)
     return k * n - k * (k - 1) / 2 + (m - k);
 }
 
+/* Index of task T(k,l,m), k <= l < m, in the order of build_reduce's
+ * enumeration (k, then l, then m increasing): tix[k] is the index of
+ * T(k,k,k+1), and the l's before l each have N - 1 - l' values of m. */
+static int task_index(const int *tix, int N, int k, int l, int m)
+{
+    return tix[k] + (l - k) * (N - 1) - (l * (l - 1) - k * (k - 1)) / 2 + (m - l - 1);
+}
+
+typedef struct {
+    int task, sign;
+} task_ref_t;
+
 /* SSR (paper §4.2, eqs. 7-11). */
 static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
 {
@@ -453,23 +465,37 @@ static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
             s->type_b[t] = mm;
         }
     int nt = 0;
+    int *tix = malloc((size_t)N * sizeof *tix);
+    task_ref_t *touch = malloc((size_t)(N + 1) * sizeof *touch);
+    if (!tix || !touch) {
+        free(tix);
+        free(touch);
+        return STEADY_ENOMEM;
+    }
     for (int k = 0; k < N; k++)
-        for (int l = k; l < N; l++)
+        for (int l = k, first = 1; l < N; l++)
             for (int mm = l + 1; mm < N; mm++) {
+                if (first) {
+                    tix[k] = nt;
+                    first = 0;
+                }
                 s->task_k[nt] = k;
                 s->task_l[nt] = l;
                 s->task_m[nt++] = mm;
             }
     /* position of each participant, -1 for other nodes */
     int *part = new_map((size_t)nv);
-    if (!part)
+    if (!part) {
+        free(tix);
+        free(touch);
         return STEADY_ENOMEM;
+    }
     for (int i = 0; i < N; i++)
         part[s->sources[i]] = i;
 
     s->tp_col = lp_add_col(m, "TP");
     char label[32];
-    for (int t = 0; t < s->ntypes; t++) {
+    for (int t = 0; t < s->ntypes && !m->stopped; t++) {
         int k = s->type_a[t], mm = s->type_b[t];
         type_label(s, t, label, sizeof label);
         for (int e = 0; e < ne; e++) {
@@ -480,14 +506,14 @@ static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
                 lp_add_col(m, "send(%s,%s;%s)", name_of(s, ed->src), name_of(s, ed->dst), label);
         }
     }
-    for (int v = 0; v < nv; v++)
+    for (int v = 0; v < nv && !m->stopped; v++)
         if (steady_platform_node(s->p, v)->kind == STEADY_PROCESSOR)
             for (int q = 0; q < s->ntasks; q++)
                 s->cons_col[(size_t)v * s->ntasks + q] =
                     lp_add_col(m, "cons(%s;%d,%d,%d)", name_of(s, v), s->task_k[q], s->task_l[q],
                                s->task_m[q]);
     port_rows(s, m);
-    for (int v = 0; v < nv; v++) { /* (7), (9): alpha(v) = sum cons * w(v) <= 1 */
+    for (int v = 0; v < nv && !m->stopped; v++) { /* (7), (9): alpha(v) = sum cons * w(v) <= 1 */
         if (steady_platform_node(s->p, v)->kind != STEADY_PROCESSOR)
             continue;
         int row = lp_add_row(m, ROW_UP, 1, "cpu_%s", name_of(s, v));
@@ -495,7 +521,7 @@ static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
             lp_add_entry(m, row, s->cons_col[(size_t)v * s->ntasks + q], s->work[v]);
     }
     /* (10): conservation of v[k,mm] at v, with the two exemptions; (11) */
-    for (int v = 0; v < nv; v++)
+    for (int v = 0; v < nv && !m->stopped; v++)
         for (int t = 0; t < s->ntypes; t++) {
             int k = s->type_a[t], mm = s->type_b[t];
             if (k == mm && part[v] == k)
@@ -505,22 +531,31 @@ static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
             int row = result ? throughput_row(s, m, v, s->send_col, s->ntypes, t, label)
                              : conservation_row(s, m, v, s->send_col, s->ntypes, t, label);
             const int *cons = &s->cons_col[(size_t)v * s->ntasks];
-            for (int q = 0; q < s->ntasks; q++) {
-                int sign = 0;
-                if (s->task_k[q] == k && s->task_m[q] == mm)
-                    sign = 1; /* T(k,l,mm) produces v[k,mm] */
-                else if (s->task_k[q] == k && s->task_l[q] == mm)
-                    sign = -1; /* T(k,mm,n) consumes it as left operand */
-                else if (s->task_l[q] == k - 1 && s->task_m[q] == mm)
-                    sign = -1; /* T(n,k-1,mm) consumes it as right operand */
-                if (sign == 0 || cons[q] < 0)
+            /* The tasks that touch v[k,mm], in task order (which keeps the
+             * model identical to scanning every task): T(n,k-1,mm), n < k,
+             * consume it as right operand; T(k,l,mm), k <= l < mm, produce
+             * it; T(k,mm,n), n > mm, consume it as left operand.  Listing
+             * them directly costs O(N) per interval instead of O(N^3),
+             * which made building the LP O(V N^5): hours for N = 100. */
+            int nq = 0;
+            for (int n = 0; n < k; n++)
+                touch[nq++] = (task_ref_t){task_index(tix, N, n, k - 1, mm), -1};
+            for (int l = k; l < mm; l++)
+                touch[nq++] = (task_ref_t){task_index(tix, N, k, l, mm), 1};
+            for (int n = mm + 1; n < N; n++)
+                touch[nq++] = (task_ref_t){task_index(tix, N, k, mm, n), -1};
+            for (int j = 0; j < nq; j++) {
+                int col = cons[touch[j].task];
+                if (col < 0)
                     continue;
                 if (row < 0)
                     row = lp_add_row(m, ROW_FX, 0, "cons_%s_%s", name_of(s, v), label);
-                lp_add_entry_si(m, row, cons[q], sign);
+                lp_add_entry_si(m, row, col, touch[j].sign);
             }
         }
     free(part);
+    free(tix);
+    free(touch);
     return STEADY_OK;
 }
 
@@ -554,6 +589,7 @@ struct exact_ctx {
     mpq_t *value;
     const char **why;
     double seconds;
+    lp_watch_t *watch;
 };
 
 static bool accept_exact(const lp_model_t *m, const lp_status_t *row_stat,
@@ -561,7 +597,7 @@ static bool accept_exact(const lp_model_t *m, const lp_status_t *row_stat,
 {
     struct exact_ctx *ctx = arg;
     double t = now();
-    bool ok = lp_exact_solution(m, row_stat, col_stat, ctx->value, ctx->why);
+    bool ok = lp_exact_solution(m, row_stat, col_stat, ctx->value, ctx->watch, ctx->why);
     ctx->seconds += now() - t;
     return ok;
 }
@@ -572,6 +608,15 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
 {
     *out = NULL;
     double t0 = now();
+    lp_watch_t watch = {.start = t0};
+    if (opts && opts->time_limit_ms > 0) {
+        watch.limit_s = opts->time_limit_ms / 1000.0;
+        watch.deadline = t0 + watch.limit_s;
+    }
+    if (opts) {
+        watch.progress = opts->progress;
+        watch.ctx = opts->progress_ctx;
+    }
     steady_solution_t *s = calloc(1, sizeof *s);
     if (!s)
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
@@ -584,6 +629,7 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
     bool exact = !opts || opts->exact;
     lp_model_t m;
     lp_model_init(&m);
+    m.watch = &watch;
     lp_status_t *row_stat = NULL, *col_stat = NULL;
     double *x = NULL;
     steady_err_t rc;
@@ -602,6 +648,13 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
     case STEADY_OP_BROADCAST: rc = build_broadcast(s, &m); break;
     }
     m.obj = s->tp_col;
+    if (watch.expired) {
+        rc = steady_error_set(err, STEADY_ESOLVER,
+                              "time limit of %g s reached while building the LP (%d rows and %d "
+                              "columns so far)",
+                              watch.limit_s, m.nrows, m.ncols);
+        goto fail;
+    }
     if (rc || m.oom) {
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory building the LP");
         goto fail;
@@ -624,10 +677,10 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
     for (int j = 0; j < m.ncols; j++)
         mpq_init(s->value[j]);
     const char *why = "";
-    struct exact_ctx ctx = {.value = s->value, .why = &why};
+    struct exact_ctx ctx = {.value = s->value, .why = &why, .watch = &watch};
     bool accepted;
-    if ((rc = lp_glpk_solve(&m, opts, exact ? accept_exact : NULL, &ctx, row_stat, col_stat, x,
-                            &accepted, &why, err)))
+    if ((rc = lp_glpk_solve(&m, opts, &watch, exact ? accept_exact : NULL, &ctx, row_stat, col_stat,
+                            x, &accepted, &why, err)))
         goto fail;
     s->stats.solve_s = now() - t1 - ctx.seconds;
     s->exact = accepted;

@@ -87,6 +87,7 @@ typedef struct {
 typedef struct {
     int flat; /* its step */
     int tree;
+    int slot, index; /* where it is in the schedule (for observers) */
     int from_node, to_node;
     double from, to; /* message positions */
     double c, latency;
@@ -352,6 +353,8 @@ static steady_err_t prepare_events(replay_t *r, steady_error_t *err)
             rtransfer_t *x = &r->x[n++];
             x->flat = r->base[tx->tree] + tx->step;
             x->tree = tx->tree;
+            x->slot = i;
+            x->index = j;
             x->from_node = e->src;
             x->to_node = e->dst;
             x->from = mpq_get_d(tx->from);
@@ -440,6 +443,40 @@ static long batch_size(const steady_schedule_t *sc, int t, long b, long ops)
 steady_err_t steady_schedule_replay(const steady_schedule_t *sc, const steady_platform_t *p,
                                     long ops, steady_replay_t *res, steady_error_t *err)
 {
+    return steady_schedule_replay_observed(sc, p, ops, NULL, res, err);
+}
+
+/* Tells the observer about an event (kept out of the loop's way). */
+static void observe(const steady_replay_observer_t *obs, const replay_t *r, long q, int flat,
+                    const rtransfer_t *x, const rcompute_t *c, int compute, double amount,
+                    double start, double end, double done)
+{
+    const rstep_t *rs = &r->steps[flat];
+    steady_replay_event_t ev = {
+        .kind = x ? STEADY_STEP_SEND : STEADY_STEP_COMPUTE,
+        .period = q,
+        .batch = q - rs->lag,
+        .slot = x ? x->slot : -1,
+        .transfer = x ? x->index : -1,
+        .compute = x ? -1 : compute,
+        .tree = rs->tree,
+        .step = rs->step,
+        .node = x ? x->from_node : c->node,
+        .peer = x ? x->to_node : -1,
+        .amount = amount,
+        .start = start,
+        .end = end,
+        .done = done,
+    };
+    obs->event(obs->ctx, &ev);
+}
+
+steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
+                                             const steady_platform_t *p, long ops,
+                                             const steady_replay_observer_t *obs,
+                                             steady_replay_t *res, steady_error_t *err)
+{
+    const steady_replay_observer_t *on_event = obs && obs->event ? obs : NULL;
     replay_t r = {.sc = sc, .p = p};
     cur_t *cur = NULL;
     double zero = 0; /* availability of an initial value */
@@ -521,6 +558,8 @@ steady_err_t steady_schedule_replay(const steady_schedule_t *sc, const steady_pl
             *cs->out = later(*cs->out, arrival);
             makespan = later(makespan, arrival);
             ntransfers++;
+            if (on_event)
+                observe(on_event, &r, q, x->flat, x, NULL, -1, amount, start, end, arrival);
         }
         for (int i = 0; i < r.nc; i++) {
             const rcompute_t *c = &r.cp[i];
@@ -538,7 +577,11 @@ steady_err_t steady_schedule_replay(const steady_schedule_t *sc, const steady_pl
             *cs->out = later(*cs->out, end);
             makespan = later(makespan, end);
             ntasks += n;
+            if (on_event)
+                observe(on_event, &r, q, c->flat, NULL, c, i, (double)n, start, end, end);
         }
+        if (obs && obs->progress && (q & 255) == 255)
+            obs->progress(obs->ctx, "replay, period", (double)(q + 1), (double)(P + L));
     }
 
     res->ops = ops;

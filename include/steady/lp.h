@@ -17,6 +17,7 @@
 
 #include "steady/error.h"
 #include "steady/platform.h"
+#include "steady/progress.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,9 +54,18 @@ typedef struct {
 } steady_problem_t;
 
 typedef struct {
-    bool exact;           /* recover the exact rational optimum (default true) */
-    int time_limit_ms;    /* GLPK's simplex time limit; 0 for none */
+    bool exact; /* recover the exact rational optimum (default true) */
+    /* A bound on the whole of steady_lp_solve, in milliseconds (0: none):
+     * building the LP, GLPK's simplex and the exact recovery.  Running out
+     * while building or in the simplex is STEADY_ESOLVER ("time limit of
+     * 10 s reached while building the LP ..."); running out in the exact
+     * recovery keeps GLPK's floating-point optimum, marked approximate. */
+    int time_limit_ms;
     const char *write_lp; /* if set, write the LP in CPLEX LP format to this file */
+    /* if set, called now and then with the stage ("building the LP",
+     * "simplex", "exact recovery") and how far it is (steady/progress.h) */
+    steady_progress_fn progress;
+    void *progress_ctx;
 } steady_solve_options_t;
 
 typedef struct steady_solution steady_solution_t;

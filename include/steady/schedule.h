@@ -18,6 +18,7 @@
 #include "steady/error.h"
 #include "steady/lp.h"
 #include "steady/platform.h"
+#include "steady/progress.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -172,6 +173,37 @@ typedef struct {
  * edge's latency; a task takes w(i) once its operands are there. */
 steady_err_t steady_schedule_replay(const steady_schedule_t *sc, const steady_platform_t *p,
                                     long ops, steady_replay_t *res, steady_error_t *err);
+
+/* One event of the replay, as simulated (times in seconds or abstract
+ * units from the start of the run). */
+typedef struct {
+    steady_step_kind_t kind; /* SEND: a transfer; COMPUTE: tasks of a compute entry */
+    long period;             /* the program's period q (0 .. P + max_lag - 1) */
+    long batch;              /* the batch of operations it works on: q - lag */
+    int slot, transfer;      /* SEND: sc->slots[slot].transfers[transfer] */
+    int compute;             /* COMPUTE: sc->compute[compute] */
+    int tree, step;
+    int node, peer;    /* SEND: sender, receiver; COMPUTE: processor, -1 */
+    double amount;     /* messages (SEND) or tasks (COMPUTE) */
+    double start, end; /* ports (SEND) or CPU (COMPUTE) busy in [start, end) */
+    double done;       /* data delivered (SEND: end + latency) or result ready */
+} steady_replay_event_t;
+
+/* Optional observers of steady_schedule_replay_observed; any may be NULL. */
+typedef struct {
+    /* every event, in the program's order */
+    void (*event)(void *ctx, const steady_replay_event_t *ev);
+    /* after each simulated period q of `periods` */
+    steady_progress_fn progress;
+    void *ctx;
+} steady_replay_observer_t;
+
+/* steady_schedule_replay, calling obs's functions as it goes (obs may be
+ * NULL); the results are the same. */
+steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
+                                             const steady_platform_t *p, long ops,
+                                             const steady_replay_observer_t *obs,
+                                             steady_replay_t *res, steady_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,7 @@ void suite_schedule(void);
 void suite_check(void);
 void suite_replay(void);
 void suite_compare(void);
+void suite_draw(void);
 
 /* Adds a suite with the given tests (a NULL-terminated {name, fn} list). */
 void add_suite(const char *name, const CU_TestInfo *tests);
