@@ -297,9 +297,10 @@ static void describe_msg(const program_t *pg, char *buf, size_t size, const char
              m->slot, list == pg->send ? "to" : "from", steady_platform_node(pg->p, m->peer)->name);
 }
 
-/* What the execution waits for, on one line. */
-static void describe_exec(const exec_t *x, char *buf, size_t size)
+/* What the execution waits for, on one line (watch_t.describe). */
+static void describe_exec(const void *ctx, char *buf, size_t size)
 {
+    const exec_t *x = ctx;
     const program_t *pg = x->pg;
     buf[0] = '\0';
     if (x->fired && x->fault->kind == FAULT_STALL) {
@@ -326,12 +327,12 @@ static void describe_exec(const exec_t *x, char *buf, size_t size)
 static void watch_report(const watch_t *w, const char *why)
 {
     char buf[1024];
-    if (w->exec)
-        describe_exec(w->exec, buf, sizeof buf);
+    if (w->describe)
+        w->describe(w->ctx, buf, sizeof buf);
     else
         snprintf(buf, sizeof buf, "%s", w->what);
-    fprintf(stderr, "steady-run: %s (rank %d): %s: %s\n",
-            steady_platform_node(w->pg->p, w->pg->me)->name, w->pg->me, why, buf);
+    fprintf(stderr, "steady-run: %s (rank %d): %s: %s\n", steady_platform_node(w->p, w->me)->name,
+            w->me, why, buf);
     fflush(stderr);
 }
 
@@ -367,9 +368,10 @@ static void watchdog(int argc, char **argv)
 }
 #endif
 
-void watch_start(watch_t *w, const program_t *pg, double timeout)
+void watch_start(watch_t *w, const steady_platform_t *p, int me, double timeout)
 {
-    *w = (watch_t){.pg = pg, .timeout = timeout, .progress = MPI_Wtime(), .what = "starting"};
+    *w = (watch_t){
+        .p = p, .me = me, .timeout = timeout, .progress = MPI_Wtime(), .what = "starting"};
 #if RUN_SMPI
     sg_actor_t a = sg_actor_init("watchdog", sg_host_self());
     sg_actor_set_data(a, w);
@@ -585,23 +587,27 @@ static void poll_ports(exec_t *x)
         ;
 }
 
-/* The time of one task of `flops`.  Plain MPI: the real computation, done
- * just before, was it; the ports are looked at after it.  SMPI: it is
- * charged at the node's speed as an asynchronous execution, and the ports
- * are looked at TASK_POLLS times while it runs (SMPI cannot wait for an
- * execution and MPI requests at once), so a port waits at most
- * 1 / TASK_POLLS of a task for the CPU's attention. */
-static void task_time(exec_t *x, double flops)
+static void poll_cb(void *ctx)
+{
+    poll_ports(ctx);
+}
+
+void run_task_time(double flops, void (*poll)(void *), void *ctx)
 {
 #if RUN_SMPI
     sg_exec_t e = sg_actor_exec_async(flops);
     double slice = flops / sg_host_get_speed(sg_host_self()) / TASK_POLLS;
     while (sg_exec_wait_for(e, slice) != SG_OK)
-        poll_ports(x);
+        poll(ctx);
 #else
     (void)flops;
 #endif
-    poll_ports(x);
+    poll(ctx);
+}
+
+static void task_time(exec_t *x, double flops)
+{
+    run_task_time(flops, poll_cb, x);
 }
 
 /* Runs the next task if its inputs are there and its output entry is
@@ -622,7 +628,8 @@ static bool try_task(exec_t *x)
     if (ps->depth > 0)
         claim(pg, pc->flat, b, n);
     const steady_sched_step_t *st = &pg->sc->trees[ps->tree].steps[ps->step];
-    value_t inv[2] = {{STEADY_OP_REDUCE, st->k, st->l}, {STEADY_OP_REDUCE, st->l + 1, st->m}};
+    value_t inv[2] = {{STEADY_OP_REDUCE, st->k, st->l, false},
+                      {STEADY_OP_REDUCE, st->l + 1, st->m, false}};
     long end = pc->hi < n ? pc->hi : n;
     for (long j = pc->lo; j < end; j++) {
         long op = program_op(pg, ps->tree, b, j);
@@ -637,7 +644,7 @@ static bool try_task(exec_t *x)
         }
         unsigned char *out =
             ps->depth > 0 ? entry_of(pg, pc->flat, b)->data + (size_t)j * pg->S : x->out;
-        payload_combine(in[0], in[1], pg->S, out);
+        payload_combine(in[0], in[1], pg->S, false, out);
         if (ps->final)
             check_span(x, pc->flat, b, (size_t)j * pg->S, (size_t)(j + 1) * pg->S, out);
         task_time(x, pg->sc->task_cost);
@@ -657,23 +664,45 @@ static bool try_task(exec_t *x)
     return true;
 }
 
-/* Waits for the send in flight or the posted receive to complete. */
-static void wait_one(exec_t *x)
+int run_wait_any(int n, MPI_Request *reqs, MPI_Status *status, watch_t *w)
 {
     int idx = MPI_UNDEFINED;
-    MPI_Status status;
 #if RUN_SMPI
-    MPI_Waitany(2, x->req, &idx, &status);
+    (void)w;
+    MPI_Waitany(n, reqs, &idx, status);
 #else
     for (int done = 0; !done;) {
-        MPI_Testany(2, x->req, &idx, &done, &status);
+        MPI_Testany(n, reqs, &idx, &done, status);
         if (!done) {
-            watch_check(x->w);
+            watch_check(w);
             sched_yield();
         }
     }
 #endif
+    return idx;
+}
+
+/* Waits for the send in flight or the posted receive to complete. */
+static void wait_one(exec_t *x)
+{
+    MPI_Status status;
+    int idx = run_wait_any(2, x->req, &status, x->w);
     complete(x, idx, &status);
+}
+
+void run_configure(void)
+{
+#if RUN_SMPI
+    /* Two SMPI settings the execution relies on, for the whole simulation:
+     * poll_ports tests requests between tasks, which SMPI would charge
+     * smpi/test seconds each (1e-4, growing with every failed test); and a
+     * send must hold the send port until its data has arrived (one port),
+     * which SMPI does only for messages above
+     * smpi/send-is-detached-thresh (65536 bytes: below, MPI_Isend
+     * completes at once and a node would send to several peers at once). */
+    sg_cfg_set_double("smpi/test", 0.0);
+    sg_cfg_set_int("smpi/send-is-detached-thresh", 0);
+#endif
 }
 
 void run_wait_all(int n, MPI_Request *reqs, watch_t *w, const char *what)
@@ -719,24 +748,15 @@ steady_err_t program_execute(program_t *pg, const fault_t *fault, watch_t *w, ui
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
         goto cleanup;
     }
-#if RUN_SMPI
-    /* Two SMPI settings the execution relies on, for the whole simulation:
-     * poll_ports tests requests between tasks, which SMPI would charge
-     * smpi/test seconds each (1e-4, growing with every failed test); and a
-     * send must hold the send port until its data has arrived (one port),
-     * which SMPI does only for messages above
-     * smpi/send-is-detached-thresh (65536 bytes: below, MPI_Isend
-     * completes at once and a node would send to several peers at once). */
-    sg_cfg_set_double("smpi/test", 0.0);
-    sg_cfg_set_int("smpi/send-is-detached-thresh", 0);
-#endif
+    run_configure();
     x.send = x.recv = x.cpu = (cursor_t){0, 0, true};
     next_msg(pg, pg->send, pg->nsend, &x.send);
     next_msg(pg, pg->recv, pg->nrecv, &x.recv);
     next_task(pg, &x.cpu);
 
     x.t0 = x.last = w->progress = MPI_Wtime();
-    w->exec = &x;
+    w->describe = describe_exec;
+    w->ctx = &x;
     for (;;) {
         while (try_send(&x) || try_recv(&x) || try_task(&x))
             ;
@@ -748,7 +768,8 @@ steady_err_t program_execute(program_t *pg, const fault_t *fault, watch_t *w, ui
         wait_one(&x);
     }
     st->elapsed = x.last - x.t0;
-    w->exec = NULL;
+    w->describe = NULL;
+    w->ctx = NULL;
 
     /* close the delivered results' last batches; batches never delivered
      * were lost */

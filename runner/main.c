@@ -33,6 +33,9 @@
 
 #define DEFAULT_TIMEOUT 60.0
 
+/* options_t.algo besides the steady_algo_t values */
+enum { ALGO_NONE = -2, ALGO_MPI = -3 };
+
 typedef struct {
     long ops;
     bool json, help;
@@ -40,6 +43,14 @@ typedef struct {
     double msg_bytes; /* 0: the schedule's */
     steady_format_t from;
     const char *sched, *plat;
+    /* --algo mode */
+    int algo;   /* ALGO_NONE: a schedule; ALGO_MPI; or a steady_algo_t */
+    int op;     /* steady_collop_t, -1 none */
+    int chunks; /* 0: the model's choice */
+    const char *root;
+    double task_cost; /* 0: the default */
+    double optimum;   /* 0: solved by rank 0 */
+    bool commutative; /* --algo mpi: the commutative operator */
 } options_t;
 
 /* A failure before the run: its exit status and its one-line message. */
@@ -66,6 +77,9 @@ static void help(FILE *out)
         out,
         "usage: steady-run --ops K [--json] [--timeout S] [--msg-bytes B] [--from FORMAT]\n"
         "                  SCHED PLATFORM\n"
+        "       steady-run --algo ALGO --op OP --ops K [--chunks C] [--root NAME]\n"
+        "                  [--task-cost FLOP] [--optimum TP] [--commutative] [--json]\n"
+        "                  [--timeout S] [--msg-bytes B] [--from FORMAT] PLATFORM\n"
         "\n"
         "Runs K operations of the periodic schedule SCHED (steady plan) on MPI, one rank\n"
         "per node of PLATFORM in platform order (routers forward), self-timed: every\n"
@@ -74,6 +88,15 @@ static void help(FILE *out)
         "checked where they are delivered.  Prints the operations verified, lost,\n"
         "duplicated and corrupt, the time, the throughput reached and its ratio to the\n"
         "optimum TP, and each node's busy fraction.\n"
+        "\n"
+        "With --algo, runs K operations of a comparison algorithm instead (steady\n"
+        "compare, docs/comparison.md): ALGO is twotreec, twotreec+c, twotreec+s (these\n"
+        "two: allreduce only), twotrees, binomial, binary, chain, flat, or mpi (the MPI\n"
+        "library's own MPI_Bcast / MPI_Reduce / MPI_Allreduce); OP is broadcast, reduce\n"
+        "or allreduce.  The algorithm's ranks are the processors in platform order;\n"
+        "every chunk follows the model's route, forwarded hop by hop by the nodes in\n"
+        "between, under the one-port discipline; every chunk is checked where it\n"
+        "arrives.  'planned' is the model's throughput.\n"
         "\n"
         "  mpirun -np N steady-run --ops K SCHED PLATFORM\n"
         "  smpirun -np N -platform P.xml -hostfile P.hosts [--cfg=...] \\\n"
@@ -87,9 +110,20 @@ static void help(FILE *out)
         "  --timeout S      a rank that sees no progress for S seconds says what it\n"
         "                   waits for and ends the job (default %g; simulated seconds\n"
         "                   under SMPI)\n"
-        "  --msg-bytes B    message size, e.g. 65536 or 64KiB (default: the schedule's;\n"
-        "                   required for a schedule of an abstract platform)\n"
+        "  --msg-bytes B    message size, e.g. 65536 or 64KiB (default: the schedule's,\n"
+        "                   with --algo 1 MiB; required on an abstract platform)\n"
         "  --from FORMAT    platform format: auto (default), native, graphml, simgrid\n"
+        "  --algo ALGO      run a comparison algorithm (above) instead of a schedule\n"
+        "  --op OP          with --algo: broadcast, reduce or allreduce (required)\n"
+        "  --chunks C       with --algo: chunks per message (default: the model's choice,\n"
+        "                   as steady compare's)\n"
+        "  --root NAME      with --algo: the root processor (default: the first)\n"
+        "  --task-cost FLOP with --algo: flop to combine two whole messages (default: one\n"
+        "                   per byte; 1 on abstract platforms)\n"
+        "  --optimum TP     with --algo: the LP optimum to report against (default: rank\n"
+        "                   0 solves it)\n"
+        "  --commutative    with --algo mpi: declare the reduce operator commutative and\n"
+        "                   use the commutative one (default: non-commutative)\n"
         "  -h, --help       this help\n"
         "\n"
         "STEADY_RUN_FAULT=RANK:die@OP, RANK:stall@OP or RANK:corrupt@OP makes rank RANK\n"
@@ -107,7 +141,8 @@ static int usage(failure_t *f, const char *what, const char *value)
 /* Parses argv into *o ("--opt VALUE" or "--opt=VALUE", anywhere). */
 static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
 {
-    *o = (options_t){.timeout = DEFAULT_TIMEOUT, .from = STEADY_FORMAT_AUTO};
+    *o = (options_t){
+        .timeout = DEFAULT_TIMEOUT, .from = STEADY_FORMAT_AUTO, .algo = ALGO_NONE, .op = -1};
     const char *pos[2];
     int npos = 0;
     for (int i = 1; i < argc; i++) {
@@ -128,14 +163,22 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
             o->help = true;
             return RUN_OK;
         }
-        if (strcmp(name, "--json") == 0) {
+        if (strcmp(name, "--json") == 0 || strcmp(name, "--commutative") == 0) {
             if (eq)
-                return usage(f, "--json takes no value", a);
-            o->json = true;
+                return usage(f, "this option takes no value", a);
+            if (name[2] == 'j')
+                o->json = true;
+            else
+                o->commutative = true;
             continue;
         }
-        if (strcmp(name, "--ops") && strcmp(name, "--timeout") && strcmp(name, "--msg-bytes") &&
-            strcmp(name, "--from"))
+        static const char *const valued[] = {"--ops",       "--timeout", "--msg-bytes", "--from",
+                                             "--algo",      "--op",      "--chunks",    "--root",
+                                             "--task-cost", "--optimum", NULL};
+        int known = 0;
+        while (valued[known] && strcmp(name, valued[known]))
+            known++;
+        if (!valued[known])
             return usage(f, "unknown option", a);
         const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
         if (!v)
@@ -155,6 +198,32 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
             if (steady_parse_size(v, &o->msg_bytes, &err) || o->msg_bytes < 1 ||
                 o->msg_bytes > 1e15)
                 return usage(f, "--msg-bytes takes a size of at least one byte", v);
+        } else if (strcmp(name, "--algo") == 0) {
+            o->algo = strcmp(v, "mpi") == 0 ? ALGO_MPI : steady_algo_from_name(v);
+            if (o->algo == -1)
+                return usage(f,
+                             "--algo: unknown algorithm, use twotreec, twotreec+c, twotreec+s, "
+                             "twotrees, binomial, binary, chain, flat or mpi",
+                             v);
+        } else if (strcmp(name, "--op") == 0) {
+            o->op = steady_collop_from_name(v);
+            if (o->op < 0)
+                return usage(f, "--op: unknown operation, use broadcast, reduce or allreduce", v);
+        } else if (strcmp(name, "--chunks") == 0) {
+            long c = strtol(v, &end, 10);
+            if (errno || *end || end == v || c < 1 || c > 1000000)
+                return usage(f, "--chunks takes a positive integer up to 10^6", v);
+            o->chunks = (int)c;
+        } else if (strcmp(name, "--root") == 0) {
+            o->root = v;
+        } else if (strcmp(name, "--task-cost") == 0) {
+            o->task_cost = strtod(v, &end);
+            if (errno || *end || end == v || !(o->task_cost > 0) || !isfinite(o->task_cost))
+                return usage(f, "--task-cost takes a positive number of flop", v);
+        } else if (strcmp(name, "--optimum") == 0) {
+            o->optimum = strtod(v, &end);
+            if (errno || *end || end == v || !(o->optimum > 0) || !isfinite(o->optimum))
+                return usage(f, "--optimum takes a positive throughput", v);
         } else {
             int fmt = steady_format_from_name(v);
             if (fmt < 0)
@@ -162,12 +231,49 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
             o->from = (steady_format_t)fmt;
         }
     }
-    if (npos != 2)
-        return fail(f, RUN_USAGE, "steady-run: expected SCHED PLATFORM (see 'steady-run --help')");
+    if (o->algo == ALGO_NONE) {
+        const char *stray = o->op >= 0       ? "--op"
+                            : o->chunks      ? "--chunks"
+                            : o->root        ? "--root"
+                            : o->task_cost   ? "--task-cost"
+                            : o->optimum     ? "--optimum"
+                            : o->commutative ? "--commutative"
+                                             : NULL;
+        if (stray)
+            return fail(f, RUN_USAGE,
+                        "steady-run: %s goes with --algo (a schedule says it all) (see "
+                        "'steady-run --help')",
+                        stray);
+        if (npos != 2)
+            return fail(f, RUN_USAGE,
+                        "steady-run: expected SCHED PLATFORM (see 'steady-run --help')");
+    } else {
+        if (npos != 1)
+            return fail(f, RUN_USAGE,
+                        "steady-run: with --algo, expected PLATFORM only (see 'steady-run "
+                        "--help')");
+        if (o->op < 0)
+            return fail(f, RUN_USAGE, "steady-run: --algo needs --op broadcast|reduce|allreduce");
+        if (o->algo >= 0 && !steady_algo_supports((steady_algo_t)o->algo, (steady_collop_t)o->op))
+            return fail(f, RUN_USAGE,
+                        "steady-run: --algo %s does not support --op %s (allreduce only)",
+                        steady_algo_name((steady_algo_t)o->algo),
+                        steady_collop_name((steady_collop_t)o->op));
+        if (o->algo == ALGO_MPI && o->chunks)
+            return fail(f, RUN_USAGE,
+                        "steady-run: --chunks does not apply to --algo mpi (the MPI library "
+                        "splits messages itself)");
+        if (o->algo != ALGO_MPI && o->commutative)
+            return fail(f, RUN_USAGE,
+                        "steady-run: --commutative goes with --algo mpi (steady's algorithms "
+                        "use the commutative operator exactly when their trees need it)");
+        if (o->task_cost && o->op == STEADY_COLL_BROADCAST)
+            return fail(f, RUN_USAGE, "steady-run: --task-cost goes with reduce or allreduce");
+    }
     if (o->ops == 0)
         return fail(f, RUN_USAGE, "steady-run: --ops K is required (see 'steady-run --help')");
-    o->sched = pos[0];
-    o->plat = pos[1];
+    o->sched = o->algo == ALGO_NONE ? pos[0] : NULL;
+    o->plat = pos[npos - 1];
     return RUN_OK;
 }
 
@@ -246,14 +352,151 @@ static int agree(const failure_t *f, int rank, int size)
     return status;
 }
 
+/* ---- --algo mode --------------------------------------------------------- */
+
+typedef struct {
+    steady_collective_t *coll;
+    steady_routes_t *routes;
+    algo_program_t ap;
+    int root_node, root_rank;
+    int chunks;
+    double task_cost;
+    double planned; /* the model's TP; NAN for --algo mpi */
+    double optimum;
+    bool commutative;
+} algo_run_t;
+
+static void algo_run_free(algo_run_t *ar)
+{
+    algo_program_free(&ar->ap);
+    steady_collective_destroy(ar->coll);
+    steady_routes_destroy(ar->routes);
+}
+
+/* The LP optimum the ratio is taken against (steady compare's): rank 0
+ * solves it unless --optimum gives it. */
+static int algo_optimum(const options_t *o, const steady_platform_t *p, algo_run_t *ar,
+                        size_t bytes, failure_t *f)
+{
+    if (o->optimum > 0) {
+        ar->optimum = o->optimum;
+        return RUN_OK;
+    }
+    steady_error_t err = {0};
+    steady_model_options_t mo = {
+        .msg_size = (double)bytes, .task_cost = ar->task_cost, .chunks = 2, .max_chunks = 2};
+    steady_comparison_t cmp;
+    if (steady_compare_run(p, (steady_collop_t)o->op, ar->root_node, &mo, NULL, &cmp, &err))
+        return fail(f, steady_err_exit_status(err.code), "steady-run: %s: the LP optimum: %s",
+                    o->plat, err.msg);
+    ar->optimum = cmp.optimum;
+    return RUN_OK;
+}
+
+/* Reads the platform, checks the job against it, builds the algorithm,
+ * its model and this rank's program. */
+static int load_algo(const options_t *o, int rank, int size, steady_platform_t **p, algo_run_t *ar,
+                     size_t *bytes, failure_t *f)
+{
+    steady_error_t err = {0};
+    if (steady_platform_read(o->plat, o->from, p, NULL, &err))
+        return fail(f, steady_err_exit_status(err.code), "steady-run: %s", err.msg);
+    int nodes = steady_platform_node_count(*p), procs = steady_platform_processor_count(*p);
+    if (nodes != size)
+        return fail(f, RUN_USAGE,
+                    "steady-run: %s: the platform has %d nodes but the job has %d ranks (start "
+                    "one rank per node, routers included: -np %d)",
+                    o->plat, nodes, size, nodes);
+    if (procs < 2)
+        return fail(f, RUN_USAGE, "steady-run: %s: a collective needs 2 processors (%d)", o->plat,
+                    procs);
+    bool abstract = steady_platform_is_abstract(*p);
+    if (abstract && o->msg_bytes == 0)
+        return fail(f, RUN_USAGE,
+                    "steady-run: %s: an abstract platform (costs in time units): give the "
+                    "message size with --msg-bytes, the export's --msg-size",
+                    o->plat);
+    double b = o->msg_bytes > 0 ? o->msg_bytes : 1048576;
+    *bytes = (size_t)llround(b);
+    if (*bytes > 2147483647u)
+        return fail(f, RUN_USAGE, "steady-run: --msg-bytes: at most 2^31 - 1 bytes (%.0f)", b);
+    if (o->root) {
+        ar->root_node = steady_platform_find_node(*p, o->root);
+        if (ar->root_node < 0)
+            return fail(f, RUN_USAGE, "steady-run: %s: unknown node in --root (%s)", o->plat,
+                        o->root);
+        if (steady_platform_node(*p, ar->root_node)->kind != STEADY_PROCESSOR)
+            return fail(f, RUN_USAGE, "steady-run: %s: --root must be a processor (%s is a router)",
+                        o->plat, o->root);
+    } else {
+        for (ar->root_node = 0; steady_platform_node(*p, ar->root_node)->kind != STEADY_PROCESSOR;
+             ar->root_node++)
+            ;
+    }
+    ar->root_rank = 0;
+    for (int v = 0; v < ar->root_node; v++)
+        ar->root_rank += steady_platform_node(*p, v)->kind == STEADY_PROCESSOR;
+    ar->task_cost = o->task_cost > 0 ? o->task_cost : abstract ? 1 : (double)*bytes;
+    ar->planned = NAN;
+    if (o->algo == ALGO_MPI) {
+        ar->commutative = o->commutative;
+        if (o->op != STEADY_COLL_BROADCAST && *bytes % 8)
+            return fail(f, RUN_USAGE,
+                        "steady-run: --algo mpi --op %s: the message is 8-byte elements, "
+                        "--msg-bytes must be a multiple of 8 (%zu)",
+                        steady_collop_name((steady_collop_t)o->op), *bytes);
+    } else {
+        steady_model_options_t mo = {
+            .msg_size = (double)*bytes, .task_cost = ar->task_cost, .chunks = o->chunks};
+        steady_model_t model;
+        if (steady_routes_create(*p, (double)*bytes, &ar->routes, &err) ||
+            steady_model_evaluate(ar->routes, (steady_algo_t)o->algo, (steady_collop_t)o->op,
+                                  ar->root_node, &mo, &model, &err) ||
+            steady_collective_create((steady_algo_t)o->algo, (steady_collop_t)o->op, procs,
+                                     ar->root_rank, model.chunks, &ar->coll, &err))
+            return fail(f, steady_err_exit_status(err.code), "steady-run: %s: %s", o->plat,
+                        err.msg);
+        ar->planned = model.throughput;
+        ar->chunks = model.chunks;
+        if (algo_program_build(ar->coll, *p, ar->routes, rank, o->ops, *bytes, ar->task_cost,
+                               &ar->ap, &err))
+            return fail(f, steady_err_exit_status(err.code), "steady-run: %s: %s (on %s)", o->plat,
+                        err.msg, steady_platform_node(*p, rank)->name);
+        ar->commutative = ar->ap.commutative;
+    }
+    if (rank == 0)
+        return algo_optimum(o, *p, ar, *bytes, f);
+    return RUN_OK;
+}
+
 /* The measurements of one rank, as doubles for MPI_Igather. */
 enum { M_ELAPSED, M_BUSY, M_SEND, M_RECV, M_CPU, M_MESSAGES, M_BYTES, M_TASKS, M_BUFFERS, M_COUNT };
 
+/* What the report says about the run besides the measurements. */
+typedef struct {
+    char what[320]; /* "scatter on NAME" / "chain broadcast from P0 on NAME, 16 chunks" */
+    double planned; /* NAN: none */
+    const char *planned_what;
+    double optimum;
+    const char *optimum_what;
+    const options_t *o;
+    const algo_run_t *ar; /* --algo mode, else NULL */
+    const char *root;
+} report_info_t;
+
+static const char *operator_name(const options_t *o, const algo_run_t *ar)
+{
+    if (o->op == STEADY_COLL_BROADCAST)
+        return "none";
+    return ar->commutative ? "commutative" : "non-commutative";
+}
+
 /* Rank 0: prints the report from the gathered measurements m[rank][M_*]
  * and the OR-ed flags; returns the exit status. */
-static int report(const options_t *o, const steady_schedule_t *sc, const steady_platform_t *p,
-                  const double *m, const uint8_t *flags, int size)
+static int report(const report_info_t *ri, const steady_platform_t *p, const double *m,
+                  const uint8_t *flags, int size)
 {
+    const options_t *o = ri->o;
     long counts[3] = {0}, verified = 0; /* lost, duplicated, corrupt */
     for (long op = 0; op < o->ops; op++) {
         counts[0] += (flags[op] & FLAG_LOST) != 0;
@@ -271,10 +514,11 @@ static int report(const options_t *o, const steady_schedule_t *sc, const steady_
         tasks += mr[M_TASKS];
     }
     double achieved = elapsed > 0 ? (double)o->ops / elapsed : 0;
-    double optimum = mpq_get_d(sc->optimum), planned = mpq_get_d(sc->throughput);
+    double optimum = ri->optimum, planned = ri->planned;
     double ratio = optimum > 0 ? achieved / optimum : 0;
     long completed = o->ops - counts[0];
     int status = verified == o->ops ? RUN_OK : RUN_FAIL;
+    const algo_run_t *ar = ri->ar;
     if (o->json) {
         json_t *nodes = json_array();
         for (int r = 0; r < size && nodes; r++) {
@@ -287,29 +531,54 @@ static int report(const options_t *o, const steady_schedule_t *sc, const steady_
                                                    mr[M_BUFFERS]));
         }
         json_t *j = json_pack(
-            "{s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o*}", "ops",
+            "{s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:o, s:f, s:f, s:f, s:f, s:f, s:o*}", "ops",
             (json_int_t)o->ops, "completed", (json_int_t)completed, "verified",
             (json_int_t)verified, "lost", (json_int_t)counts[0], "duplicated",
             (json_int_t)counts[1], "corrupt", (json_int_t)counts[2], "elapsed", elapsed, "achieved",
-            achieved, "planned", planned, "optimum", optimum, "ratio", ratio, "messages", messages,
-            "bytes", bytes, "tasks", tasks, "nodes", nodes);
+            achieved, "planned", isfinite(planned) ? json_real(planned) : json_null(), "optimum",
+            optimum, "ratio", ratio, "messages", messages, "bytes", bytes, "tasks", tasks, "nodes",
+            nodes);
+        if (j && ar) {
+            json_object_set_new(j, "algo",
+                                json_string(o->algo == ALGO_MPI
+                                                ? "mpi"
+                                                : steady_algo_name((steady_algo_t)o->algo)));
+            json_object_set_new(j, "op", json_string(steady_collop_name((steady_collop_t)o->op)));
+            json_object_set_new(j, "root", json_string(ri->root));
+            json_object_set_new(j, "chunks",
+                                o->algo == ALGO_MPI ? json_null() : json_integer(ar->chunks));
+            json_object_set_new(j, "operator", json_string(operator_name(o, ar)));
+            json_object_set_new(j, "model_ratio",
+                                isfinite(planned) && planned > 0 ? json_real(achieved / planned)
+                                                                 : json_null());
+        }
         if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0)
             status = RUN_FAIL;
         putchar('\n');
         json_decref(j);
     } else {
-        printf("run          %ld operations of %s on %s, %d ranks\n", o->ops,
-               steady_op_name(sc->op), sc->platform_name, size);
+        printf("run          %ld operations of %s, %d ranks\n", o->ops, ri->what, size);
+        if (ar && o->op != STEADY_COLL_BROADCAST)
+            printf("operator     %s (%s)\n", operator_name(o, ar),
+                   ar->commutative ? "(alpha, beta) (+) (alpha', beta') = (alpha alpha', "
+                                     "beta + beta') mod 2^31 - 1"
+                                   : "composition of affine maps mod 2^31 - 1, in rank order");
         printf("operations   %ld completed: %ld verified, %ld lost, %ld duplicated, %ld corrupt\n",
                completed, verified, counts[0], counts[1], counts[2]);
         printf("elapsed      %.10g s (the slowest rank, from the common start)\n", elapsed);
         printf("achieved     %.10g operations per second\n", achieved);
-        printf("planned      %.10g (the schedule's throughput)\n", planned);
-        printf("optimum      %.10g (the LP's TP)\n", optimum);
-        printf("ratio        %.6f of the optimum\n", ratio);
-        printf("traffic      %.0f messages, %.0f bytes, %.0f tasks; buffers of at most %.0f "
+        if (isfinite(planned))
+            printf("planned      %.10g (%s)\n", planned, ri->planned_what);
+        else
+            printf("planned      - (%s)\n", ri->planned_what);
+        printf("optimum      %.10g (%s)\n", optimum, ri->optimum_what);
+        printf("ratio        %.6f of the optimum", ratio);
+        if (ar && isfinite(planned) && planned > 0)
+            printf(", %.6f of the model", achieved / planned);
+        printf("\n");
+        printf("traffic      %.0f messages, %.0f bytes, %.0f %s; buffers of at most %.0f "
                "bytes on a node\n",
-               messages, bytes, tasks, buffers);
+               messages, bytes, tasks, ar ? "combines" : "tasks", buffers);
         printf("busy        ");
         for (int r = 0; r < size; r++)
             printf(" %s %.1f%%%s", steady_platform_node(p, r)->name,
@@ -333,6 +602,7 @@ int main(int argc, char **argv)
     steady_platform_t *p = NULL;
     steady_schedule_t *sc = NULL;
     program_t pg = {0};
+    algo_run_t ar = {0};
     uint8_t *flags = NULL;
     double *all = NULL;
     size_t bytes = 0;
@@ -344,16 +614,20 @@ int main(int argc, char **argv)
     }
     if (!status)
         status = parse_fault(getenv("STEADY_RUN_FAULT"), &fault, &f);
-    if (!status)
+    if (!status && o.algo == ALGO_NONE)
         status = load(&o, rank, size, &p, &sc, &bytes, &f);
-    if (!status) {
+    else if (!status)
+        status = load_algo(&o, rank, size, &p, &ar, &bytes, &f);
+    if (!status && o.algo == ALGO_NONE) {
         steady_error_t err = {0};
         if (program_build(sc, p, rank, o.ops, bytes, &pg, &err))
             status = fail(&f, steady_err_exit_status(err.code), "steady-run: %s: %s (on %s)",
                           o.sched, err.msg, steady_platform_node(p, rank)->name);
+    }
+    if (!status) {
         flags = calloc((size_t)o.ops, 1);
         all = calloc((size_t)size * M_COUNT, sizeof *all);
-        if (!status && (!flags || !all))
+        if (!flags || !all)
             status = fail(&f, RUN_FAIL, "steady-run: out of memory for %ld operations", o.ops);
     }
     status = agree(&f, rank, size);
@@ -361,31 +635,74 @@ int main(int argc, char **argv)
         goto done;
 
     watch_t w;
-    watch_start(&w, &pg, o.timeout);
+    watch_start(&w, p, rank, o.timeout);
     MPI_Barrier(MPI_COMM_WORLD);
     run_stats_t st;
     steady_error_t err = {0};
-    if (program_execute(&pg, &fault, &w, flags, &st, &err)) {
+    steady_err_t rc;
+    if (o.algo == ALGO_NONE)
+        rc = program_execute(&pg, &fault, &w, flags, &st, &err);
+    else if (o.algo == ALGO_MPI)
+        rc = mpicoll_execute(p, (steady_collop_t)o.op, ar.root_rank, o.ops, bytes, ar.commutative,
+                             &fault, &w, flags, &st, &err);
+    else
+        rc = algo_execute(&ar.ap, &fault, &w, flags, &st, &err);
+    if (rc) {
         fprintf(stderr, "steady-run: %s (rank %d): %s\n", steady_platform_node(p, rank)->name, rank,
                 err.msg);
         MPI_Abort(MPI_COMM_WORLD, RUN_FAIL);
     }
+    double held = o.algo == ALGO_NONE  ? (double)pg.buffers
+                  : o.algo == ALGO_MPI ? 0
+                                       : (double)ar.ap.unit_bytes * ar.ap.depth;
     double mine[M_COUNT] = {
         [M_ELAPSED] = st.elapsed, [M_BUSY] = st.busy,   [M_SEND] = st.send,
         [M_RECV] = st.recv,       [M_CPU] = st.cpu,     [M_MESSAGES] = st.messages,
-        [M_BYTES] = st.bytes,     [M_TASKS] = st.tasks, [M_BUFFERS] = (double)pg.buffers};
+        [M_BYTES] = st.bytes,     [M_TASKS] = st.tasks, [M_BUFFERS] = held};
     MPI_Request reqs[2];
     MPI_Igather(mine, M_COUNT, MPI_DOUBLE, all, M_COUNT, MPI_DOUBLE, 0, MPI_COMM_WORLD, &reqs[0]);
     MPI_Ireduce(rank == 0 ? MPI_IN_PLACE : flags, flags, (int)o.ops, MPI_UNSIGNED_CHAR, MPI_BOR, 0,
                 MPI_COMM_WORLD, &reqs[1]);
     run_wait_all(2, reqs, &w, "gathering the results on rank 0");
     watch_stop(&w);
-    if (rank == 0)
-        status = report(&o, sc, p, all, flags, size);
+    if (rank == 0) {
+        report_info_t ri = {.o = &o};
+        if (o.algo == ALGO_NONE) {
+            snprintf(ri.what, sizeof ri.what, "%s on %s", steady_op_name(sc->op),
+                     sc->platform_name);
+            ri.planned = mpq_get_d(sc->throughput);
+            ri.planned_what = "the schedule's throughput";
+            ri.optimum = mpq_get_d(sc->optimum);
+            ri.optimum_what = "the LP's TP";
+        } else {
+            ri.ar = &ar;
+            ri.root = steady_platform_node(p, ar.root_node)->name;
+            char chunks[48] = "";
+            if (o.algo != ALGO_MPI)
+                snprintf(chunks, sizeof chunks, ", %d chunk%s of a %zu-byte message", ar.chunks,
+                         ar.chunks == 1 ? "" : "s", bytes);
+            else
+                snprintf(chunks, sizeof chunks, ", %zu-byte messages", bytes);
+            snprintf(ri.what, sizeof ri.what, "%s %s %s %s on %s%s",
+                     o.algo == ALGO_MPI ? "MPI's own" : steady_algo_name((steady_algo_t)o.algo),
+                     steady_collop_name((steady_collop_t)o.op),
+                     o.op == STEADY_COLL_BROADCAST ? "from" : "through", ri.root,
+                     steady_platform_name(p), chunks);
+            ri.planned = ar.planned;
+            ri.planned_what = o.algo == ALGO_MPI ? "no model of MPI's own algorithms"
+                                                 : "the model's throughput, steady compare";
+            ri.optimum = ar.optimum;
+            ri.optimum_what = o.op == STEADY_COLL_BROADCAST ? "the broadcast LP's TP"
+                              : o.op == STEADY_COLL_REDUCE  ? "the reduce LP's TP (non-commutative)"
+                                                            : "min of the reduce and broadcast LPs";
+        }
+        status = report(&ri, p, all, flags, size);
+    }
 done:
     free(all);
     free(flags);
     program_free(&pg);
+    algo_run_free(&ar);
     steady_schedule_destroy(sc);
     steady_platform_destroy(p);
     MPI_Finalize();

@@ -17,6 +17,13 @@
  * floor(hi32(x) p / 2^32)) with x = splitmix64(seed(k, op) + e); v[k,m] is
  * their ordered composition, which the target recomputes directly
  * (m - k + 1 maps per element) to check what the reduction trees made.
+ *
+ * The commutative operator (steady-run --algo, for trees that do not keep
+ * the rank order) works on the same elements: (alpha, beta) (+)
+ * (alpha', beta') = (alpha alpha', beta + beta') mod p, the product of the
+ * multiplicative and the additive group.  Commutative and associative,
+ * so only the set of values combined matters; a value lost or combined
+ * twice still changes the result (alpha != 1 almost surely).
  */
 #include <string.h>
 
@@ -98,14 +105,26 @@ static inline void own_element(uint64_t seed, size_t e, uint32_t *alpha, uint32_
     *beta = (uint32_t)(((x >> 32) * PRIME) >> 32);
 }
 
+/* The commutative operator: (alpha_f alpha_g, beta_f + beta_g), both
+ * components in the group of their own operation. */
+static inline void combine_comm(uint32_t *alpha, uint32_t *beta, uint32_t ga, uint32_t gb)
+{
+    *beta = addmod(*beta, gb);
+    *alpha = mulmod(*alpha, ga);
+}
+
 /* Element e of v[k,m] for op, as its 8 bytes. */
-static void reduce_element(const uint64_t *seeds, int k, int m, size_t e, unsigned char out[8])
+static void reduce_element(const uint64_t *seeds, int k, int m, bool commutative, size_t e,
+                           unsigned char out[8])
 {
     uint32_t alpha, beta, ga, gb;
     own_element(seeds[0], e, &alpha, &beta);
     for (int i = k + 1; i <= m; i++) {
         own_element(seeds[i - k], e, &ga, &gb);
-        compose(&alpha, &beta, ga, gb);
+        if (commutative)
+            combine_comm(&alpha, &beta, ga, gb);
+        else
+            compose(&alpha, &beta, ga, gb);
     }
     store_le32(out, alpha);
     store_le32(out + 4, beta);
@@ -142,7 +161,8 @@ static bool check_words(uint64_t seed, size_t lo, size_t hi, const unsigned char
 
 /* Bytes [lo, hi) of the reduce value v[k,m]: its elements, then zeros.
  * The participants' seeds are hashed once per call. */
-static void fill_reduce(int k, int m, long op, size_t S, size_t lo, size_t hi, unsigned char *out)
+static void fill_reduce(int k, int m, bool commutative, long op, size_t S, size_t lo, size_t hi,
+                        unsigned char *out)
 {
     uint64_t seeds[PAYLOAD_MAX_PARTICIPANTS];
     size_t elements = S / 8, at = lo, e = lo / 8;
@@ -150,7 +170,7 @@ static void fill_reduce(int k, int m, long op, size_t S, size_t lo, size_t hi, u
         seeds[i - k] = seed_of(STEADY_OP_REDUCE, i, i, op);
     while (at < hi && e < elements) {
         unsigned char part[8];
-        reduce_element(seeds, k, m, e, part);
+        reduce_element(seeds, k, m, commutative, e, part);
         size_t skip = at - e * 8, n = 8 - skip;
         if (n > hi - at)
             n = hi - at;
@@ -165,7 +185,7 @@ static void fill_reduce(int k, int m, long op, size_t S, size_t lo, size_t hi, u
 void payload_fill(value_t v, long op, size_t S, size_t lo, size_t hi, unsigned char *out)
 {
     if (v.op == STEADY_OP_REDUCE)
-        fill_reduce(v.a, v.b, op, S, lo, hi, out);
+        fill_reduce(v.a, v.b, v.commutative, op, S, lo, hi, out);
     else
         fill_words(seed_of(v.op, v.a, v.b, op), lo, hi, out);
 }
@@ -185,12 +205,16 @@ bool payload_check(value_t v, long op, size_t S, size_t lo, size_t hi, const uns
 }
 
 void payload_combine(const unsigned char *left, const unsigned char *right, size_t S,
-                     unsigned char *out)
+                     bool commutative, unsigned char *out)
 {
     size_t elements = S / 8;
     for (size_t e = 0; e < elements; e++) {
         uint32_t alpha = load_le32(left + 8 * e), beta = load_le32(left + 8 * e + 4);
-        compose(&alpha, &beta, load_le32(right + 8 * e), load_le32(right + 8 * e + 4));
+        uint32_t ga = load_le32(right + 8 * e), gb = load_le32(right + 8 * e + 4);
+        if (commutative)
+            combine_comm(&alpha, &beta, ga, gb);
+        else
+            compose(&alpha, &beta, ga, gb);
         store_le32(out + 8 * e, alpha);
         store_le32(out + 8 * e + 4, beta);
     }

@@ -224,12 +224,12 @@ static steady_err_t build_steps(program_t *pg, steady_error_t *err)
                                             "tree %d step %d: not a task T(k,l,m) of a reduce", t,
                                             s);
                 ps->node = ps->sender = st->node;
-                ps->value = (value_t){STEADY_OP_REDUCE, st->k, st->m};
+                ps->value = (value_t){STEADY_OP_REDUCE, st->k, st->m, false};
                 ps->nin = 2;
-                rc = find_input(pg, t, s, (value_t){STEADY_OP_REDUCE, st->k, st->l}, st->node,
-                                &ps->in[0], err);
+                rc = find_input(pg, t, s, (value_t){STEADY_OP_REDUCE, st->k, st->l, false},
+                                st->node, &ps->in[0], err);
                 if (!rc)
-                    rc = find_input(pg, t, s, (value_t){STEADY_OP_REDUCE, st->l + 1, st->m},
+                    rc = find_input(pg, t, s, (value_t){STEADY_OP_REDUCE, st->l + 1, st->m, false},
                                     st->node, &ps->in[1], err);
             }
             if (rc)

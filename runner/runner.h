@@ -15,6 +15,7 @@
 
 #include <mpi.h>
 
+#include "steady/compare.h"
 #include "steady/schedule.h"
 
 /* Exit statuses, as the steady CLI: 0 ok, 1 runtime or verification
@@ -39,6 +40,7 @@ enum { RUN_OK = 0, RUN_FAIL = 1, RUN_USAGE = 2 };
 typedef struct {
     steady_op_t op;
     int a, b;
+    bool commutative; /* reduce: the commutative operator (payload.c) instead of composition */
 } value_t;
 
 /* The most reduce participants steady-run handles (the reduce LP has
@@ -56,10 +58,11 @@ void payload_fill(value_t v, long op, size_t S, size_t lo, size_t hi, unsigned c
 bool payload_check(value_t v, long op, size_t S, size_t lo, size_t hi, const unsigned char *data,
                    unsigned char *scratch);
 
-/* Reduce: out = left (+) right, two whole messages of S bytes (out may be
- * either input). */
+/* Reduce: out = left (+) right, two whole messages (or two element-aligned
+ * parts) of S bytes, with the composition or the commutative operator (out
+ * may be either input). */
 void payload_combine(const unsigned char *left, const unsigned char *right, size_t S,
-                     unsigned char *out);
+                     bool commutative, unsigned char *out);
 
 /* ---- the program of one rank (program.c) ----------------------------------
  *
@@ -186,17 +189,19 @@ typedef struct {
  * (MPI_Wtime), then MPI_Abort.  SMPI: a watchdog actor on its host sleeps
  * until the timeout would expire, in simulated seconds, and ends the
  * simulation with status 1. */
-struct exec;
 typedef struct {
-    const program_t *pg;
+    const steady_platform_t *p; /* for the rank's node name */
+    int me;
     double timeout;
-    double progress;         /* MPI_Wtime of the last progress */
-    const struct exec *exec; /* the execution in progress, or NULL */
-    const char *what;        /* otherwise, what the rank is doing */
-    void *actor;             /* SMPI: the watchdog */
+    double progress; /* MPI_Wtime of the last progress */
+    /* the execution in progress, which says what it waits for; or NULL */
+    void (*describe)(const void *ctx, char *buf, size_t size);
+    const void *ctx;
+    const char *what; /* otherwise, what the rank is doing */
+    void *actor;      /* SMPI: the watchdog */
 } watch_t;
 
-void watch_start(watch_t *w, const program_t *pg, double timeout);
+void watch_start(watch_t *w, const steady_platform_t *p, int me, double timeout);
 void watch_stop(watch_t *w);
 
 /* Prints "steady-run: NODE (rank r): why: what it waits for" and aborts
@@ -211,8 +216,120 @@ void watch_fail(const watch_t *w, const char *why);
 steady_err_t program_execute(program_t *pg, const fault_t *fault, watch_t *w, uint8_t *flags,
                              run_stats_t *st, steady_error_t *err);
 
+/* Waits for one of n requests under watch w (SMPI: MPI_Waitany; plain MPI:
+ * MPI_Testany polling, failing the job after the watch's timeout); returns
+ * its index. */
+int run_wait_any(int n, MPI_Request *reqs, MPI_Status *status, watch_t *w);
+
+/* The time of a computation of `flops`: under SMPI charged at the host's
+ * speed, poll(ctx) being called TASK_POLLS times meanwhile so that the
+ * ports keep working; with plain MPI the real computation, done before,
+ * was it, and poll(ctx) is called once. */
+void run_task_time(double flops, void (*poll)(void *), void *ctx);
+
+/* SMPI: the simulation settings the executor relies on (smpi/test 0,
+ * smpi/send-is-detached-thresh 0; docs/running.md).  No-op otherwise. */
+void run_configure(void);
+
 /* Waits for n requests under watch w; `what` names the wait in the
  * message. */
 void run_wait_all(int n, MPI_Request *reqs, watch_t *w, const char *what);
+
+/* ---- the program of one rank for a comparison algorithm (algo.c) ----------
+ *
+ * steady-run --algo (docs/running.md): the algorithm's ranks are the
+ * platform's processors in node order (compare.h); MPI rank = node id, as
+ * for schedules, routers included.  A transfer of a chunk between two
+ * algorithm ranks follows the model's route (steady_routes_path): every
+ * hop is one MPI message between adjacent nodes, forwarded by the nodes in
+ * between.  One operation is a list of *events* per node — sends,
+ * receives and combines of chunks — in three streams (send port, receive
+ * port, CPU), the same for every operation; events of one operation
+ * depend on earlier events of the same operation on the same node. */
+
+typedef enum { EV_SEND = 0, EV_RECV, EV_COMBINE } ev_kind_t;
+
+/* What an event checks when it completes. */
+typedef enum { CHECK_NONE = 0, CHECK_BCAST, CHECK_RESULT } ev_check_t;
+
+typedef struct {
+    ev_kind_t kind;
+    int peer;      /* send, receive: the adjacent node */
+    int phase;     /* steady_phase_t */
+    int chunk;     /* 0 .. chunks - 1 */
+    size_t lo, hi; /* the chunk's bytes in the message */
+    long data;     /* offset in the chunk's buffer of what is sent / received into;
+                      -1: a send generated on the fly (the broadcast root's message) */
+    long partial;  /* combine: offset of the partial result received (the
+                      accumulator is at offset 0) */
+    int side;      /* combine: -1 result = partial (+) acc, +1 acc (+) partial, 0 commutative */
+    ev_check_t check;
+    int dep[2]; /* events of the same chunk that must be done first; -1 none */
+    int depth;  /* hops and combines before it in its chunk's dependency graph */
+    int t, h;   /* its transfer in the global order and hop (tie-breaks) */
+} ev_t;
+
+/* A stream (send port, receive port, CPU): its events in the order
+ * (offset mod chunks, transfer, hop) with offset = chunk + depth, bucket b
+ * holding those of offsets = b mod chunks: ev[list[start[b] .. start[b+1])). */
+typedef struct {
+    int n;
+    int *list;
+    int *start; /* chunks + 1 */
+} stream_t;
+
+typedef struct {
+    const steady_platform_t *p;
+    steady_algo_t algo;
+    steady_collop_t op;
+    int me;           /* node id */
+    int rank;         /* algorithm rank of me, -1 for a router */
+    int nranks, root; /* algorithm ranks, root rank */
+    int root_node;
+    int chunks;
+    long ops;
+    size_t S;
+    double task_cost; /* flop to combine two whole messages */
+    bool commutative; /* the operator (payload.c): the trees do not keep rank order */
+    int nev;
+    ev_t *ev; /* one operation's events on me */
+    stream_t send, recv, cpu;
+    int max_offset;        /* the largest chunk + depth */
+    int *chunk_events;     /* per chunk: its events on me */
+    size_t *chunk_checked; /* per chunk: bytes verified on me */
+    bool has_acc;          /* an accumulator at offset 0 (reduce phase) */
+    size_t unit_bytes;     /* buffer bytes per chunk of an operation */
+    size_t max_chunk;
+    int depth; /* chunks of operations whose buffers are held at once */
+} algo_program_t;
+
+/* Builds node `me`'s program for `ops` operations of coll (whose ranks are
+ * p's processors in node order) with messages of S bytes, routes r.
+ * Errors: EINVAL (a chunk count the message cannot be split into, a route
+ * missing), ENOMEM.  Free with algo_program_free (also after a failure). */
+steady_err_t algo_program_build(const steady_collective_t *coll, const steady_platform_t *p,
+                                const steady_routes_t *r, int me, long ops, size_t S,
+                                double task_cost, algo_program_t *ap, steady_error_t *err);
+void algo_program_free(algo_program_t *ap);
+
+/* The bytes [lo, hi) of chunk j of C of an S-byte message: element-aligned
+ * (8 bytes) when `elements`, the last chunk taking the rest. */
+void algo_chunk_bytes(size_t S, int C, int j, bool elements, size_t *lo, size_t *hi);
+
+/* Runs the program from the common start (the caller's barrier) to the
+ * end under watch w; fills flags[0 .. ops) and *st. */
+steady_err_t algo_execute(algo_program_t *ap, const fault_t *fault, watch_t *w, uint8_t *flags,
+                          run_stats_t *st, steady_error_t *err);
+
+/* ---- MPI's own collectives (mpicoll.c) ------------------------------------ */
+
+/* steady-run --algo mpi: K MPI_Bcast / MPI_Reduce / MPI_Allreduce over the
+ * processors (routers idle), root = processor rank `root`, messages of S
+ * bytes, the reduce operator a user MPI_Op (non-commutative composition,
+ * or the commutative operator); verified at every receiver.  Fills flags
+ * and *st like algo_execute. */
+steady_err_t mpicoll_execute(const steady_platform_t *p, steady_collop_t op, int root, long ops,
+                             size_t S, bool commutative, const fault_t *fault, watch_t *w,
+                             uint8_t *flags, run_stats_t *st, steady_error_t *err);
 
 #endif /* STEADY_RUNNER_H */
