@@ -32,21 +32,21 @@
  *              its tail holds to its head, a task T(k,l,m) on i merges
  *              v[k,l] and v[l+1,m] held by i into v[k,m]; an input must be
  *              produced by an *earlier* step (steps are in dependency
- *              order) with a *smaller* lag for a send, a lag no larger
- *              for a task (a period's tasks run after its slots, in the
- *              compute list's order, which follows each tree's steps; an
- *              initial value counts as lag -1).  Reduce, scatter, gossip: every value is used exactly
- *              once, except the delivered results (v[0,N-1] on the target,
- *              a message on its destination).  Broadcast: an arborescence —
- *              no node receives the message twice, every target receives
- *              it.
- *   slots      positive durations, inside [0, period], sorted and disjoint;
- *              one-port: in a slot a node sends at most once and receives
- *              at most once; a transfer names a send step, carries a part
- *              0 <= from < to <= weight, and (to - from) c(e) is exactly the
- *              slot's duration.
- *   coverage   per send step, the parts of all slots cover [0, weight)
- *              exactly once.
+ *              order) with a lag no larger for a task (a period's tasks
+ *              run after its slots, in the compute list's order, which
+ *              follows each tree's steps; an initial value counts as lag
+ *              -1), a *smaller* lag for a send after a task, and for a send
+ *              after a send a smaller lag or the same one, if the slots'
+ *              times allow it (forwarding below).  Reduce, scatter, gossip: every value is used
+ * exactly once, except the delivered results (v[0,N-1] on the target, a message on its
+ * destination).  Broadcast: an arborescence — no node receives the message twice, every target
+ * receives it. slots      positive durations, inside [0, period], sorted and disjoint; one-port: in
+ * a slot a node sends at most once and receives at most once; a transfer names a send step, carries
+ * a part 0 <= from < to <= weight, and (to - from) c(e) is exactly the slot's duration. coverage
+ * per send step, the parts of all slots cover [0, weight) exactly once. forwarding a send with the
+ * lag of the send producing its input: each of its parts starts no earlier than the end of the
+ *              producer's slots carrying the same message positions plus
+ *              the producer edge's latency (exact).
  *   compute    each task step is listed once, on its node, with count =
  *              its tree's weight; no task on a router; per processor the
  *              tasks of one period take at most the period (full overlap of
@@ -83,7 +83,10 @@ typedef struct {
     int nitems;     /* things an operation delivers (see item_of) */
     mpq_t *c;       /* c(e) per edge */
     mpq_t *w;       /* w(v) per node */
+    mpq_t *lat;     /* latency(e) per edge */
     bool period_ok; /* period > 0 */
+    int (*same)[3]; /* (tree, step, producer): sends with their producing send's lag */
+    int nsame, capsame;
 } ctx_t;
 
 /* ---- violation lines ------------------------------------------------------ */
@@ -520,15 +523,34 @@ static bool consume(ctx_t *x, token_t *tok, int *ntok, int t, int i, long key, i
         report(x, "tree %d step %d (%s): uses %s on %s, which step %d already uses", t, i, desc,
                val, nname(x, node), tok[k].user);
     /* a task runs after the period's slots, so it may use what they (or an
-     * earlier task of the period) delivered in the same period; a send
-     * needs data of an earlier period */
+     * earlier task of the period) delivered in the same period; a send may
+     * use what a send delivered in the same period if the slots' times
+     * allow it (check_forwarding()), a task's result only from an earlier
+     * period */
     bool task = s->kind == STEADY_STEP_COMPUTE;
-    if (task ? s->lag < tok[k].lag : s->lag <= tok[k].lag)
+    bool after_send =
+        tok[k].producer >= 0 && x->sc->trees[t].steps[tok[k].producer].kind == STEADY_STEP_SEND;
+    if (task || after_send ? s->lag < tok[k].lag : s->lag <= tok[k].lag)
         report(x,
                "tree %d step %d (%s): lag %d is %s the lag %d of step %d, which produces %s on "
                "%s",
-               t, i, desc, s->lag, task ? "smaller than" : "not larger than", tok[k].lag,
-               tok[k].producer, val, nname(x, node));
+               t, i, desc, s->lag, task || after_send ? "smaller than" : "not larger than",
+               tok[k].lag, tok[k].producer, val, nname(x, node));
+    else if (!task && after_send && s->lag == tok[k].lag) {
+        if (x->nsame == x->capsame) {
+            int ncap = x->capsame ? 2 * x->capsame : 16;
+            int(*g)[3] = realloc(x->same, (size_t)ncap * sizeof *g);
+            if (!g) {
+                x->oom = true;
+                return true;
+            }
+            x->same = g;
+            x->capsame = ncap;
+        }
+        x->same[x->nsame][0] = t;
+        x->same[x->nsame][1] = i;
+        x->same[x->nsame++][2] = tok[k].producer;
+    }
     if (tok[k].uses++ == 0)
         tok[k].user = i;
     if (s->lag > tok[k].last_lag)
@@ -972,6 +994,85 @@ cleanup:
     return rc;
 }
 
+/* Sends with the lag of the send producing their input (consume()): they
+ * forward what the same period delivers, so each of their parts must start
+ * once the producer's parts carrying any of the same message positions
+ * have arrived, at the end of their slot plus the edge's latency.  Then a
+ * timed execution of the period respects every dependency (the
+ * self-timed one is never slower).  One line per offending pair of parts. */
+static steady_err_t check_forwarding(ctx_t *x, int nflat)
+{
+    const steady_schedule_t *sc = x->sc;
+    if (x->nsame == 0)
+        return STEADY_OK;
+    size_t nparts = 0;
+    for (int i = 0; i < sc->nslots; i++)
+        if (sc->slots[i].ntransfers > 0 && sc->slots[i].transfers)
+            nparts += (size_t)sc->slots[i].ntransfers;
+    int *start = calloc((size_t)nflat + 2, sizeof *start);
+    part_t *parts = malloc((nparts ? nparts : 1) * sizeof *parts);
+    mpq_t arrive, lo, hi;
+    mpq_inits(arrive, lo, hi, NULL);
+    steady_err_t rc = STEADY_ENOMEM;
+    if (!start || !parts)
+        goto cleanup;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < sc->nslots; i++) {
+            const steady_sched_slot_t *sl = &sc->slots[i];
+            if (sl->ntransfers <= 0 || !sl->transfers)
+                continue;
+            for (int j = 0; j < sl->ntransfers; j++) {
+                const steady_sched_transfer_t *tr = &sl->transfers[j];
+                if (!transfer_step(x, tr))
+                    continue;
+                int f = x->tree_off[tr->tree] + tr->step;
+                if (pass == 0)
+                    start[f + 2]++;
+                else
+                    parts[start[f + 1]++] = (part_t){tr, i};
+            }
+        }
+        if (pass == 0)
+            for (int f = 0; f <= nflat; f++)
+                start[f + 1] += start[f];
+    }
+    char desc[DESC_MAX];
+    for (int k = 0; k < x->nsame; k++) {
+        int t = x->same[k][0], i = x->same[k][1], j = x->same[k][2];
+        int f = x->tree_off[t] + i, g = x->tree_off[t] + j;
+        const steady_sched_step_t *ps = &sc->trees[t].steps[j];
+        const steady_edge_t *pe = steady_platform_edge(x->p, ps->edge);
+        for (int a = start[f]; a < start[f + 1]; a++) {
+            const steady_sched_slot_t *sa = &sc->slots[parts[a].slot];
+            for (int b = start[g]; b < start[g + 1]; b++) {
+                const steady_sched_transfer_t *ta = parts[a].tr, *tb = parts[b].tr;
+                if (mpq_cmp(tb->from, ta->to) >= 0 || mpq_cmp(ta->from, tb->to) >= 0)
+                    continue;
+                const steady_sched_slot_t *sb = &sc->slots[parts[b].slot];
+                mpq_add(arrive, sb->start, sb->duration);
+                mpq_add(arrive, arrive, x->lat[ps->edge]);
+                if (mpq_cmp(arrive, sa->start) <= 0)
+                    continue;
+                mpq_set(lo, mpq_cmp(ta->from, tb->from) > 0 ? ta->from : tb->from);
+                mpq_set(hi, mpq_cmp(ta->to, tb->to) < 0 ? ta->to : tb->to);
+                step_desc(x, &sc->trees[t].steps[i], desc, sizeof desc);
+                report(x,
+                       "tree %d step %d (%s): slot %d starts at %Qd and forwards messages "
+                       "[%Qd, %Qd), which step %d (%s -> %s) delivers in slot %d only at %Qd "
+                       "(slot end + latency), with the same lag %d",
+                       t, i, desc, parts[a].slot, sa->start, lo, hi, j, nname(x, pe->src),
+                       nname(x, pe->dst), parts[b].slot, arrive, ps->lag);
+            }
+        }
+    }
+    rc = STEADY_OK;
+cleanup:
+    mpq_clears(arrive, lo, hi, NULL);
+    free(start);
+    free(parts);
+    return rc;
+}
+
 /* ---- compute lists and processor loads --------------------------------- */
 
 static steady_err_t check_compute(ctx_t *x, int nflat)
@@ -1036,8 +1137,9 @@ static steady_err_t check_compute(ctx_t *x, int nflat)
             if (sc->trees[t].steps[i].kind != STEADY_STEP_COMPUTE || entry[f] < 0)
                 continue;
             if (entry[f] < last)
-                report(x, "compute %d: tree %d step %d is listed before step %d (compute %d), "
-                          "which comes earlier in the tree",
+                report(x,
+                       "compute %d: tree %d step %d is listed before step %d (compute %d), "
+                       "which comes earlier in the tree",
                        entry[f], t, i, last_step, last);
             last = entry[f];
             last_step = i;
@@ -1199,15 +1301,19 @@ steady_err_t steady_schedule_check(const steady_schedule_t *sc, const steady_pla
     x.tgt_idx = malloc((size_t)x.nn * sizeof *x.tgt_idx);
     x.c = malloc((size_t)(x.ne ? x.ne : 1) * sizeof *x.c);
     x.w = malloc((size_t)x.nn * sizeof *x.w);
-    if (!v->lines || !x.src_idx || !x.tgt_idx || !x.c || !x.w) {
+    x.lat = malloc((size_t)(x.ne ? x.ne : 1) * sizeof *x.lat);
+    if (!v->lines || !x.src_idx || !x.tgt_idx || !x.c || !x.w || !x.lat) {
         free(x.c);
         free(x.w);
-        x.c = x.w = NULL;
+        free(x.lat);
+        x.c = x.w = x.lat = NULL;
         goto cleanup;
     }
     for (int e = 0; e < x.ne; e++) {
         mpq_init(x.c[e]);
         steady_exact_comm_time(p, e, sc->msg_size, x.c[e]);
+        mpq_init(x.lat[e]);
+        steady_exact_decimal(x.lat[e], steady_platform_edge(p, e)->latency);
     }
     for (int n = 0; n < x.nn; n++) {
         mpq_init(x.w[n]);
@@ -1241,7 +1347,8 @@ steady_err_t steady_schedule_check(const steady_schedule_t *sc, const steady_pla
     check_batch(&x, taken);
     check_rates(&x);
     if ((rc = check_slots(&x)) || (rc = check_coverage(&x, nflat)) ||
-        (rc = check_compute(&x, nflat)) || (rc = check_buffers(&x, &needs)))
+        (rc = check_forwarding(&x, nflat)) || (rc = check_compute(&x, nflat)) ||
+        (rc = check_buffers(&x, &needs)))
         goto cleanup;
 
 done:
@@ -1267,12 +1374,14 @@ cleanup:
     }
     if (x.c)
         for (int e = 0; e < x.ne; e++)
-            mpq_clear(x.c[e]);
+            mpq_clears(x.c[e], x.lat[e], NULL);
     if (x.w)
         for (int n = 0; n < x.nn; n++)
             mpq_clear(x.w[n]);
     free(x.c);
     free(x.w);
+    free(x.lat);
+    free(x.same);
     free(x.src_idx);
     free(x.tgt_idx);
     free(x.tkey);

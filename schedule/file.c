@@ -13,8 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FORMAT_NAME    "steady-schedule"
-#define FORMAT_VERSION 1
+#define FORMAT_NAME "steady-schedule"
+/* Version 2 lets a send forward, in the same period, what an earlier slot
+ * delivered (the same lag as its producer, docs/schedule-format.md).  The
+ * rules only widen: a version 1 file means the same under version 2, so
+ * both are read; a version 1 reader refuses what version 2 writes. */
+#define FORMAT_VERSION     2
+#define FORMAT_VERSION_MIN 1
 
 /* ---- writing --------------------------------------------------------------- */
 
@@ -306,10 +311,11 @@ static steady_err_t read_body(reader_t *r, json_t *doc)
         return bad(r, "not a steady schedule", "format", json_string_value(j));
     if ((rc = get_int(r, doc, "header", "version", 0, 1000, &v)))
         return rc;
-    if (v != FORMAT_VERSION)
+    if (v < FORMAT_VERSION_MIN || v > FORMAT_VERSION)
         return steady_error_set(r->err, STEADY_EUNSUPPORTED,
-                                "%s: schedule format version %ld, this steady reads version %d",
-                                r->path, v, FORMAT_VERSION);
+                                "%s: schedule format version %ld, this steady reads versions %d "
+                                "to %d",
+                                r->path, v, FORMAT_VERSION_MIN, FORMAT_VERSION);
     json_t *plat;
     if ((rc = member(r, doc, "header", "platform", JSON_OBJECT, &plat)) ||
         (rc = member(r, plat, "platform", "hash", JSON_STRING, &j)))

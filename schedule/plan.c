@@ -10,16 +10,18 @@
  *     the loss TP - K/T is at most #trees / T.  Automatic (the default): a
  *     few short periods, built and replayed, the fastest kept (see
  *     choose_period()).
- *  3. Lags.  A step works on the batch of period p - lag.  A send's lag
- *     exceeds the lags of the steps that produce its input, so it moves
- *     data of an earlier period and the slot order inside a period cannot
- *     break a dependency; a task runs after its period's slots, in list
- *     order, so its lag is at least its producers'.  This is the paper's initialisation / steady state /
- *     clean-up (§3.4): the first max_lag periods fill the pipeline, the last
- *     ones drain it.
+ *  3. Lags.  A step works on the batch of period p - lag.  A task runs
+ *     after its period's slots, in list order, so its lag is at least its
+ *     producers'; a send after a task needs a later period; a send after a
+ *     send has the same lag when its slots start once the parts it forwards
+ *     have arrived (same-period forwarding, see order_slots() and
+ *     docs/schedule-format.md), a larger one otherwise.  This is the
+ *     paper's initialisation / steady state / clean-up (§3.4): the first
+ *     max_lag periods fill the pipeline, the last ones drain it.
  *  4. The period's communications (every tree's sends, weight x c(e) each)
  *     form a bipartite graph senders x receivers, decomposed into matchings
- *     (§3.3): the slots.  Each slot moves a part [from, to) of each of its
+ *     (§3.3): the slots, in the order that forwards the most hops within a
+ *     period (order_slots()).  Each slot moves a part [from, to) of each of its
  *     messages: a message may be split across slots (the paper's Figure
  *     4(a)).  Multiplying the period to avoid splits (its Figure 4(b)) would
  *     multiply the operations per period, and with them the time the
@@ -651,9 +653,9 @@ static steady_err_t copy_trees(steady_schedule_t *sc, const steady_solution_t *s
             }
             int ins[2][2], nin, out_node, out_type;
             step_io(p, interval, N, o, ins, &nin, &out_node, &out_type);
-            /* a send uses data of an earlier period; a task runs after its
-             * period's slots and after the earlier tasks of the list, so it
-             * may use what they produced in the same period */
+            /* one period per send: the hop depth that order_slots() starts
+             * from (build_slots() sets the lags once the slots exist); a
+             * task runs after its period's slots and the earlier tasks */
             int lag = 0, gap = st->kind == STEADY_STEP_SEND ? 1 : 0;
             for (int x = 0; x < nin; x++) {
                 int pj = producer[ins[x][0] * nt + ins[x][1]];
@@ -728,28 +730,427 @@ static steady_err_t compute_buffers(steady_schedule_t *sc, const steady_platform
     return sc->buffers ? STEADY_OK : oom(err);
 }
 
-/* The slots: the period's sends as a bipartite graph decomposed into
- * matchings, each comm's messages handed out in order along its slots. */
-static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *p,
-                                steady_error_t *err)
+/* ---- same-period forwarding: slot order and lags ---------------------------
+ *
+ * A send may work on the batch its producer worked on in the same period
+ * (the same lag) when the period's timeline allows it: every part of the
+ * send starts after the parts of its producer that carry the same message
+ * positions have arrived (slot end + the edge's latency).  Then the period
+ * has a timed execution that respects every dependency, so the self-timed
+ * execution is never slower than the period, and the message crosses
+ * several hops in one period instead of one hop per period: the pipeline
+ * fills and drains in fewer periods.  A task runs after the period's slots,
+ * so a send that uses a task's result needs an earlier period's (lag + 1).
+ *
+ * The matchings can run in any order, and a comm's messages are handed out
+ * along its slots in that order, so the order decides which hops forward
+ * in the same period.  No order serves every tree (a slot carries comms of
+ * several depths), so order_slots() searches: a few orders by the slots'
+ * hop depths, then moves of one slot at a time while the pipeline gets
+ * shorter (the largest lag, then the trees' lags weighted by their
+ * operations).  The search uses doubles; set_lags() then decides each lag
+ * exactly, as `steady check` does. */
+
+/* The producers of each step's inputs (flat indices base[i] + j, -1 for an
+ * initial value), at most two. */
+static steady_err_t step_producers(const steady_schedule_t *sc, const steady_platform_t *p,
+                                   const int *interval, const int *base, int (*prod)[2],
+                                   steady_error_t *err)
 {
-    int ncomms = 0;
+    int nv = steady_platform_node_count(p), nt = sc->ntypes;
+    int *producer = malloc((size_t)nv * nt * sizeof *producer + 1);
+    if (!producer)
+        return oom(err);
+    for (int i = 0; i < sc->ntrees; i++) {
+        const steady_sched_tree_t *tr = &sc->trees[i];
+        for (int x = 0; x < nv * nt; x++)
+            producer[x] = -1;
+        for (int j = 0; j < tr->nsteps; j++) {
+            int ins[2][2], nin, out_node, out_type;
+            step_io(p, interval, sc->nsources, &tr->steps[j], ins, &nin, &out_node, &out_type);
+            prod[base[i] + j][0] = prod[base[i] + j][1] = -1;
+            for (int x = 0; x < nin; x++)
+                prod[base[i] + j][x] = producer[ins[x][0] * nt + ins[x][1]];
+            producer[out_node * nt + out_type] = base[i] + j;
+        }
+    }
+    free(producer);
+    return STEADY_OK;
+}
+
+/* True when every part of send step f starts after the parts of send step
+ * g carrying the same message positions have arrived (exact). */
+static bool same_period_ok(const steady_schedule_t *sc, const steady_platform_t *p,
+                           const int *pfirst, const int (*piece)[2], int f, int g,
+                           const steady_sched_step_t *gs)
+{
+    mpq_t arrive, lat;
+    mpq_inits(arrive, lat, NULL);
+    steady_exact_decimal(lat, steady_platform_edge(p, gs->edge)->latency);
+    bool ok = true;
+    for (int a = pfirst[f]; ok && a < pfirst[f + 1]; a++) {
+        const steady_sched_slot_t *sa = &sc->slots[piece[a][0]];
+        const steady_sched_transfer_t *ta = &sa->transfers[piece[a][1]];
+        for (int b = pfirst[g]; ok && b < pfirst[g + 1]; b++) {
+            const steady_sched_slot_t *sb = &sc->slots[piece[b][0]];
+            const steady_sched_transfer_t *tb = &sb->transfers[piece[b][1]];
+            if (mpq_cmp(tb->from, ta->to) >= 0 || mpq_cmp(ta->from, tb->to) >= 0)
+                continue;
+            mpq_add(arrive, sb->start, sb->duration);
+            mpq_add(arrive, arrive, lat);
+            ok = mpq_cmp(arrive, sa->start) <= 0;
+        }
+    }
+    mpq_clears(arrive, lat, NULL);
+    return ok;
+}
+
+/* What order_slots() works on: the period's comms and matchings, with
+ * doubles for the search, and scratch space for one evaluation. */
+typedef struct {
+    int nslots, ncomms, nflat;
+    const steady_schedule_t *sc;
+    const int *base, (*prod)[2];
+    const int *tree_of;        /* flat step -> tree */
+    const int *comm_of;        /* flat step -> comm, -1 for a task */
+    const int *sfirst, *scomm; /* slot x's comms: scomm[sfirst[x] .. sfirst[x + 1]) */
+    const double *dur;         /* slot */
+    const double *cost, *lat;  /* comm: c(e), latency(e) */
+    const int *pfirst;         /* comm c's pieces: pfirst[c] .. pfirst[c + 1] */
+    const double *work;        /* task step: its tasks' time per period; send: 0 */
+    const int *node;           /* task step: its processor */
+    double period;
+    int nnodes;
+    /* the exact decision of set_lags(), or NULL while searching */
+    const steady_platform_t *p;
+    const int *xfirst, (*xpiece)[2];
+    /* scratch */
+    double *start, *pos, *ps, *pe, *pf, *pt; /* slot start; comm position; piece times, parts */
+    int *pn, *lag, *tlag;
+    double *done, *cpu; /* step: when its output is complete (in its period); node: CPU free */
+} search_t;
+
+typedef struct {
+    int max_lag;
+    long tree_lags; /* sum over trees of weight x the tree's largest lag */
+    long step_lags; /* sum over steps of weight x lag */
+} order_score_t;
+
+static bool score_better(order_score_t a, order_score_t b)
+{
+    if (a.max_lag != b.max_lag)
+        return a.max_lag < b.max_lag;
+    if (a.tree_lags != b.tree_lags)
+        return a.tree_lags < b.tree_lags;
+    return a.step_lags < b.step_lags;
+}
+
+/* Lags of the slot order `order` (position -> slot), in doubles. */
+static order_score_t evaluate_order(search_t *s, const int *order)
+{
+    double t = 0;
+    for (int r = 0; r < s->nslots; r++) {
+        s->start[order[r]] = t;
+        t += s->dur[order[r]];
+    }
+    double eps = 1e-9 * (t > 0 ? t : 1);
+    for (int c = 0; c < s->ncomms; c++) {
+        s->pn[c] = 0;
+        s->pos[c] = 0;
+    }
+    for (int r = 0; r < s->nslots; r++) {
+        int x = order[r];
+        for (int y = s->sfirst[x]; y < s->sfirst[x + 1]; y++) {
+            int c = s->scomm[y], k = s->pfirst[c] + s->pn[c]++;
+            s->ps[k] = s->start[x];
+            s->pe[k] = s->start[x] + s->dur[x];
+            s->pf[k] = s->pos[c];
+            s->pos[c] += s->dur[x] / s->cost[c];
+            s->pt[k] = s->pos[c];
+        }
+    }
+    order_score_t sc = {0, 0, 0};
+    for (int i = 0; i < s->sc->ntrees; i++)
+        s->tlag[i] = 0;
+    for (int v = 0; v < s->nnodes; v++)
+        s->cpu[v] = 0;
+    double T = s->period;
+    for (int f = 0; f < s->nflat; f++) {
+        int lag = 0, cf = s->comm_of[f];
+        double first = 1e300; /* a send: its earliest part */
+        for (int a = cf >= 0 ? s->pfirst[cf] : 0; cf >= 0 && a < s->pfirst[cf + 1]; a++)
+            first = s->ps[a] < first ? s->ps[a] : first;
+        for (int k = 0; k < 2; k++) {
+            int g = s->prod[f][k];
+            if (g < 0)
+                continue;
+            int cand = s->lag[g], cg = s->comm_of[g];
+            if (cf >= 0 && cg >= 0) {
+                /* after a send: the same period when every part arrives in
+                 * time; else as many periods as the latest part needs */
+                bool same;
+                if (s->xfirst)
+                    same = same_period_ok(
+                        s->sc, s->p, s->xfirst, s->xpiece, f, g,
+                        &s->sc->trees[s->tree_of[g]].steps[g - s->base[s->tree_of[g]]]);
+                else {
+                    same = true;
+                    for (int a = s->pfirst[cf]; same && a < s->pfirst[cf + 1]; a++)
+                        for (int b = s->pfirst[cg]; same && b < s->pfirst[cg + 1]; b++)
+                            if (s->pf[b] < s->pt[a] - 1e-9 && s->pf[a] < s->pt[b] - 1e-9 &&
+                                s->pe[b] + s->lat[cg] > s->ps[a] + eps)
+                                same = false;
+                }
+                int d = 0;
+                for (int a = s->pfirst[cf]; !same && a < s->pfirst[cf + 1]; a++)
+                    for (int b = s->pfirst[cg]; b < s->pfirst[cg + 1]; b++)
+                        if (s->pf[b] < s->pt[a] - 1e-9 && s->pf[a] < s->pt[b] - 1e-9) {
+                            int need = (int)ceil((s->pe[b] + s->lat[cg] - s->ps[a]) / T - 1e-9);
+                            d = need > d ? need : d;
+                        }
+                cand += same ? 0 : d > 1 ? d : 1;
+            } else if (cf >= 0) {
+                /* after a task: a later period, once the task is done (the
+                 * tasks of a period come after its slots) */
+                int d = (int)ceil((s->done[g] - first) / T - 1e-9);
+                cand += d > 1 ? d : 1;
+            }
+            if (cand > lag)
+                lag = cand;
+        }
+        s->lag[f] = lag;
+        if (cf >= 0) {
+            s->done[f] = 0;
+            for (int a = s->pfirst[cf]; a < s->pfirst[cf + 1]; a++)
+                if (s->pe[a] + s->lat[cf] > s->done[f])
+                    s->done[f] = s->pe[a] + s->lat[cf];
+        } else {
+            /* a task: once its inputs are in and its processor is free (in
+             * the compute list's order, which is this one) */
+            double ready = 0;
+            for (int k = 0; k < 2; k++) {
+                int g = s->prod[f][k];
+                if (g >= 0 && s->done[g] - (lag - s->lag[g]) * T > ready)
+                    ready = s->done[g] - (lag - s->lag[g]) * T;
+            }
+            int v = s->node[f];
+            s->done[f] = (ready > s->cpu[v] ? ready : s->cpu[v]) + s->work[f];
+            s->cpu[v] = s->done[f];
+        }
+        long w = s->sc->trees[s->tree_of[f]].weight;
+        sc.step_lags += w * lag;
+        if (lag > s->tlag[s->tree_of[f]])
+            s->tlag[s->tree_of[f]] = lag;
+        if (lag > sc.max_lag)
+            sc.max_lag = lag;
+    }
+    for (int i = 0; i < s->sc->ntrees; i++)
+        sc.tree_lags += s->sc->trees[i].weight * s->tlag[i];
+    return sc;
+}
+
+typedef struct {
+    const double *key;
+    int slot;
+} slot_key_t;
+
+static int cmp_slot_key(const void *a, const void *b)
+{
+    const slot_key_t *x = a, *y = b;
+    double u = x->key[x->slot], v = y->key[y->slot];
+    if (u != v)
+        return (u > v) - (u < v);
+    return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+/* Evaluations the local search may spend, in pieces examined (each
+ * evaluation looks at every piece and every overlapping pair): about a
+ * tenth of a second per candidate period. */
+#define ORDER_BUDGET 40000000L
+
+/* Chooses the order of the slots (order[position] = slot).  depth[f] is
+ * the step's hop depth (one period per send, the rule without
+ * forwarding). */
+static steady_err_t order_slots(search_t *s, const int *depth, int *order, steady_error_t *err)
+{
+    int n = s->nslots;
+    double *key = malloc((size_t)(3 * n + 1) * sizeof *key);
+    slot_key_t *sk = malloc((size_t)(n + 1) * sizeof *sk);
+    int *trial = malloc((size_t)(n + 1) * sizeof *trial);
+    int *best = malloc((size_t)(n + 1) * sizeof *best);
+    if (!key || !sk || !trial || !best) {
+        free(key);
+        free(sk);
+        free(trial);
+        free(best);
+        return oom(err);
+    }
+    /* the slots' depths: mean, smallest, largest of their comms' steps */
+    int *flat_of = malloc((size_t)(s->ncomms + 1) * sizeof *flat_of);
+    if (!flat_of) {
+        free(key);
+        free(sk);
+        free(trial);
+        free(best);
+        return oom(err);
+    }
+    for (int f = 0; f < s->nflat; f++)
+        if (s->comm_of[f] >= 0)
+            flat_of[s->comm_of[f]] = f;
+    for (int x = 0; x < n; x++) {
+        double sum = 0, lo = 1e300, hi = -1;
+        int cnt = s->sfirst[x + 1] - s->sfirst[x];
+        for (int y = s->sfirst[x]; y < s->sfirst[x + 1]; y++) {
+            double d = depth[flat_of[s->scomm[y]]];
+            sum += d;
+            lo = d < lo ? d : lo;
+            hi = d > hi ? d : hi;
+        }
+        key[x] = cnt ? sum / cnt : 0;
+        key[n + x] = lo;
+        key[2 * n + x] = hi;
+    }
+    free(flat_of);
+    for (int x = 0; x < n; x++)
+        best[x] = x;
+    order_score_t bs = evaluate_order(s, best);
+    for (int k = 0; k < 3; k++) {
+        for (int x = 0; x < n; x++)
+            sk[x] = (slot_key_t){key + (size_t)k * n, x};
+        qsort(sk, (size_t)n, sizeof *sk, cmp_slot_key);
+        for (int x = 0; x < n; x++)
+            trial[x] = sk[x].slot;
+        order_score_t ts = evaluate_order(s, trial);
+        if (score_better(ts, bs)) {
+            bs = ts;
+            memcpy(best, trial, (size_t)n * sizeof *best);
+        }
+    }
+    /* local search: move one slot elsewhere while it helps */
+    long work = 0, per = 1;
+    for (int c = 0; c < s->ncomms; c++)
+        per += (long)(s->pfirst[c + 1] - s->pfirst[c]) * 4;
+    bool improved = true;
+    while (improved && bs.max_lag > 0 && work < ORDER_BUDGET) {
+        improved = false;
+        for (int i = 0; i < n && work < ORDER_BUDGET; i++)
+            for (int j = 0; j < n && work < ORDER_BUDGET; j++) {
+                if (j == i)
+                    continue;
+                /* slot best[i] to position j */
+                int moved = best[i];
+                for (int r = 0, q = 0; r < n; r++) {
+                    if (r == i)
+                        continue;
+                    if (q == j)
+                        trial[q++] = moved;
+                    trial[q++] = best[r];
+                }
+                if (j == n - 1)
+                    trial[n - 1] = moved;
+                work += per;
+                order_score_t ts = evaluate_order(s, trial);
+                if (score_better(ts, bs)) {
+                    bs = ts;
+                    memcpy(best, trial, (size_t)n * sizeof *best);
+                    improved = true;
+                }
+            }
+    }
+    memcpy(order, best, (size_t)n * sizeof *order);
+    free(key);
+    free(sk);
+    free(trial);
+    free(best);
+    return STEADY_OK;
+}
+
+/* The lags, once the slots exist (exact where it decides a same-period
+ * send): evaluate_order() on the final order. */
+static steady_err_t set_lags(steady_schedule_t *sc, const steady_platform_t *p, search_t *s,
+                             const int *order, steady_error_t *err)
+{
+    int nflat = s->nflat;
+    int *pfirst = calloc((size_t)nflat + 2, sizeof *pfirst);
+    int npieces = 0;
+    for (int x = 0; x < sc->nslots; x++)
+        npieces += sc->slots[x].ntransfers;
+    int(*piece)[2] = malloc((size_t)(npieces + 1) * sizeof *piece);
+    if (!pfirst || !piece) {
+        free(pfirst);
+        free(piece);
+        return oom(err);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (int x = 0; x < sc->nslots; x++)
+            for (int y = 0; y < sc->slots[x].ntransfers; y++) {
+                const steady_sched_transfer_t *tf = &sc->slots[x].transfers[y];
+                int f = s->base[tf->tree] + tf->step;
+                if (pass == 0)
+                    pfirst[f + 2]++;
+                else {
+                    piece[pfirst[f + 1]][0] = x;
+                    piece[pfirst[f + 1]++][1] = y;
+                }
+            }
+        if (pass == 0)
+            for (int f = 0; f <= nflat; f++)
+                pfirst[f + 1] += pfirst[f];
+    }
+    s->p = p;
+    s->xfirst = pfirst;
+    s->xpiece = (const int(*)[2])piece;
+    evaluate_order(s, order);
+    s->xfirst = NULL;
+    s->xpiece = NULL;
+    sc->max_lag = 0;
+    for (int f = 0; f < nflat; f++) {
+        steady_sched_step_t *st = &sc->trees[s->tree_of[f]].steps[f - s->base[s->tree_of[f]]];
+        st->lag = s->lag[f];
+        if (st->lag > sc->max_lag)
+            sc->max_lag = st->lag;
+    }
+    free(pfirst);
+    free(piece);
+    return STEADY_OK;
+}
+
+/* The slots: the period's sends as a bipartite graph decomposed into
+ * matchings, run in the order order_slots() chooses, each comm's messages
+ * handed out in order along its slots; then the lags (set_lags()). */
+static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *p,
+                                const int *interval, steady_error_t *err)
+{
+    int ncomms = 0, nflat = 0;
     for (int i = 0; i < sc->ntrees; i++)
-        for (int j = 0; j < sc->trees[i].nsteps; j++)
+        for (int j = 0; j < sc->trees[i].nsteps; j++, nflat++)
             ncomms += sc->trees[i].steps[j].kind == STEADY_STEP_SEND;
     steady_err_t rc = STEADY_OK;
-    int *src = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *src);
-    int *dst = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *dst);
-    int *tree = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *tree);
-    int *step = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *step);
-    mpq_t *dur = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *dur);
-    mpq_t *comm = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *comm);
-    mpq_t *pos = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *pos);
+    size_t nc1 = (size_t)(ncomms ? ncomms : 1), nf1 = (size_t)nflat + 1;
+    int *src = malloc(nc1 * sizeof *src);
+    int *dst = malloc(nc1 * sizeof *dst);
+    int *tree = malloc(nc1 * sizeof *tree);
+    int *step = malloc(nc1 * sizeof *step);
+    mpq_t *dur = malloc(nc1 * sizeof *dur);
+    mpq_t *comm = malloc(nc1 * sizeof *comm);
+    mpq_t *pos = malloc(nc1 * sizeof *pos);
+    int *base = malloc(((size_t)sc->ntrees + 1) * sizeof *base);
+    int(*prod)[2] = malloc(nf1 * sizeof *prod);
+    int *tree_of = malloc(nf1 * sizeof *tree_of);
+    int *comm_of = malloc(nf1 * sizeof *comm_of);
+    int *depth = malloc(nf1 * sizeof *depth);
+    int *tnode = malloc(nf1 * sizeof *tnode);
+    double *work = malloc(nf1 * sizeof *work);
+    double *cost = malloc(nc1 * sizeof *cost), *lat = malloc(nc1 * sizeof *lat);
+    int *pfirst = calloc(nc1 + 1, sizeof *pfirst);
     steady_matchings_t *mt = NULL;
+    int *order = NULL, *sfirst = NULL, *scomm = NULL;
+    search_t s = {0};
     int k = 0;
     mpq_t at, amount;
     mpq_inits(at, amount, NULL);
-    if (!src || !dst || !tree || !step || !dur || !comm || !pos) {
+    if (!src || !dst || !tree || !step || !dur || !comm || !pos || !base || !prod || !tree_of ||
+        !comm_of || !depth || !tnode || !work || !cost || !lat || !pfirst) {
         free(dur);
         free(comm);
         free(pos);
@@ -757,21 +1158,38 @@ static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *
         rc = oom(err);
         goto cleanup;
     }
-    for (int i = 0; i < sc->ntrees; i++)
-        for (int j = 0; j < sc->trees[i].nsteps; j++) {
+    for (int i = 0, f = 0; i < sc->ntrees; i++) {
+        base[i] = f;
+        for (int j = 0; j < sc->trees[i].nsteps; j++, f++) {
             const steady_sched_step_t *st = &sc->trees[i].steps[j];
-            if (st->kind != STEADY_STEP_SEND)
+            tree_of[f] = i;
+            depth[f] = st->lag; /* copy_trees(): one period per send */
+            comm_of[f] = -1;
+            tnode[f] = 0;
+            work[f] = 0;
+            if (st->kind != STEADY_STEP_SEND) {
+                steady_exact_task_time(p, st->node, sc->task_cost, amount);
+                work[f] = mpq_get_d(amount) * (double)sc->trees[i].weight;
+                tnode[f] = st->node;
                 continue;
+            }
             const steady_edge_t *e = steady_platform_edge(p, st->edge);
             mpq_inits(dur[k], comm[k], pos[k], NULL);
             steady_exact_comm_time(p, st->edge, sc->msg_size, comm[k]);
             mpq_set_si(dur[k], sc->trees[i].weight, 1);
             mpq_mul(dur[k], dur[k], comm[k]);
+            cost[k] = mpq_get_d(comm[k]);
+            lat[k] = e->latency;
             src[k] = e->src;
             dst[k] = e->dst;
             tree[k] = i;
+            comm_of[f] = k;
             step[k++] = j;
         }
+    }
+    base[sc->ntrees] = nflat;
+    if ((rc = step_producers(sc, p, interval, base, prod, err)))
+        goto cleanup;
     if ((rc = steady_matchings_decompose(steady_platform_node_count(p), ncomms, src, dst,
                                          (const mpq_t *)dur, &mt, err)))
         goto cleanup;
@@ -782,13 +1200,71 @@ static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *
                               mpq_get_d(mt->total), mpq_get_d(sc->period));
         goto cleanup;
     }
-    sc->slots = calloc((size_t)(mt->nslots ? mt->nslots : 1), sizeof *sc->slots);
+
+    /* the order of the matchings */
+    int n = mt->nslots, npieces = 0;
+    for (int x = 0; x < n; x++)
+        npieces += mt->slots[x].ncomms;
+    size_t n1 = (size_t)n + 1, np1 = (size_t)npieces + 1;
+    order = malloc(n1 * sizeof *order);
+    sfirst = malloc((n1 + 1) * sizeof *sfirst);
+    scomm = malloc(np1 * sizeof *scomm);
+    double *sdur = malloc(n1 * sizeof *sdur);
+    s = (search_t){.nslots = n,
+                   .ncomms = ncomms,
+                   .nflat = nflat,
+                   .sc = sc,
+                   .base = base,
+                   .prod = (const int(*)[2])prod,
+                   .tree_of = tree_of,
+                   .comm_of = comm_of,
+                   .sfirst = sfirst,
+                   .scomm = scomm,
+                   .dur = sdur,
+                   .cost = cost,
+                   .lat = lat,
+                   .pfirst = pfirst,
+                   .work = work,
+                   .node = tnode,
+                   .period = mpq_get_d(sc->period),
+                   .nnodes = steady_platform_node_count(p)};
+    s.start = malloc(n1 * sizeof *s.start);
+    s.pos = malloc(nc1 * sizeof *s.pos);
+    s.ps = malloc(np1 * sizeof *s.ps);
+    s.pe = malloc(np1 * sizeof *s.pe);
+    s.pf = malloc(np1 * sizeof *s.pf);
+    s.pt = malloc(np1 * sizeof *s.pt);
+    s.pn = malloc(nc1 * sizeof *s.pn);
+    s.lag = malloc(nf1 * sizeof *s.lag);
+    s.tlag = malloc(((size_t)sc->ntrees + 1) * sizeof *s.tlag);
+    s.done = malloc(nf1 * sizeof *s.done);
+    s.cpu = malloc(((size_t)s.nnodes + 1) * sizeof *s.cpu);
+    if (!order || !sfirst || !scomm || !sdur || !s.start || !s.pos || !s.ps || !s.pe || !s.pf ||
+        !s.pt || !s.pn || !s.lag || !s.tlag || !s.done || !s.cpu) {
+        rc = oom(err);
+        goto cleanup;
+    }
+    for (int x = 0, y = 0; x < n; x++) {
+        sfirst[x] = y;
+        sdur[x] = mpq_get_d(mt->slots[x].duration);
+        for (int z = 0; z < mt->slots[x].ncomms; z++) {
+            scomm[y++] = mt->slots[x].comms[z];
+            pfirst[mt->slots[x].comms[z] + 1]++;
+        }
+        sfirst[x + 1] = y;
+    }
+    for (int c = 0; c < ncomms; c++)
+        pfirst[c + 1] += pfirst[c];
+    if ((rc = order_slots(&s, depth, order, err)))
+        goto cleanup;
+
+    sc->slots = calloc(n1, sizeof *sc->slots);
     if (!sc->slots) {
         rc = oom(err);
         goto cleanup;
     }
-    for (int x = 0; x < mt->nslots; x++) {
-        const steady_slot_t *in = &mt->slots[x];
+    for (int r = 0; r < n; r++) {
+        const steady_slot_t *in = &mt->slots[order[r]];
         steady_sched_slot_t *out = &sc->slots[sc->nslots++];
         mpq_inits(out->start, out->duration, NULL);
         mpq_set(out->start, at);
@@ -811,6 +1287,7 @@ static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *
             mpq_set(tf->to, pos[c]);
         }
     }
+    rc = set_lags(sc, p, &s, order, err);
 
 cleanup:
     steady_matchings_destroy(mt);
@@ -825,6 +1302,31 @@ cleanup:
     free(dur);
     free(comm);
     free(pos);
+    free(base);
+    free(prod);
+    free(tree_of);
+    free(comm_of);
+    free(depth);
+    free(cost);
+    free(lat);
+    free(pfirst);
+    free(order);
+    free(sfirst);
+    free(scomm);
+    free((void *)s.dur);
+    free(s.start);
+    free(s.pos);
+    free(s.ps);
+    free(s.pe);
+    free(s.pf);
+    free(s.pt);
+    free(s.pn);
+    free(s.lag);
+    free(s.tlag);
+    free(s.done);
+    free(s.cpu);
+    free(tnode);
+    free(work);
     return rc;
 }
 
@@ -837,7 +1339,7 @@ static steady_err_t assemble(steady_schedule_t *sc, const steady_solution_t *s,
     const steady_platform_t *p = steady_solution_platform(s);
     steady_err_t rc = copy_trees(sc, s, tr, weight, interval, err);
     if (!rc)
-        rc = build_slots(sc, p, err);
+        rc = build_slots(sc, p, interval, err);
     if (!rc) {
         int n = 0;
         for (int i = 0; i < sc->ntrees; i++)

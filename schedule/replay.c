@@ -28,13 +28,15 @@
  * after another on the processor's single CPU, in parallel with its ports
  * (the paper's full overlap).  A task may use what its period's
  * transfers, or the tasks listed before it, produced for the same batch:
- * its lag may equal its producers'; a send needs an earlier period's data.
+ * its lag may equal its producers'; so may a send's, after a send whose
+ * parts carrying its messages come in earlier slots (same-period
+ * forwarding, whose timing `steady check` validates); a send after a task
+ * needs an earlier period's result.
  *
- * Availability.  The output of step s for batch b is complete when the
- * last of its parts (transfers, or the compute entries of a compute step)
- * has completed; a consumer waits for the whole batch, not for the part it
- * carries.  This is conservative (a real executor may forward message j as
- * soon as message j is in) but simple, and it is what the lags promise.
+ * Availability.  Each piece (a transfer, a compute entry) has its own
+ * availability per batch, and a piece waits for the pieces of its
+ * producer that carry some of its message positions: message j is
+ * forwarded as soon as message j is in, as steady-run does.
  * A step's input is the value its producer made on the same node for the
  * same batch: the previous hop of a route, the parent edge of a broadcast
  * arborescence, the reception or task that made v[k,m] on that node in a
@@ -58,7 +60,8 @@
  * a step for batch b is written in period b + λ(s) and read by the end of
  * period b + L, so each step keeps a ring of L + 1 availability times
  * indexed by b mod (L + 1) (the slot of batch b is reused by batch
- * b + L + 1, written in period b + L + 1 + λ(s) > b + L).
+ * b + L + 1, written in period b + L + 1 + λ(s) > b + L); one ring per
+ * piece.
  *
  * Cost: O(S^2) to find the producers (S steps; trees are small) and
  * O((P + L) (S + X + C)) time for the events, X transfers and C compute
@@ -83,14 +86,20 @@ typedef struct {
     long cover; /* compute step: tasks of the period given by the compute entries so far */
 } rstep_t;
 
+/* The producer pieces an input waits for: dep[first .. first + n). */
+typedef struct {
+    int first, n;
+} rdeps_t;
+
 /* A transfer of the period, with what the loop needs at hand. */
 typedef struct {
     int flat; /* its step */
     int tree;
-    int slot, index; /* where it is in the schedule (for observers) */
+    int slot, index; /* where it is in the schedule */
     int from_node, to_node;
     double from, to; /* message positions */
     double c, latency;
+    rdeps_t in;
 } rtransfer_t;
 
 /* A compute entry of the period. */
@@ -98,6 +107,7 @@ typedef struct {
     int flat, tree, node;
     long offset, count; /* positions [offset, offset + count) of the step's tasks */
     double w;
+    rdeps_t in[2];
 } rcompute_t;
 
 typedef struct {
@@ -111,6 +121,9 @@ typedef struct {
     rcompute_t *cp;
     int (*interval)[2]; /* reduce: [k, m] of each message type */
     int *origin;        /* gossip: the sender of each message type */
+    int ndep;
+    int *dep;      /* producer pieces: transfers 0 .. nx - 1, compute entries nx .. */
+    double *dfrom; /* where each dep's positions start (it is absent from batches that end there) */
 } replay_t;
 
 static void replay_free(replay_t *r)
@@ -121,6 +134,8 @@ static void replay_free(replay_t *r)
     free(r->cp);
     free(r->interval);
     free(r->origin);
+    free(r->dep);
+    free(r->dfrom);
 }
 
 /* The node where a step's output lives: the receiver of a send, the
@@ -157,9 +172,11 @@ static steady_err_t find_input(const replay_t *r, int t, int s, int v, int type,
         if (!makes(r, &tr->steps[j], v, type, k, m))
             continue;
         /* a task may use what its period's slots delivered (they run
-         * first); a send needs an earlier period's data */
-        bool task = tr->steps[s].kind == STEADY_STEP_COMPUTE;
-        if (task ? tr->steps[j].lag > tr->steps[s].lag : tr->steps[j].lag >= tr->steps[s].lag)
+         * first), a send what an earlier slot of its period delivered;
+         * a send needs an earlier period's task result */
+        bool same =
+            tr->steps[s].kind == STEADY_STEP_COMPUTE || tr->steps[j].kind == STEADY_STEP_SEND;
+        if (same ? tr->steps[j].lag > tr->steps[s].lag : tr->steps[j].lag >= tr->steps[s].lag)
             return steady_error_set(err, STEADY_EINVAL,
                                     "replay: tree %d step %d: lag %d too small for the lag %d "
                                     "of step %d that produces its input",
@@ -412,11 +429,119 @@ static steady_err_t prepare_events(replay_t *r, steady_error_t *err)
     return rc;
 }
 
+/* Appends producer piece y (its positions start at from) to r->dep. */
+static bool add_dep(replay_t *r, int *cap, int y, double from)
+{
+    if (r->ndep == *cap) {
+        int ncap = *cap ? 2 * *cap : 64;
+        int *d = realloc(r->dep, (size_t)ncap * sizeof *d);
+        double *f = d ? realloc(r->dfrom, (size_t)ncap * sizeof *f) : NULL;
+        if (d)
+            r->dep = d;
+        if (!d || !f)
+            return false;
+        r->dfrom = f;
+        *cap = ncap;
+    }
+    r->dep[r->ndep] = y;
+    r->dfrom[r->ndep++] = from;
+    return true;
+}
+
+/* What each piece (transfer, compute entry) waits for: per input, the
+ * pieces of the producing step that carry some of its message positions
+ * (exact comparisons).  Message j is forwarded once message j is in. */
+static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
+{
+    const steady_schedule_t *sc = r->sc;
+    int np = r->nx + r->nc, cap = 0;
+    steady_err_t rc = STEADY_OK;
+    const mpq_t **from = malloc((size_t)(np + 1) * sizeof *from);
+    const mpq_t **to = malloc((size_t)(np + 1) * sizeof *to);
+    mpq_t *cpos = malloc((size_t)(2 * r->nc + 1) * sizeof *cpos);
+    int *first = calloc((size_t)r->nflat + 2, sizeof *first);
+    int *by = malloc((size_t)(np + 1) * sizeof *by);
+    if (!from || !to || !cpos || !first || !by) {
+        free(from);
+        free(to);
+        free(cpos);
+        free(first);
+        free(by);
+        return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+    }
+    for (int i = 0, n = 0; i < sc->nslots; i++)
+        for (int j = 0; j < sc->slots[i].ntransfers; j++, n++) {
+            from[n] = (const mpq_t *)&sc->slots[i].transfers[j].from;
+            to[n] = (const mpq_t *)&sc->slots[i].transfers[j].to;
+        }
+    for (int c = 0; c < r->nc; c++) {
+        mpq_init(cpos[2 * c]);
+        mpq_init(cpos[2 * c + 1]);
+        mpq_set_si(cpos[2 * c], r->cp[c].offset, 1);
+        mpq_set_si(cpos[2 * c + 1], r->cp[c].offset + r->cp[c].count, 1);
+        from[r->nx + c] = (const mpq_t *)&cpos[2 * c];
+        to[r->nx + c] = (const mpq_t *)&cpos[2 * c + 1];
+    }
+    /* the pieces of each step */
+    for (int i = 0; i < np; i++)
+        first[(i < r->nx ? r->x[i].flat : r->cp[i - r->nx].flat) + 2]++;
+    for (int f = 0; f <= r->nflat; f++)
+        first[f + 1] += first[f];
+    for (int i = 0; i < np; i++)
+        by[first[(i < r->nx ? r->x[i].flat : r->cp[i - r->nx].flat) + 1]++] = i;
+    for (int i = 0; i < np && !rc; i++) {
+        int f = i < r->nx ? r->x[i].flat : r->cp[i - r->nx].flat;
+        const rstep_t *rs = &r->steps[f];
+        for (int k = 0; k < rs->nin && !rc; k++) {
+            rdeps_t d = {r->ndep, 0};
+            int g = rs->in[k];
+            for (int a = g < 0 ? 0 : first[g]; g >= 0 && a < first[g + 1]; a++) {
+                int y = by[a];
+                if (mpq_cmp(*from[y], *to[i]) >= 0 || mpq_cmp(*from[i], *to[y]) >= 0)
+                    continue;
+                /* a send with its producing send's lag forwards what an
+                 * earlier slot of the period delivered */
+                if (i < r->nx && y < r->nx && r->steps[g].lag == rs->lag &&
+                    r->x[y].slot >= r->x[i].slot) {
+                    rc = steady_error_set(err, STEADY_EINVAL,
+                                          "replay: tree %d step %d: lag %d, the lag of step %d, "
+                                          "but its slot %d does not come after that step's slot "
+                                          "%d carrying the same messages",
+                                          rs->tree, rs->step, rs->lag, r->steps[g].step,
+                                          r->x[i].slot, r->x[y].slot);
+                    break;
+                }
+                if (!add_dep(r, &cap, y, mpq_get_d(*from[y]))) {
+                    rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+                    break;
+                }
+                d.n++;
+            }
+            if (!rc && g >= 0 && d.n == 0)
+                rc = steady_error_set(err, STEADY_EINVAL,
+                                      "replay: tree %d step %d: no part of step %d carries its "
+                                      "message positions",
+                                      rs->tree, rs->step, r->steps[g].step);
+            if (i < r->nx)
+                r->x[i].in = d;
+            else
+                r->cp[i - r->nx].in[k] = d;
+        }
+    }
+    for (int c = 0; c < 2 * r->nc; c++)
+        mpq_clear(cpos[c]);
+    free(from);
+    free(to);
+    free(cpos);
+    free(first);
+    free(by);
+    return rc;
+}
+
 /* A step in the current period. */
 typedef struct {
-    long n;              /* message positions of its batch that exist; 0: no batch */
-    double *out;         /* availability of its output for that batch */
-    const double *in[2]; /* availability of its inputs */
+    long n;    /* message positions of its batch that exist; 0: no batch */
+    long slot; /* its batch's place in the rings */
 } cur_t;
 
 /* fmax / fmin without their NaN handling, which costs a library call on
@@ -479,7 +604,6 @@ steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
     const steady_replay_observer_t *on_event = obs && obs->event ? obs : NULL;
     replay_t r = {.sc = sc, .p = p};
     cur_t *cur = NULL;
-    double zero = 0; /* availability of an initial value */
     double *avail = NULL, *send_free = NULL, *recv_free = NULL, *cpu_free = NULL;
     steady_err_t rc = STEADY_OK;
     memset(res, 0, sizeof *res);
@@ -509,13 +633,16 @@ steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
         rc = prepare_steps(&r, err);
     if (!rc)
         rc = prepare_events(&r, err);
+    if (!rc)
+        rc = prepare_deps(&r, err);
     if (rc)
         goto cleanup;
 
     int nv = steady_platform_node_count(p);
     long K = sc->ops_per_period, L = sc->max_lag, R = L + 1;
     long P = ops / K + (ops % K != 0);
-    avail = malloc((size_t)r.nflat * (size_t)R * sizeof *avail + 1);
+    int npieces = r.nx + r.nc;
+    avail = malloc((size_t)npieces * (size_t)R * sizeof *avail + 1);
     cur = malloc(((size_t)r.nflat + 1) * sizeof *cur);
     send_free = calloc((size_t)nv + 1, sizeof *send_free);
     recv_free = calloc((size_t)nv + 1, sizeof *recv_free);
@@ -528,20 +655,19 @@ steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
     double makespan = 0;
     long ntransfers = 0, ntasks = 0;
     for (long q = 0; q < P + L; q++) {
-        /* What each step does this period: its batch's size (0: none), where
-         * its output goes, where its inputs are.  The batches written this
-         * period start as "not produced" (-1). */
+        /* What each step does this period: its batch's size (0: none) and
+         * where the batch sits in the rings.  The pieces' outputs for the
+         * batches written this period start as "not produced" (-1). */
         for (int f = 0; f < r.nflat; f++) {
             const rstep_t *rs = &r.steps[f];
             long b = q - rs->lag;
             cur[f].n = b >= 0 && b < P ? batch_size(sc, rs->tree, b, ops) : 0;
-            if (cur[f].n == 0)
-                continue;
-            long slot = b % R;
-            cur[f].out = &avail[(size_t)f * R + slot];
-            *cur[f].out = -1;
-            for (int k = 0; k < rs->nin; k++)
-                cur[f].in[k] = rs->in[k] < 0 ? &zero : &avail[(size_t)rs->in[k] * R + slot];
+            cur[f].slot = b >= 0 ? b % R : 0;
+        }
+        for (int i = 0; i < npieces; i++) {
+            int f = i < r.nx ? r.x[i].flat : r.cp[i - r.nx].flat;
+            if (cur[f].n > 0)
+                avail[(size_t)i * R + cur[f].slot] = -1;
         }
         for (int i = 0; i < r.nx; i++) {
             const rtransfer_t *x = &r.x[i];
@@ -549,13 +675,20 @@ steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
             double amount = earlier(x->to, (double)cs->n) - x->from;
             if (amount <= 0)
                 continue;
-            if (*cs->in[0] < 0)
-                goto not_produced;
-            double start = later(*cs->in[0], later(send_free[x->from_node], recv_free[x->to_node]));
+            double ready = 0;
+            for (int d = x->in.first; d < x->in.first + x->in.n; d++) {
+                if (r.dfrom[d] >= (double)cs->n)
+                    continue; /* positions the batch does not have */
+                double a = avail[(size_t)r.dep[d] * R + cs->slot];
+                if (a < 0)
+                    goto not_produced;
+                ready = later(ready, a);
+            }
+            double start = later(ready, later(send_free[x->from_node], recv_free[x->to_node]));
             double end = start + amount * x->c;
             send_free[x->from_node] = recv_free[x->to_node] = end;
             double arrival = end + x->latency;
-            *cs->out = later(*cs->out, arrival);
+            avail[(size_t)i * R + cs->slot] = arrival;
             makespan = later(makespan, arrival);
             ntransfers++;
             if (on_event)
@@ -569,12 +702,20 @@ steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
                 continue;
             if (n > c->count)
                 n = c->count;
-            if (*cs->in[0] < 0 || *cs->in[1] < 0)
-                goto not_produced;
-            double start = later(cpu_free[c->node], later(*cs->in[0], *cs->in[1]));
+            double ready = 0;
+            for (int k = 0; k < 2; k++)
+                for (int d = c->in[k].first; d < c->in[k].first + c->in[k].n; d++) {
+                    if (r.dfrom[d] >= (double)cs->n)
+                        continue;
+                    double a = avail[(size_t)r.dep[d] * R + cs->slot];
+                    if (a < 0)
+                        goto not_produced;
+                    ready = later(ready, a);
+                }
+            double start = later(cpu_free[c->node], ready);
             double end = start + (double)n * c->w;
             cpu_free[c->node] = end;
-            *cs->out = later(*cs->out, end);
+            avail[(size_t)(r.nx + i) * R + cs->slot] = end;
             makespan = later(makespan, end);
             ntasks += n;
             if (on_event)
@@ -595,11 +736,12 @@ steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
 
     goto cleanup;
 not_produced:
-    /* the lags were checked; what is left is a task listed before a task
-     * of the same lag whose result it uses */
+    /* the lags were checked; what is left is a piece that comes before a
+     * piece of the same period whose messages it uses */
     rc = steady_error_set(err, STEADY_EINVAL,
-                          "replay: a task is listed before the task of the same period that "
-                          "produces its input (the compute list must follow each tree's steps)");
+                          "replay: a transfer or task uses messages that its period delivers "
+                          "later (a send with its producer's lag must come in a later slot; "
+                          "the compute list must follow each tree's steps)");
 cleanup:
     free(avail);
     free(cur);
