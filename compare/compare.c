@@ -108,6 +108,8 @@ steady_err_t steady_compare_run(const steady_platform_t *p, steady_collop_t op, 
     out->reduce_optimum = out->broadcast_optimum = NAN;
     out->commutative_bound = out->time_shared = NAN;
     out->optimum_exact = true;
+    for (int i = 0; i < STEADY_ALGO_COUNT; i++)
+        out->measured[i] = NAN;
 
     steady_routes_t *routes = NULL;
     steady_platform_t *rev = NULL;

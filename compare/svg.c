@@ -69,9 +69,21 @@ steady_err_t steady_compare_write_svg(const steady_comparison_t *c, const steady
     double top = c->optimum;
     if (show_comm && c->commutative_bound > top)
         top = c->commutative_bound;
-    for (int i = 0; i < c->nalgos; i++)
+    for (int i = 0; i < c->nalgos; i++) {
         if (isfinite(c->algos[i].throughput) && c->algos[i].throughput > top)
             top = c->algos[i].throughput;
+        if (isfinite(c->measured[i]) && c->measured[i] > top)
+            top = c->measured[i];
+    }
+    bool any_measured = c->nextra > 0;
+    for (int i = 0; i < c->nalgos; i++)
+        any_measured = any_measured || isfinite(c->measured[i]);
+    for (int i = 0; i < c->nextra; i++) {
+        if (isfinite(c->extra[i].model) && c->extra[i].model > top)
+            top = c->extra[i].model;
+        if (isfinite(c->extra[i].measured) && c->extra[i].measured > top)
+            top = c->extra[i].measured;
+    }
     if (!(top > 0) || !isfinite(top))
         top = 1;
     double step = tick_step(top * 1.08);
@@ -93,8 +105,8 @@ steady_err_t steady_compare_write_svg(const steady_comparison_t *c, const steady
     fputs(" on ", out);
     escaped(out, steady_platform_name(p));
     fputs("</text>\n", out);
-    fprintf(out, "  <text x=\"%d\" y=\"40\" fill=\"#555555\">steady-state model throughput (%s)",
-            LEFT, unit);
+    fprintf(out, "  <text x=\"%d\" y=\"40\" fill=\"#555555\">steady-state %s throughput (%s)", LEFT,
+            any_measured ? "model and measured" : "model", unit);
     if (!abstract) {
         double size = c->msg_size;
         int k = 0;
@@ -120,26 +132,52 @@ steady_err_t steady_compare_write_svg(const steady_comparison_t *c, const steady
             LEFT, TOP, LEFT, HEIGHT - BOTTOM, LEFT, HEIGHT - BOTTOM, WIDTH - RIGHT,
             HEIGHT - BOTTOM);
 
-    /* bars: blue when any operator will do, orange when it must commute */
-    double slot = c->nalgos ? plot_w / c->nalgos : plot_w;
-    for (int i = 0; i < c->nalgos; i++) {
-        const steady_model_t *m = &c->algos[i];
-        double tp = isfinite(m->throughput) ? m->throughput : ymax;
-        double h = plot_h * tp / ymax, x = LEFT + slot * i + slot * 0.2;
-        const char *fill = m->order_preserving ? "#4878a8" : "#e49444";
+    /* bars: blue when any operator will do, orange when it must commute,
+     * purple for the LP schedule's plan; measured bars green, to the right
+     * of their model bar */
+    int nslots = c->nalgos + c->nextra;
+    double slot = nslots ? plot_w / nslots : plot_w;
+    for (int i = 0; i < nslots; i++) {
+        bool extra = i >= c->nalgos;
+        const char *name =
+            extra ? c->extra[i - c->nalgos].name : steady_algo_name(c->algos[i].algo);
+        double model = extra ? c->extra[i - c->nalgos].model : c->algos[i].throughput;
+        double measured = extra ? c->extra[i - c->nalgos].measured : c->measured[i];
+        double ratio = extra ? model / c->optimum : c->ratio[i];
+        const char *fill = extra ? "#8c6bb1" : c->algos[i].order_preserving ? "#4878a8" : "#e49444";
+        bool has_model = !extra || isfinite(model), has_measured = isfinite(measured);
+        double x0 = LEFT + slot * i, centre = x0 + slot * 0.5;
+        double w = has_model && has_measured ? slot * 0.3 : slot * 0.6;
+        double x = centre - (has_model && has_measured ? w : w / 2);
+        if (has_model) {
+            double tp = isfinite(model) ? model : ymax;
+            double h = plot_h * tp / ymax;
+            fprintf(out,
+                    "  <rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">"
+                    "<title>%s: model %.6g %s (%.1f%% of the optimum)</title></rect>\n"
+                    "  <text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%.4g</text>\n",
+                    x, HEIGHT - BOTTOM - h, w, h, fill, name, model, unit, 100 * ratio, x + w / 2,
+                    HEIGHT - BOTTOM - h - 5, model);
+            x += w;
+        }
+        if (has_measured) {
+            double h = plot_h * measured / ymax;
+            fprintf(out,
+                    "  <rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+                    "fill=\"#5a9e4b\"><title>%s: measured %.6g %s (%.1f%% of the optimum)"
+                    "</title></rect>\n"
+                    "  <text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" fill=\"#3c6e32\">"
+                    "%.4g</text>\n",
+                    x, HEIGHT - BOTTOM - h, w, h, name, measured, unit, 100 * measured / c->optimum,
+                    x + w / 2, HEIGHT - BOTTOM - h - (has_model ? 17 : 5), measured);
+        }
+        fprintf(out, "  <text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\"%s>%s</text>\n", centre,
+                HEIGHT - BOTTOM + 18, nslots > 10 ? " font-size=\"9\"" : "", name);
+        double shown = has_model ? ratio : measured / c->optimum;
         fprintf(out,
-                "  <rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">"
-                "<title>%s: %.6g %s (%.1f%% of the optimum)</title></rect>\n",
-                x, HEIGHT - BOTTOM - h, slot * 0.6, h, fill, steady_algo_name(m->algo),
-                m->throughput, unit, 100 * c->ratio[i]);
-        fprintf(
-            out,
-            "  <text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%.4g</text>\n"
-            "  <text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n"
-            "  <text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555555\">%.1f%%</text>\n",
-            x + slot * 0.3, HEIGHT - BOTTOM - h - 5, m->throughput, x + slot * 0.3,
-            HEIGHT - BOTTOM + 18, steady_algo_name(m->algo), x + slot * 0.3, HEIGHT - BOTTOM + 34,
-            100 * c->ratio[i]);
+                "  <text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555555\">"
+                "%.1f%%</text>\n",
+                centre, HEIGHT - BOTTOM + 34, 100 * shown);
     }
 
     char label[96];
@@ -160,9 +198,14 @@ steady_err_t steady_compare_write_svg(const steady_comparison_t *c, const steady
             "  <rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"#4878a8\"/>\n"
             "  <text x=\"%d\" y=\"%d\">any associative operator</text>\n"
             "  <rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"#e49444\"/>\n"
-            "  <text x=\"%d\" y=\"%d\">needs a commutative operator</text>\n"
-            "</svg>\n",
+            "  <text x=\"%d\" y=\"%d\">needs a commutative operator</text>\n",
             LEFT, ly - 10, LEFT + 16, ly, LEFT + 200, ly - 10, LEFT + 216, ly);
+    if (any_measured)
+        fprintf(out,
+                "  <rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"#5a9e4b\"/>\n"
+                "  <text x=\"%d\" y=\"%d\">measured (SMPI)</text>\n",
+                LEFT + 420, ly - 10, LEFT + 436, ly);
+    fputs("</svg>\n", out);
     if (ferror(out))
         return steady_error_set(err, STEADY_EIO, "cannot write the chart");
     return STEADY_OK;

@@ -78,7 +78,12 @@ typedef struct {
 static void activity(aexec_t *x, int kind, bool on)
 {
     double now = MPI_Wtime();
-    x->w->progress = now;
+    long op = x->ap->ops; /* the operation of the stream furthest behind */
+    const acur_t *c[] = {&x->send, &x->recv, &x->cpu};
+    for (int k = 0; k < 3; k++)
+        if (c[k]->more && c[k]->op < op)
+            op = c[k]->op;
+    watch_tick(x->w, now, "operation", (double)op, (double)x->ap->ops);
     if (on) {
         if (x->nactive++ == 0)
             x->any_since = now;

@@ -186,7 +186,12 @@ static void release(const program_t *pg, int f, long b)
 static void activity(exec_t *x, int kind, bool on)
 {
     double now = MPI_Wtime();
-    x->w->progress = now;
+    long q = x->pg->P + x->pg->L; /* the period of the stream furthest behind */
+    const cursor_t *c[] = {&x->send, &x->recv, &x->cpu};
+    for (int k = 0; k < 3; k++)
+        if (c[k]->more && c[k]->q < q)
+            q = c[k]->q;
+    watch_tick(x->w, now, "period", (double)q, (double)(x->pg->P + x->pg->L));
     if (on) {
         if (x->nactive++ == 0)
             x->any_since = now;
@@ -331,6 +336,7 @@ static void watch_report(const watch_t *w, const char *why)
         w->describe(w->ctx, buf, sizeof buf);
     else
         snprintf(buf, sizeof buf, "%s", w->what);
+    steady_progress_line_clear(w->line);
     fprintf(stderr, "steady-run: %s (rank %d): %s: %s\n", steady_platform_node(w->p, w->me)->name,
             w->me, why, buf);
     fflush(stderr);
@@ -368,16 +374,27 @@ static void watchdog(int argc, char **argv)
 }
 #endif
 
-void watch_start(watch_t *w, const steady_platform_t *p, int me, double timeout)
+void watch_start(watch_t *w, const steady_platform_t *p, int me, double timeout,
+                 steady_progress_line_t *line)
 {
-    *w = (watch_t){
-        .p = p, .me = me, .timeout = timeout, .progress = MPI_Wtime(), .what = "starting"};
+    *w = (watch_t){.p = p,
+                   .me = me,
+                   .timeout = timeout,
+                   .progress = MPI_Wtime(),
+                   .what = "starting",
+                   .line = line};
 #if RUN_SMPI
     sg_actor_t a = sg_actor_init("watchdog", sg_host_self());
     sg_actor_set_data(a, w);
     sg_actor_start(a, watchdog, 0, NULL);
     w->actor = a;
 #endif
+}
+
+void watch_tick(watch_t *w, double now, const char *stage, double done, double total)
+{
+    w->progress = now;
+    steady_progress_line_report(w->line, stage, done, total);
 }
 
 void watch_stop(watch_t *w)

@@ -38,7 +38,7 @@ enum { ALGO_NONE = -2, ALGO_MPI = -3 };
 
 typedef struct {
     long ops;
-    bool json, help;
+    bool json, help, quiet;
     double timeout;
     double msg_bytes; /* 0: the schedule's */
     steady_format_t from;
@@ -75,10 +75,10 @@ static void help(FILE *out)
 {
     fprintf(
         out,
-        "usage: steady-run --ops K [--json] [--timeout S] [--msg-bytes B] [--from FORMAT]\n"
-        "                  SCHED PLATFORM\n"
+        "usage: steady-run --ops K [--json] [--quiet] [--timeout S] [--msg-bytes B]\n"
+        "                  [--from FORMAT] SCHED PLATFORM\n"
         "       steady-run --algo ALGO --op OP --ops K [--chunks C] [--root NAME]\n"
-        "                  [--task-cost FLOP] [--optimum TP] [--commutative] [--json]\n"
+        "                  [--task-cost FLOP] [--optimum TP] [--commutative] [--json] [--quiet]\n"
         "                  [--timeout S] [--msg-bytes B] [--from FORMAT] PLATFORM\n"
         "\n"
         "Runs K operations of the periodic schedule SCHED (steady plan) on MPI, one rank\n"
@@ -107,6 +107,9 @@ static void help(FILE *out)
         "                   \"corrupt\", \"elapsed\", \"achieved\", \"planned\", \"optimum\",\n"
         "                   \"ratio\", \"messages\", \"bytes\", \"tasks\", \"nodes\": [{\"name\",\n"
         "                   \"busy\", \"send\", \"recv\", \"cpu\", \"buffers\"}]}\n"
+        "  --quiet          no progress line (rank 0 draws one on standard error while\n"
+        "                   the run lasts, when it is a terminal: under smpirun, or\n"
+        "                   a launcher that gives rank 0 the terminal)\n"
         "  --timeout S      a rank that sees no progress for S seconds says what it\n"
         "                   waits for and ends the job (default %g; simulated seconds\n"
         "                   under SMPI)\n"
@@ -163,11 +166,14 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
             o->help = true;
             return RUN_OK;
         }
-        if (strcmp(name, "--json") == 0 || strcmp(name, "--commutative") == 0) {
+        if (strcmp(name, "--json") == 0 || strcmp(name, "--commutative") == 0 ||
+            strcmp(name, "--quiet") == 0) {
             if (eq)
                 return usage(f, "this option takes no value", a);
             if (name[2] == 'j')
                 o->json = true;
+            else if (name[2] == 'q')
+                o->quiet = true;
             else
                 o->commutative = true;
             continue;
@@ -635,7 +641,9 @@ int main(int argc, char **argv)
         goto done;
 
     watch_t w;
-    watch_start(&w, p, rank, o.timeout);
+    steady_progress_line_t line;
+    steady_progress_line_init(&line, stderr, "steady-run", o.quiet || rank != 0);
+    watch_start(&w, p, rank, o.timeout, &line);
     MPI_Barrier(MPI_COMM_WORLD);
     run_stats_t st;
     steady_error_t err = {0};
@@ -663,8 +671,15 @@ int main(int argc, char **argv)
     MPI_Igather(mine, M_COUNT, MPI_DOUBLE, all, M_COUNT, MPI_DOUBLE, 0, MPI_COMM_WORLD, &reqs[0]);
     MPI_Ireduce(rank == 0 ? MPI_IN_PLACE : flags, flags, (int)o.ops, MPI_UNSIGNED_CHAR, MPI_BOR, 0,
                 MPI_COMM_WORLD, &reqs[1]);
+    /* A rank that is done waits here for the slowest one.  One that took
+     * part allows the time the run took it on top of the timeout; one that
+     * had nothing to do (busy 0: a router no route uses, every router under
+     * --algo mpi) cannot tell a stall from a long run and waits without a
+     * limit: the ranks that work have their own watch. */
+    w.timeout = st.busy > 0 ? w.timeout + st.elapsed : INFINITY;
     run_wait_all(2, reqs, &w, "gathering the results on rank 0");
     watch_stop(&w);
+    steady_progress_line_clear(&line);
     if (rank == 0) {
         report_info_t ri = {.o = &o};
         if (o.algo == ALGO_NONE) {

@@ -16,6 +16,7 @@
 #include <mpi.h>
 
 #include "steady/compare.h"
+#include "steady/progress.h"
 #include "steady/schedule.h"
 
 /* Exit statuses, as the steady CLI: 0 ok, 1 runtime or verification
@@ -197,12 +198,21 @@ typedef struct {
     /* the execution in progress, which says what it waits for; or NULL */
     void (*describe)(const void *ctx, char *buf, size_t size);
     const void *ctx;
-    const char *what; /* otherwise, what the rank is doing */
-    void *actor;      /* SMPI: the watchdog */
+    const char *what;             /* otherwise, what the rank is doing */
+    void *actor;                  /* SMPI: the watchdog */
+    steady_progress_line_t *line; /* rank 0: the progress line on stderr, or NULL */
 } watch_t;
 
-void watch_start(watch_t *w, const steady_platform_t *p, int me, double timeout);
+/* line: rank 0's progress line (steady_progress_line_init: only on a
+ * terminal, not under --quiet), or NULL. */
+void watch_start(watch_t *w, const steady_platform_t *p, int me, double timeout,
+                 steady_progress_line_t *line);
 void watch_stop(watch_t *w);
+
+/* An event of the rank started or completed at MPI_Wtime `now`: resets
+ * the timeout, and redraws the progress line ("steady-run: period 120/530
+ * (23%), 4.2 s"; at most 10 times a second) on rank 0. */
+void watch_tick(watch_t *w, double now, const char *stage, double done, double total);
 
 /* Prints "steady-run: NODE (rank r): why: what it waits for" and aborts
  * the job (does not return). */

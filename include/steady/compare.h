@@ -247,6 +247,8 @@ steady_err_t steady_model_evaluate(const steady_routes_t *r, steady_algo_t algo,
 
 /* ---- the comparison ---------------------------------------------------- */
 
+#define STEADY_COMPARE_EXTRA_MAX 12
+
 typedef struct {
     steady_collop_t op;
     int root;         /* node id */
@@ -275,6 +277,20 @@ typedef struct {
     int nalgos;
     steady_model_t algos[STEADY_ALGO_COUNT]; /* the algorithms supporting op, in enum order */
     double ratio[STEADY_ALGO_COUNT];         /* algos[i].throughput / optimum */
+    /* Measured throughput of algos[i] (e.g. `steady compare --measure smpi`,
+     * which runs the executor); NAN when not measured — steady_compare_run
+     * leaves every entry NAN and nextra 0, the caller fills them in. */
+    double measured[STEADY_ALGO_COUNT];
+    /* Measured rows that are not one of the algorithms: the LP's periodic
+     * schedule ("lp-schedule"), the MPI library's own collective
+     * ("mpi:binomial_tree"...).  model is what a model predicts (the
+     * schedule's planned throughput) or NAN. */
+    int nextra;
+    struct {
+        char name[48];
+        double model;
+        double measured;
+    } extra[STEADY_COMPARE_EXTRA_MAX];
 } steady_comparison_t;
 
 /* Solves the LPs for op rooted at processor `root` of p and evaluates every
@@ -287,8 +303,10 @@ steady_err_t steady_compare_run(const steady_platform_t *p, steady_collop_t op, 
                                 const steady_solve_options_t *sopts, steady_comparison_t *out,
                                 steady_error_t *err);
 
-/* Writes an SVG bar chart of c: one bar per algorithm (model throughput), a
- * line at the optimum (and at the commutative bound when it differs).
+/* Writes an SVG bar chart of c: one bar per algorithm (model throughput),
+ * next to it a green bar for its measured throughput when there is one, one
+ * green bar per extra measured row, a line at the optimum (and at the
+ * commutative bound when it differs).
  * p is the platform c was computed on (for its name).  EIO on a write
  * error. */
 steady_err_t steady_compare_write_svg(const steady_comparison_t *c, const steady_platform_t *p,

@@ -11,6 +11,7 @@
 #     "SimGrid and the one-port model"): the ratio then falls to the
 #     latency bound T / max over ports (T + latencies of its messages in a
 #     period), which part 2 checks on the same platforms with latencies.
+#     Rank 0's progress line shows on a terminal, and not under --quiet.
 #  3. Open MPI (mpirun --oversubscribe): every operation on a small
 #     generated platform, a platform with a router, the paper's abstract
 #     reduce example; every operation verified.
@@ -135,6 +136,22 @@ for seed in 1 2 3; do
         ge "$r" 0.95 || fail "smpi $op z$seed: achieved / TP $r < 0.95 (replay $rp)"
     done
     echo "$line"
+done
+
+# the progress line: rank 0 redraws "steady-run: period Q/N (P%), T s" on a
+# terminal (script gives the run one) for runs longer than 0.3 s; none
+# with --quiet
+"$steady" export --format simgrid "$tmp/z1.plat" -o "$tmp/p.xml" --hostfile "$tmp/p.hosts"
+for quiet in "" --quiet; do
+    script -qec "timeout 120 smpirun -no-privatize ${cfg[*]} -platform $tmp/p.xml -hostfile $tmp/p.hosts \
+        -np $(wc -l <"$tmp/p.hosts") $run_smpi $quiet --ops 6000 $tmp/z1-scatter.sched $tmp/z1.plat" \
+        /dev/null >"$tmp/tty" 2>&1 || fail "progress run $quiet: $(tail -c 300 "$tmp/tty")"
+    n=$(tr '\r' '\n' <"$tmp/tty" | grep -cE '^steady-run: period [0-9]+/[0-9]+ \([0-9]+%\), [0-9.]+ s')
+    if [ -z "$quiet" ]; then
+        [ "$n" -gt 0 ] || fail "no progress line on a terminal: $(tail -c 300 "$tmp/tty")"
+    else
+        [ "$n" -eq 0 ] || fail "a progress line under --quiet"
+    fi
 done
 
 # the paper's reduce example (abstract costs: one cost unit moves 64 KiB
