@@ -30,7 +30,8 @@ void help_compare(FILE *out)
             "usage: steady compare --op broadcast|reduce|allreduce [--root NAME]\n"
             "                      [--msg-size BYTES] [--task-cost FLOP] [--chunks C|auto]\n"
             "                      [--measure smpi [--ops K]] [--json] [-o CHART.svg]\n"
-            "                      [--approx] [--time-limit SEC] [--from FORMAT] PLATFORM\n"
+            "                      [--approx] [--time-limit SEC] [--from FORMAT] [--quiet]\n"
+            "                      PLATFORM\n"
             "\n"
             "Compares the algorithms MPI libraries use for series of broadcasts, reduces\n"
             "and allreduces — TwoTreeC (and TwoTreeC+C, TwoTreeC+S for allreduce),\n"
@@ -65,8 +66,10 @@ void help_compare(FILE *out)
             "  --json                machine-readable output\n"
             "  -o, --output FILE     also write an SVG bar chart to FILE\n"
             "  --approx              skip the exact rational recovery of the LPs\n"
-            "  --time-limit SEC      give up (exit 1) when a simplex takes longer\n"
+            "  --time-limit SEC      give up (exit 1) when an LP's solve takes longer\n"
             "  --from FORMAT         auto (default), native, graphml or simgrid\n"
+            "  --quiet               no progress line on standard error (drawn only when\n"
+            "                        it is a terminal)\n"
             "  -h, --help            this help\n"
             "\n"
             "The reduce optimum (SSR) is for an associative, non-commutative operator;\n"
@@ -304,9 +307,8 @@ static const char *const smpi_cfg[] = {"--cfg=smpi/simulate-computation:no",
 
 /* The MPI library's own collective, with a few of SMPI's selectable
  * algorithms (--cfg=smpi/bcast:NAME ...) per operation.  Left out: bcast
- * SMP_binary and ompi_split_bintree, which never complete a broadcast under
- * the executor (its smpi/send-is-detached-thresh:0 turns their blocking
- * sends into rendezvous, docs/running.md).  Reduces and allreduces run with
+ * ompi_split_bintree, which never completes a broadcast here (SimGrid
+ * 3.x).  Reduces and allreduces run with
  * a commutative MPI_Op (steady-run --commutative): with the non-commutative
  * one SMPI's reduce ompi_chain and allreduce lr and ompi_ring_segmented
  * combine out of rank order and the results do not verify (SimGrid 3.x). */
@@ -324,7 +326,9 @@ typedef struct {
     char smpirun[PATH_MAX]; /* from PATH */
     char np[16], ops[24], bytes[32];
     long nops;
-    bool keep; /* a run failed: keep the files its error names */
+    steady_progress_line_t *line; /* the command's progress line */
+    int rows, done;               /* runs to make, made */
+    bool keep;                    /* a run failed: keep the files its error names */
 } measure_t;
 
 static int measure_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -412,8 +416,7 @@ static int measure_run(measure_t *m, const char *label, const char *cfg, const c
     argv[n++] = m->plat;
     argv[n] = NULL;
 
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "\rsteady compare: measuring %-40s", label);
+    steady_progress_line_report(m->line, "measuring under SMPI, run", m->done++, m->rows);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -424,8 +427,6 @@ static int measure_run(measure_t *m, const char *label, const char *cfg, const c
     pid_t pid;
     int rc = posix_spawn(&pid, m->smpirun, &fa, NULL, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "\r%-70s\r", "");
     if (rc != 0)
         return measure_error("%s: cannot start %s (%s)", label, m->smpirun, strerror(rc));
     int st;
@@ -565,10 +566,16 @@ static void measure_cleanup(measure_t *m)
  * schedule (broadcast, reduce: allreduce has no LP schedule of its own), every
  * algorithm with the model's chunk count, and MPI's own collective with a few
  * of SMPI's algorithms.  Fills c->measured and c->extra. */
-static int measure_smpi(steady_comparison_t *c, const steady_platform_t *p,
-                        const steady_solve_options_t *sopts, long ops)
+static int measure_smpi(steady_comparison_t *c, const steady_platform_t *p, problem_args_t *pa,
+                        long ops)
 {
-    measure_t m = {.nops = ops};
+    const steady_solve_options_t *sopts = &pa->sopts;
+    int nmpi = 0;
+    while (mpi_algos[c->op][nmpi])
+        nmpi++;
+    measure_t m = {.nops = ops,
+                   .line = &pa->progress,
+                   .rows = (c->op != STEADY_COLL_ALLREDUCE) + c->nalgos + nmpi};
     steady_error_t err = {0};
     int status = measure_locate(&m);
     if (status != EXIT_OK)
@@ -646,6 +653,7 @@ int cmd_compare(int argc, char **argv)
                                          {"msg-size", required_argument, NULL, O_SIZE},
                                          {"task-cost", required_argument, NULL, O_TASK},
                                          {"time-limit", required_argument, NULL, O_TIME},
+                                         {"quiet", no_argument, NULL, O_QUIET},
                                          {"from", required_argument, NULL, O_FROM},
                                          {"chunks", required_argument, NULL, O_CHUNKS},
                                          {"json", no_argument, NULL, O_JSON},
@@ -747,11 +755,14 @@ int cmd_compare(int argc, char **argv)
     steady_model_options_t mo = {
         .msg_size = a.prob.msg_size, .task_cost = a.prob.task_cost, .chunks = chunks};
     steady_comparison_t cmp;
-    if (steady_compare_run(p, (steady_collop_t)op, root, &mo, &a.sopts, &cmp, &err)) {
+    problem_progress_start(&a);
+    steady_err_t rc = steady_compare_run(p, (steady_collop_t)op, root, &mo, &a.sopts, &cmp, &err);
+    if (!rc && measure)
+        status = measure_smpi(&cmp, p, &a, ops ? ops : 200);
+    problem_progress_clear(&a);
+    if (rc)
         status = report(&err);
-        goto done;
-    }
-    if (measure && (status = measure_smpi(&cmp, p, &a.sopts, ops ? ops : 200)) != EXIT_OK)
+    if (status != EXIT_OK)
         goto done;
     if (chart) {
         output_t o;
