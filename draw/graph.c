@@ -26,19 +26,6 @@ void dot_escaped(FILE *out, const char *text)
     }
 }
 
-void xml_escaped(FILE *out, const char *text)
-{
-    for (const char *s = text; *s; s++)
-        switch (*s) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\'': fputs("&apos;", out); break;
-        default: fputc(*s, out);
-        }
-}
-
 void draw_rational(char *buf, size_t n, const mpq_t q)
 {
     size_t len = mpz_sizeinbase(mpq_numref(q), 10) + mpz_sizeinbase(mpq_denref(q), 10) + 3;

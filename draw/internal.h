@@ -8,6 +8,7 @@
 #include <gmp.h>
 #include <stdio.h>
 
+#include "../common/xml.h"
 #include "steady/draw.h"
 
 enum { DRAW_MAX_TREES = 24, DRAW_MAX_LABELS = 6 };
@@ -16,8 +17,6 @@ enum { DRAW_MAX_TREES = 24, DRAW_MAX_LABELS = 6 };
 /* Writes text inside a DOT double-quoted string ('"' and '\' escaped; a
  * newline becomes the centred line break \n). */
 void dot_escaped(FILE *out, const char *text);
-/* Writes text with the five XML special characters escaped. */
-void xml_escaped(FILE *out, const char *text);
 
 /* "3/4" when the fraction is short, otherwise a 4-digit decimal. */
 void draw_rational(char *buf, size_t n, const mpq_t q);

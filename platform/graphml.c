@@ -36,6 +36,7 @@
  * libxml2's hash tables for the key and node ids, and the writer is a few
  * fprintf calls using format_double's shortest exact decimals.
  */
+#include "../common/xml.h"
 #include "internal.h"
 
 #include <libxml/hash.h>
@@ -575,21 +576,8 @@ cleanup:
 /* ---- writer --------------------------------------------------------------------------- */
 
 /* Node and platform names are restricted to [A-Za-z0-9_.:@+/-], which need
- * no escaping; escaping anyway keeps the output well-formed should that
- * rule ever be relaxed. */
-static void put_escaped(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\'': fputs("&apos;", out); break;
-        default: fputc(*s, out);
-        }
-    }
-}
+ * no escaping; xml_escaped keeps the output well-formed should that rule
+ * ever be relaxed. */
 
 static void put_data(FILE *out, const char *key, double value)
 {
@@ -631,12 +619,12 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
               out);
 
     fputs("  <graph id=\"", out);
-    put_escaped(out, steady_platform_name(p));
+    xml_escaped(out, steady_platform_name(p));
     fputs("\" edgedefault=\"directed\">\n", out);
     for (int v = 0; v < steady_platform_node_count(p); v++) {
         const steady_node_t *n = steady_platform_node(p, v);
         fputs("    <node id=\"", out);
-        put_escaped(out, n->name);
+        xml_escaped(out, n->name);
         fputs("\">\n", out);
         if (n->kind == STEADY_ROUTER) {
             fputs("      <data key=\"kind\">router</data>\n", out);
@@ -649,9 +637,9 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
     for (int k = 0; k < steady_platform_edge_count(p); k++) {
         const steady_edge_t *e = steady_platform_edge(p, k);
         fputs("    <edge source=\"", out);
-        put_escaped(out, steady_platform_node(p, e->src)->name);
+        xml_escaped(out, steady_platform_node(p, e->src)->name);
         fputs("\" target=\"", out);
-        put_escaped(out, steady_platform_node(p, e->dst)->name);
+        xml_escaped(out, steady_platform_node(p, e->dst)->name);
         fputs("\">\n", out);
         if (abstract) {
             put_data(out, "cost", e->cost);
