@@ -260,7 +260,11 @@ static void build_flat(int p, rtree_t *t)
  * one tree only, and the root has one child per tree).  Every edge is in
  * at most one "in" pair and one "out" pair, so the constraint graph has
  * degree <= 2: paths and cycles, two-colourable iff every cycle is even,
- * which their construction guarantees.  Each path or cycle is coloured by
+ * which they always are, as a cycle alternates "in" and "out" pairs (the
+ * edge-colouring theorem for a bipartite graph of degree 2: send ports on
+ * one side, receive ports on the other).  So it colours any two trees in
+ * which no rank sends on more than two edges: TwoTreeC's too.  Each path
+ * or cycle is coloured by
  * walking it from its lowest edge (t, rank) with colour 0, so the result is
  * deterministic; an odd cycle is reported as a bug.  O(P). */
 static steady_err_t colour_twotrees(steady_collective_t *c, int t0, steady_error_t *err)
@@ -290,9 +294,9 @@ static steady_err_t colour_twotrees(steady_collective_t *c, int t0, steady_error
             for (int i = 0; i < k; i++) {
                 if (nout == 2) {
                     rc = steady_error_set(err, STEADY_EINTERNAL,
-                                          "TwoTreeS: rank %d of %d sends on more than two edges "
+                                          "%s: rank %d of %d sends on more than two edges "
                                           "(a bug)",
-                                          r, n);
+                                          steady_algo_name(steady_collective_algo(c)), r, n);
                     goto cleanup;
                 }
                 out[nout++] = t * n + kids[i];
@@ -323,9 +327,9 @@ static steady_err_t colour_twotrees(steady_collective_t *c, int t0, steady_error
                     stack[top++] = f;
                 } else if (colour[f] == colour[e]) {
                     rc = steady_error_set(err, STEADY_EINTERNAL,
-                                          "TwoTreeS: the edge colouring has an odd cycle for %d "
+                                          "%s: the edge colouring has an odd cycle for %d "
                                           "ranks (a bug)",
-                                          n);
+                                          steady_algo_name(steady_collective_algo(c)), n);
                     goto cleanup;
                 }
             }
@@ -605,12 +609,20 @@ steady_err_t steady_collective_create(steady_algo_t algo, steady_collop_t op, in
     }
     for (int e = 0; e < nt * n; e++)
         c->colour[e] = -1;
-    /* TwoTreeS's trees are trees 0, 1 (TwoTreeS) or 2, 3 (TwoTreeC+S) */
+    /* TwoTreeS's trees are trees 0, 1 (TwoTreeS) or 2, 3 (TwoTreeC+S).
+     * TwoTreeC's T1, T2 are coloured the same way (no rank sends on more
+     * than two edges: the root has one child per tree and a rank is
+     * interior in one tree only), so that an executor can run its
+     * broadcast in synchronous steps too; its children keep the paper's
+     * order (leftChild[0], leftChild[1]). */
     if (algo == STEADY_ALGO_TWOTREES || algo == STEADY_ALGO_TWOTREEC_S) {
         int t0 = algo == STEADY_ALGO_TWOTREES ? 0 : 2;
         if ((rc = colour_twotrees(c, t0, err)))
             goto cleanup;
         order_by_colour(c, t0);
+    } else if (algo == STEADY_ALGO_TWOTREEC && n >= 2) {
+        if ((rc = colour_twotrees(c, 0, err)))
+            goto cleanup;
     }
     for (int t = 0; t < nt; t++)
         subtree_intervals(c, t, map);

@@ -26,7 +26,19 @@
  * transfer then appends its hops, in route order, to the streams of the
  * nodes involved.  An algorithm rank's own sends and receives thus keep the
  * order of its action list, and forwarding nodes serve transfers in the
- * order they are made.  With operations in sequence (operation-major), the
+ * order they are made.  Each stream is sorted by period: chunk j of
+ * operation k at hop depth d belongs to period k C + j + d.  A two-tree
+ * broadcast (TwoTreeC, TwoTreeS) instead follows the synchronous schedule
+ * of its edge colouring (steady_collective_colour): an edge of colour c
+ * fires in periods of c's parity, the first one after the chunk's arrival,
+ * so a hop's depth grows by one or two.  Plain depths there serialise the
+ * ports: a rank interior in one tree sends both its children a chunk in
+ * the same period and nothing in the next, so its peers' receive orders
+ * (a chunk from one tree, then one from the other) cross its send order,
+ * and on a homogeneous complete graph TwoTreeC reached 0.50 and TwoTreeS
+ * 0.34 of the model; with the colouring every port serves one chunk per
+ * period, as the model counts (docs/comparison.md).  With operations in
+ * sequence (operation-major), the
  * earliest unfinished event of the run can always start — its port's
  * previous events, its inputs and the buffers of the operation `depth`
  * earlier on its node are all earlier in that order — so the pipelined run
@@ -61,7 +73,7 @@ void algo_chunk_bytes(size_t S, int C, int j, bool elements, size_t *lo, size_t 
 
 typedef struct {
     int from, to; /* algorithm ranks */
-    int phase, chunk;
+    int phase, chunk, tree;
     int side; /* reduce: the side of the receiver's COMBINE */
 } transfer_t;
 
@@ -105,7 +117,7 @@ static steady_err_t global_order(const steady_collective_t *c, transfer_t **out,
                 int side = 0;
                 if (ptr[q] + 1 < kq && b[ptr[q] + 1].kind == STEADY_ACT_COMBINE)
                     side = b[ptr[q] + 1].side;
-                t[*count] = (transfer_t){r, q, (int)x->phase, x->chunk, side};
+                t[*count] = (transfer_t){r, q, (int)x->phase, x->chunk, x->tree, side};
                 (*count)++;
                 ptr[r]++, ptr[q]++, done += 2, progress = true;
             }
@@ -298,6 +310,12 @@ steady_err_t algo_program_build(const steady_collective_t *coll, const steady_pl
                 ? comb_depth[fx]
             : x->from == ap->root ? -1
                                   : recv_depth[fx];
+        /* a coloured broadcast edge fires in the steps of its colour's
+         * parity: the first one after the chunk's arrival */
+        int colour =
+            op == STEADY_COLL_BROADCAST ? steady_collective_colour(coll, x->tree, x->to) : -1;
+        if (colour >= 0 && (x->chunk + d0 + 1) % 2 != colour)
+            d0++;
         int prev = -1; /* this node's receive of the previous hop */
         for (int h = 0; h < hops; h++) {
             const steady_edge_t *e = steady_platform_edge(p, path[h]);

@@ -127,7 +127,12 @@ static void advance(const algo_program_t *ap, const stream_t *st, acur_t *c)
 
 /* The slot of event e of operation op, claimed if it is free; NULL while
  * the chunk `depth` earlier still uses it.  Claiming puts the rank's own
- * value in the accumulator. */
+ * value in the accumulator.  An event that waits for another of its chunk
+ * (e->dep) never claims: that one claims first.  Otherwise a port running
+ * `depth` chunks ahead of another (a send stream ahead of the receive
+ * stream that feeds it) would take the slot of a chunk its node has not
+ * finished, and wait for it forever — only the earliest unfinished event
+ * may take a slot, which is what the no-deadlock argument assumes. */
 static aslot_t *slot_for(aexec_t *x, const ev_t *e, long op)
 {
     const algo_program_t *ap = x->ap;
@@ -135,7 +140,7 @@ static aslot_t *slot_for(aexec_t *x, const ev_t *e, long op)
     aslot_t *s = &x->slots[unit % ap->depth];
     if (s->unit == unit)
         return s;
-    if (s->unit >= 0 && s->left > 0)
+    if ((s->unit >= 0 && s->left > 0) || e->dep[0] >= 0 || e->dep[1] >= 0)
         return NULL;
     s->unit = unit;
     s->left = ap->chunk_events[e->chunk];

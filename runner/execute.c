@@ -43,6 +43,7 @@
  * one flag byte per operation (FLAG_*), OR-ed over the ranks by the caller.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -362,6 +363,10 @@ static void watchdog(int argc, char **argv)
     sg_actor_daemonize(sg_actor_self());
     for (;;) {
         double due = w->progress + w->timeout;
+        if (!isfinite(due)) { /* watch_done: asleep until watch_stop kills it */
+            sg_actor_suspend(sg_actor_self());
+            continue;
+        }
         if (simgrid_get_clock() >= due) {
             char why[64];
             snprintf(why, sizeof why, "no progress for %g simulated s", w->timeout);
@@ -395,6 +400,16 @@ void watch_tick(watch_t *w, double now, const char *stage, double done, double t
 {
     w->progress = now;
     steady_progress_line_report(w->line, stage, done, total);
+}
+
+void watch_done(watch_t *w, const run_stats_t *st)
+{
+#if RUN_SMPI
+    (void)st;
+    w->timeout = INFINITY;
+#else
+    w->timeout = st->busy > 0 ? w->timeout + st->elapsed : INFINITY;
+#endif
 }
 
 void watch_stop(watch_t *w)

@@ -671,12 +671,7 @@ int main(int argc, char **argv)
     MPI_Igather(mine, M_COUNT, MPI_DOUBLE, all, M_COUNT, MPI_DOUBLE, 0, MPI_COMM_WORLD, &reqs[0]);
     MPI_Ireduce(rank == 0 ? MPI_IN_PLACE : flags, flags, (int)o.ops, MPI_UNSIGNED_CHAR, MPI_BOR, 0,
                 MPI_COMM_WORLD, &reqs[1]);
-    /* A rank that is done waits here for the slowest one.  One that took
-     * part allows the time the run took it on top of the timeout; one that
-     * had nothing to do (busy 0: a router no route uses, every router under
-     * --algo mpi) cannot tell a stall from a long run and waits without a
-     * limit: the ranks that work have their own watch. */
-    w.timeout = st.busy > 0 ? w.timeout + st.elapsed : INFINITY;
+    watch_done(&w, &st);
     run_wait_all(2, reqs, &w, "gathering the results on rank 0");
     watch_stop(&w);
     steady_progress_line_clear(&line);

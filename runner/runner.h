@@ -214,6 +214,16 @@ void watch_stop(watch_t *w);
  * (23%), 4.2 s"; at most 10 times a second) on rank 0. */
 void watch_tick(watch_t *w, double now, const char *stage, double done, double total);
 
+/* The rank has done its part (measured in *st) and is about to wait for
+ * the slowest rank in the final gathering: a long wait there is no stall
+ * of its own.  Under SMPI the watch is off from then on (a rank that
+ * stalls still runs its own watchdog, which ends the simulation); with
+ * plain MPI a rank that took part allows the time the run took it on top
+ * of the timeout (it may be the only one to notice a peer that stalled
+ * after its last message), one that had nothing to do (a router no route
+ * uses, every router under --algo mpi) waits without a limit. */
+void watch_done(watch_t *w, const run_stats_t *st);
+
 /* Prints "steady-run: NODE (rank r): why: what it waits for" and aborts
  * the job (does not return). */
 void watch_fail(const watch_t *w, const char *why);

@@ -137,14 +137,18 @@ int steady_collective_parent(const steady_collective_t *c, int tree, int rank);
 int steady_collective_children(const steady_collective_t *c, int tree, int rank,
                                const int **children);
 
-/* TwoTreeS only: the colour (0 or 1) of the edge parent -> rank in tree;
- * -1 for the root and for every other algorithm.  The colouring is Sanders,
- * Speck and Traff's: the two edges into a rank (one per tree) differ, and
- * so do the edges out of a rank, so that in the synchronous schedule
- * (colour-0 edges in even steps, colour-1 edges in odd ones) every rank
- * receives from one tree while it sends in the other.  A rank's children
- * are listed with the child whose edge colour differs from its own in-edge
- * colour first: it is the one served in the step after a chunk arrives. */
+/* TwoTreeS (and TwoTreeC+S's broadcast trees) and TwoTreeC: the colour (0
+ * or 1) of the edge parent -> rank in tree; -1 for the root and for every
+ * other algorithm.  The colouring is Sanders, Speck and Traff's: the two
+ * edges into a rank (one per tree) differ, and so do the edges out of a
+ * rank, so that in the synchronous schedule (colour-0 edges in even steps,
+ * colour-1 edges in odd ones) every port serves one chunk per step and the
+ * pair of trees moves two chunks every two steps: the full bandwidth the
+ * model counts.  TwoTreeC's trees admit the same colouring (no rank sends
+ * on more than two edges); the paper itself runs them unsynchronised.
+ * TwoTreeS lists a rank's children with the child whose edge colour
+ * differs from its own in-edge colour first: it is the one served in the
+ * step after a chunk arrives; TwoTreeC keeps the paper's order. */
 int steady_collective_colour(const steady_collective_t *c, int tree, int rank);
 
 /* The tree that carries chunk j in phase ph, or -1 when the operation has
