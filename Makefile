@@ -5,7 +5,8 @@
 #                   steady-run-smpi (SimGrid SMPI), into build/
 #   make check      install missing Debian packages, build, run every test
 #   make demo       install missing Debian packages, run the main job on an example
-#   make asan       run the whole test suite built with ASan + UBSan (build-asan/)
+#   make asan       run the test suite built with ASan + UBSan (build-asan/), but
+#                   the executor-only end-to-end tests (tests/e2e/run)
 #   make bench      benchmarks (ratios measured side by side, see bench/)
 #   make format     clang-format every C source and header
 #   make clean
@@ -142,7 +143,7 @@ check: bootstrap
 test: all $(UNIT)
 	$(UNIT)
 	tests/bad/run $(STEADY)
-	tests/e2e/run $(BUILD)
+	tests/e2e/run $(BUILD) $(if $(SANITIZE),--sanitized)
 
 demo: bootstrap
 	@$(MAKE) --no-print-directory all

@@ -1,4 +1,5 @@
 #!/bin/bash
+# executor-only: tests steady-run (never sanitized), skipped by make asan
 # End-to-end tests of steady-run --algo (docs/running.md, "Comparison
 # algorithms"): the comparison algorithms and MPI's own collectives run on
 # MPI with verified payloads.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# executor-only: tests steady-run (never sanitized), skipped by make asan
 # End-to-end tests of steady-run, the MPI executor (docs/running.md).
 #
 #  1. SMPI throughput: every operation on three generated heterogeneous

@@ -1,4 +1,5 @@
 #!/bin/bash
+# executor-only: tests steady-run (never sanitized), skipped by make asan
 # End-to-end test of steady-run built with MPICH (steady-run-mpich, run by
 # MPICH's own mpirun.mpich; docs/running.md).  tests/e2e/run_mpi.sh covers
 # the executor in depth on Open MPI and SMPI; this checks that the same
