@@ -7,6 +7,7 @@
  * simpler than building a tree with libxml2.  The tests parse the output
  * with an XML parser.
  */
+#include "../common/xml.h"
 #include "internal.h"
 
 #include <math.h>
@@ -14,20 +15,6 @@
 #include <string.h>
 
 enum { WIDTH = 900, HEIGHT = 440, LEFT = 80, RIGHT = 170, TOP = 56, BOTTOM = 64 };
-
-/* Writes text with the five XML special characters escaped. */
-static void escaped(FILE *out, const char *text)
-{
-    for (const char *s = text; *s; s++)
-        switch (*s) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\'': fputs("&apos;", out); break;
-        default: fputc(*s, out);
-        }
-}
 
 /* A round tick step (1, 2 or 5 times a power of ten) giving about 5 ticks
  * up to max. */
@@ -55,7 +42,7 @@ static void hline(FILE *out, double y, double ymax, const char *colour, const ch
             LEFT, py, WIDTH - RIGHT, py, colour, dash);
     fprintf(out, "  <text x=\"%d\" y=\"%.2f\" fill=\"%s\">", WIDTH - RIGHT + 6, py + 4 + dy,
             colour);
-    escaped(out, label);
+    xml_escaped(out, label);
     fputs("</text>\n", out);
 }
 
@@ -101,9 +88,9 @@ steady_err_t steady_compare_write_svg(const steady_comparison_t *c, const steady
             c->op == STEADY_COLL_BROADCAST ? "from"
             : c->op == STEADY_COLL_REDUCE  ? "to"
                                            : "through");
-    escaped(out, steady_platform_node(p, c->root)->name);
+    xml_escaped(out, steady_platform_node(p, c->root)->name);
     fputs(" on ", out);
-    escaped(out, steady_platform_name(p));
+    xml_escaped(out, steady_platform_name(p));
     fputs("</text>\n", out);
     fprintf(out, "  <text x=\"%d\" y=\"40\" fill=\"#555555\">steady-state %s throughput (%s)", LEFT,
             any_measured ? "model and measured" : "model", unit);

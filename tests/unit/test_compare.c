@@ -121,7 +121,36 @@ static uint64_t leaves_in_both(const steady_collective_t *c, int t0, int *both)
 
 /* The seed's definition: T1 numbered level by level, left to right, from 1;
  * T2 likewise downwards from P-1; each complete binary; Algorithm 1's
- * parent formulas; for even P rank P/2 (and only it) is a leaf in both. */
+ * parent formulas; for even P rank P/2 (and only it) is a leaf in both;
+ * the edges two-coloured as TwoTreeS's. */
+/* Faults of the two-colouring of trees 0 and 1 (steady_collective_colour):
+ * the root's edges have no colour, the two edges into any other rank have
+ * colours 0 and 1, the edges out of a rank differ; with served_first, a
+ * rank with two children in a tree lists first the one it serves in the
+ * step after the chunk arrives (the colour other than its own). */
+static int colouring_faults(const steady_collective_t *c, int P, int root, bool served_first)
+{
+    int bad = 0;
+    for (int r = 0; r < P; r++) {
+        int c0 = steady_collective_colour(c, 0, r), c1 = steady_collective_colour(c, 1, r);
+        if (r == root)
+            bad += c0 != -1 || c1 != -1;
+        else
+            bad += c0 < 0 || c0 > 1 || c1 < 0 || c1 > 1 || c0 == c1;
+        int out[4], nout = 0;
+        for (int t = 0; t < 2; t++) {
+            const int *kids;
+            int k = steady_collective_children(c, t, r, &kids);
+            for (int i = 0; i < k; i++)
+                out[nout++] = steady_collective_colour(c, t, kids[i]);
+            if (served_first && k == 2 && r != root)
+                bad += steady_collective_colour(c, t, kids[0]) == steady_collective_colour(c, t, r);
+        }
+        bad += nout > 2 || (nout == 2 && out[0] == out[1]);
+    }
+    return bad;
+}
+
 static void test_twotreec_trees(void)
 {
     for (int P = 2; P <= 64; P++)
@@ -149,6 +178,8 @@ static void test_twotreec_trees(void)
             uint64_t leaves = leaves_in_both(c, 0, &both);
             CU_ASSERT_EQUAL(both, 0);
             CU_ASSERT_EQUAL(leaves, P % 2 == 0 ? UINT64_C(1) << (P / 2) : 0);
+            /* coloured like TwoTreeS (children in the paper's order) */
+            CU_ASSERT_EQUAL(colouring_faults(c, P, root, false), 0);
             /* chunks alternate: even ones in T1, odd ones in T2 */
             CU_ASSERT_EQUAL(steady_collective_chunk_tree(c, STEADY_PHASE_BROADCAST, 0), 0);
             CU_ASSERT_EQUAL(steady_collective_chunk_tree(c, STEADY_PHASE_BROADCAST, 1), 1);
@@ -246,26 +277,7 @@ static void test_twotrees_trees(void)
                 int sup = up == 0 ? 0 : n % 2 == 0 ? n + 1 - up : up % n + 1;
                 CU_ASSERT_EQUAL(steady_collective_parent(c, 1, (sx + root) % P), (sup + root) % P);
             }
-            int bad = 0;
-            for (int r = 0; r < P; r++) {
-                int c0 = steady_collective_colour(c, 0, r), c1 = steady_collective_colour(c, 1, r);
-                if (r == root)
-                    bad += c0 != -1 || c1 != -1;
-                else
-                    bad += c0 < 0 || c0 > 1 || c1 < 0 || c1 > 1 || c0 == c1;
-                int out[4], nout = 0;
-                for (int t = 0; t < 2; t++) {
-                    int k = steady_collective_children(c, t, r, &kids);
-                    for (int i = 0; i < k; i++)
-                        out[nout++] = steady_collective_colour(c, t, kids[i]);
-                    /* the child served in the step after a chunk arrives comes first */
-                    if (k == 2 && r != root)
-                        bad += steady_collective_colour(c, t, kids[0]) ==
-                               steady_collective_colour(c, t, r);
-                }
-                bad += nout > 2 || (nout == 2 && out[0] == out[1]);
-            }
-            CU_ASSERT_EQUAL(bad, 0);
+            CU_ASSERT_EQUAL(colouring_faults(c, P, root, true), 0);
             int both;
             uint64_t leaves = leaves_in_both(c, 0, &both);
             CU_ASSERT_EQUAL(both, 0);
@@ -941,7 +953,7 @@ static void test_compare_and_chart(void)
 void suite_compare(void)
 {
     static const CU_TestInfo tests[] = {
-        {"TwoTreeC trees (Algorithm 1) for P = 2..64", test_twotreec_trees},
+        {"TwoTreeC trees (Algorithm 1) and edge colouring for P = 2..64", test_twotreec_trees},
         {"TwoTreeC+C trees T3, T4", test_twotreec_c_trees},
         {"TwoTreeS trees and edge colouring for P = 2..64", test_twotrees_trees},
         {"binomial, binary, chain and flat trees", test_classic_trees},
