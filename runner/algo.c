@@ -27,7 +27,9 @@
  * nodes involved.  An algorithm rank's own sends and receives thus keep the
  * order of its action list, and forwarding nodes serve transfers in the
  * order they are made.  Each stream is sorted by period: chunk j of
- * operation k at hop depth d belongs to period k C + j + d.  A two-tree
+ * operation k at hop depth d belongs to period k C + j + d; within a
+ * period, by the slot order_hops gives the hop (a list schedule of the
+ * period's hops on every node, so that peers' orders do not cross).  A two-tree
  * broadcast (TwoTreeC, TwoTreeS) instead follows the synchronous schedule
  * of its edge colouring (steady_collective_colour): an edge of colour c
  * fires in periods of c's parity, the first one after the chunk's arrival,
@@ -153,11 +155,91 @@ static int add_event(algo_program_t *ap, int *cap, const ev_t *e)
     return ap->nev++;
 }
 
-/* A stream's sort key: the period's residue (offset mod chunks), the
- * transfer and the hop; both ends of a hop compute the same key, so they
- * list the messages between them in the same order. */
+/* One hop of the operation, on any node: what orders a period's hops. */
 typedef struct {
-    int bucket, t, h, idx;
+    int bucket, src, dst;
+    double cost; /* the time it holds its ports */
+    int slot;    /* its place among the hops of its bucket */
+} hop_t;
+
+/* Places the hops of each bucket (the residue of their period mod chunks)
+ * in one order, the same on every node, so that the two ends of a hop list
+ * the messages between them alike.  A period's hops form a bipartite graph
+ * of send ports and receive ports whose weighted degrees are the model's
+ * busy times (model.c), and the model counts a period as long as the
+ * busiest port.  A fixed order per port reaches that only if the orders of
+ * peers do not cross: with the transfers' global order (an allreduce's
+ * reduce hops, then its broadcast hops), a port that receives a reduce
+ * chunk from one peer and a broadcast chunk from another makes the
+ * broadcast's sender wait for the reduce's, and that sender's other
+ * children wait in turn.  So the period is list-scheduled as a whole:
+ * repeatedly the hop that can start first given its two ports (greedy open
+ * shop), ties to the hop whose ports have the most work left, then to the
+ * global order.  The slots are that schedule's start order.  O(H^2) for H
+ * hops per bucket. */
+static steady_err_t order_hops(hop_t *hop, int nhop, int nodes, steady_error_t *err)
+{
+    double *sfree = calloc((size_t)nodes, sizeof *sfree),
+           *rfree = calloc((size_t)nodes, sizeof *rfree);
+    double *sleft = calloc((size_t)nodes, sizeof *sleft),
+           *rleft = calloc((size_t)nodes, sizeof *rleft);
+    int nb = 0;
+    steady_err_t rc = STEADY_OK;
+    if (!sfree || !rfree || !sleft || !rleft) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto cleanup;
+    }
+    for (int i = 0; i < nhop; i++) {
+        hop[i].slot = -1;
+        if (hop[i].bucket + 1 > nb)
+            nb = hop[i].bucket + 1;
+    }
+    for (int b = 0; b < nb; b++) {
+        int left = 0;
+        for (int v = 0; v < nodes; v++)
+            sfree[v] = rfree[v] = sleft[v] = rleft[v] = 0;
+        for (int i = 0; i < nhop; i++)
+            if (hop[i].bucket == b) {
+                sleft[hop[i].src] += hop[i].cost;
+                rleft[hop[i].dst] += hop[i].cost;
+                left++;
+            }
+        for (int slot = 0; slot < left; slot++) {
+            int best = -1;
+            double bstart = 0, bwork = 0;
+            for (int i = 0; i < nhop; i++) {
+                const hop_t *x = &hop[i];
+                if (x->bucket != b || x->slot >= 0)
+                    continue;
+                double start = sfree[x->src] > rfree[x->dst] ? sfree[x->src] : rfree[x->dst];
+                double work = sleft[x->src] + rleft[x->dst];
+                if (best < 0 || start < bstart || (start == bstart && work > bwork)) {
+                    best = i;
+                    bstart = start;
+                    bwork = work;
+                }
+            }
+            hop_t *x = &hop[best];
+            x->slot = slot;
+            sfree[x->src] = rfree[x->dst] = bstart + x->cost;
+            sleft[x->src] -= x->cost;
+            rleft[x->dst] -= x->cost;
+        }
+    }
+cleanup:
+    free(sfree);
+    free(rfree);
+    free(sleft);
+    free(rleft);
+    return rc;
+}
+
+/* A stream's sort key: the period's residue (offset mod chunks), then the
+ * hop's slot (order_hops; a combine takes its receive's); both ends of a
+ * hop compute the same key, so they list the messages between them in the
+ * same order. */
+typedef struct {
+    int bucket, slot, h, idx;
 } skey_t;
 
 static int by_key(const void *pa, const void *pb)
@@ -165,12 +247,13 @@ static int by_key(const void *pa, const void *pb)
     const skey_t *a = pa, *b = pb;
     if (a->bucket != b->bucket)
         return a->bucket < b->bucket ? -1 : 1;
-    if (a->t != b->t)
-        return a->t < b->t ? -1 : 1;
-    return (a->h > b->h) - (a->h < b->h);
+    if (a->slot != b->slot)
+        return a->slot < b->slot ? -1 : 1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
-static steady_err_t make_stream(algo_program_t *ap, ev_kind_t kind, stream_t *st)
+static steady_err_t make_stream(algo_program_t *ap, ev_kind_t kind, const hop_t *hop,
+                                const int *hop_base, stream_t *st)
 {
     int C = ap->chunks;
     st->list = malloc((size_t)(ap->nev + 1) * sizeof *st->list);
@@ -184,7 +267,8 @@ static steady_err_t make_stream(algo_program_t *ap, ev_kind_t kind, stream_t *st
     for (int i = 0; i < ap->nev; i++) {
         const ev_t *e = &ap->ev[i];
         if (e->kind == kind)
-            keys[st->n++] = (skey_t){(e->chunk + e->depth) % C, e->t, e->h, i};
+            keys[st->n++] =
+                (skey_t){(e->chunk + e->depth) % C, hop[hop_base[e->t] + e->h].slot, e->h, i};
     }
     qsort(keys, (size_t)st->n, sizeof *keys, by_key);
     for (int k = 0; k < st->n; k++)
@@ -211,6 +295,8 @@ steady_err_t algo_program_build(const steady_collective_t *coll, const steady_pl
     int *comb_depth = NULL, *recv_depth = NULL; /* [rank * C + chunk], every rank */
     size_t *cur = NULL;                         /* per chunk: next free byte of its buffer */
     transfer_t *tr = NULL;
+    hop_t *hop = NULL; /* every hop of the operation, on every node */
+    int *hop_base = NULL, nhop = 0, hop_cap = 0;
     steady_err_t rc = STEADY_OK;
     bool elements = op != STEADY_COLL_BROADCAST;
     *ap = (algo_program_t){.p = p,
@@ -255,6 +341,8 @@ steady_err_t algo_program_build(const steady_collective_t *coll, const steady_pl
         comb_depth[i] = recv_depth[i] = -1;
     if ((rc = global_order(coll, &tr, &ntr, err)))
         goto cleanup;
+    if (!(hop_base = malloc((size_t)(ntr + 1) * sizeof *hop_base)))
+        goto nomem;
 
     /* the rank's own buffers, per chunk: the accumulator, then the
      * broadcast message's chunk */
@@ -317,9 +405,20 @@ steady_err_t algo_program_build(const steady_collective_t *coll, const steady_pl
         if (colour >= 0 && (x->chunk + d0 + 1) % 2 != colour)
             d0++;
         int prev = -1; /* this node's receive of the previous hop */
+        hop_base[t] = nhop;
         for (int h = 0; h < hops; h++) {
             const steady_edge_t *e = steady_platform_edge(p, path[h]);
             int depth = d0 + 1 + h;
+            if (nhop == hop_cap) {
+                int nc = hop_cap ? 2 * hop_cap : 64;
+                hop_t *nh = realloc(hop, (size_t)nc * sizeof *nh);
+                if (!nh)
+                    goto nomem;
+                hop = nh;
+                hop_cap = nc;
+            }
+            hop[nhop++] = (hop_t){(x->chunk + depth) % C, e->src, e->dst,
+                                  steady_platform_comm_time(p, path[h], (double)(hi - lo)), -1};
             ev_t ev = {.phase = x->phase,
                        .chunk = x->chunk,
                        .lo = lo,
@@ -418,8 +517,11 @@ steady_err_t algo_program_build(const steady_collective_t *coll, const steady_pl
     for (int j = 0; j < C; j++)
         if (cur[j] > ap->unit_bytes)
             ap->unit_bytes = cur[j];
-    if (make_stream(ap, EV_SEND, &ap->send) || make_stream(ap, EV_RECV, &ap->recv) ||
-        make_stream(ap, EV_COMBINE, &ap->cpu))
+    if ((rc = order_hops(hop, nhop, nodes, err)))
+        goto cleanup;
+    if (make_stream(ap, EV_SEND, hop, hop_base, &ap->send) ||
+        make_stream(ap, EV_RECV, hop, hop_base, &ap->recv) ||
+        make_stream(ap, EV_COMBINE, hop, hop_base, &ap->cpu))
         goto nomem;
     goto cleanup;
 nomem:
@@ -433,6 +535,8 @@ cleanup:
     free(recv_depth);
     free(cur);
     free(tr);
+    free(hop);
+    free(hop_base);
     return rc;
 }
 

@@ -286,12 +286,13 @@ typedef struct {
     ev_check_t check;
     int dep[2]; /* events of the same chunk that must be done first; -1 none */
     int depth;  /* hops and combines before it in its chunk's dependency graph */
-    int t, h;   /* its transfer in the global order and hop (tie-breaks) */
+    int t, h;   /* its transfer in the global order and hop (finds its slot) */
 } ev_t;
 
 /* A stream (send port, receive port, CPU): its events in the order
- * (offset mod chunks, transfer, hop) with offset = chunk + depth, bucket b
- * holding those of offsets = b mod chunks: ev[list[start[b] .. start[b+1])). */
+ * (offset mod chunks, slot of the hop in its bucket, hop) with offset =
+ * chunk + depth (algo.c, order_hops), bucket b holding those of offsets =
+ * b mod chunks: ev[list[start[b] .. start[b+1])). */
 typedef struct {
     int n;
     int *list;
