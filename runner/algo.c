@@ -39,7 +39,14 @@
  * (a chunk from one tree, then one from the other) cross its send order,
  * and on a homogeneous complete graph TwoTreeC reached 0.50 and TwoTreeS
  * 0.34 of the model; with the colouring every port serves one chunk per
- * period, as the model counts (docs/comparison.md).  With operations in
+ * period, as the model counts (docs/comparison.md).  A two-tree reduce
+ * runs the same schedule reversed: the edge child -> parent of colour c
+ * fires in the first period of c's parity after the child's partial result
+ * is complete (its send port serves its two parents' edges, its receive
+ * port its children's, each pair two-coloured); in period order the root
+ * reached 0.51 (TwoTreeC) and 0.80 (TwoTreeS) of the model there.  An
+ * allreduce keeps plain depths (its ports carry both phases, which
+ * order_hops interleaves).  With operations in
  * sequence (operation-major), the
  * earliest unfinished event of the run can always start — its port's
  * previous events, its inputs and the buffers of the operation `depth`
@@ -398,10 +405,14 @@ steady_err_t algo_program_build(const steady_collective_t *coll, const steady_pl
                 ? comb_depth[fx]
             : x->from == ap->root ? -1
                                   : recv_depth[fx];
-        /* a coloured broadcast edge fires in the steps of its colour's
-         * parity: the first one after the chunk's arrival */
-        int colour =
-            op == STEADY_COLL_BROADCAST ? steady_collective_colour(coll, x->tree, x->to) : -1;
+        /* a coloured edge fires in the steps of its colour's parity: a
+         * broadcast edge parent -> child the first one after the chunk's
+         * arrival, a reduce edge child -> parent (the same edge reversed,
+         * its colour) the first one after the child's partial result is
+         * complete */
+        int colour = op == STEADY_COLL_BROADCAST ? steady_collective_colour(coll, x->tree, x->to)
+                     : op == STEADY_COLL_REDUCE  ? steady_collective_colour(coll, x->tree, x->from)
+                                                 : -1;
         if (colour >= 0 && (x->chunk + d0 + 1) % 2 != colour)
             d0++;
         int prev = -1; /* this node's receive of the previous hop */
