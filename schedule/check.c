@@ -911,22 +911,22 @@ cleanup:
     return rc;
 }
 
-/* Every send step's positions [0, weight) covered exactly once. */
-static steady_err_t check_coverage(ctx_t *x, int nflat)
+/* The transfers of the period grouped by flat step (a counting sort): the
+ * parts of step f are (*parts)[(*start)[f] .. (*start)[f + 1]), in slot
+ * order.  Transfers naming no valid step are left out, and with
+ * well_formed so are those whose positions are not a range within their
+ * tree's weight.  False when memory runs out (free both either way). */
+static bool group_parts(const ctx_t *x, int nflat, bool well_formed, int **start, part_t **parts)
 {
     const steady_schedule_t *sc = x->sc;
     size_t nparts = 0;
     for (int i = 0; i < sc->nslots; i++)
         if (sc->slots[i].ntransfers > 0 && sc->slots[i].transfers)
             nparts += (size_t)sc->slots[i].ntransfers;
-    int *start = calloc((size_t)nflat + 2, sizeof *start);
-    part_t *parts = malloc((nparts ? nparts : 1) * sizeof *parts);
-    mpq_t at, hi;
-    mpq_inits(at, hi, NULL);
-    steady_err_t rc = STEADY_ENOMEM;
-    if (!start || !parts)
-        goto cleanup;
-    /* bucket the well-formed parts by flat step index (counting sort) */
+    *start = calloc((size_t)nflat + 2, sizeof **start);
+    *parts = malloc((nparts ? nparts : 1) * sizeof **parts);
+    if (!*start || !*parts)
+        return false;
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < sc->nslots; i++) {
             const steady_sched_slot_t *sl = &sc->slots[i];
@@ -934,21 +934,35 @@ static steady_err_t check_coverage(ctx_t *x, int nflat)
                 continue;
             for (int j = 0; j < sl->ntransfers; j++) {
                 const steady_sched_transfer_t *tr = &sl->transfers[j];
-                if (!transfer_step(x, tr) || mpq_sgn(tr->from) < 0 ||
-                    mpq_cmp(tr->from, tr->to) >= 0 ||
-                    mpq_cmp_si(tr->to, sc->trees[tr->tree].weight, 1) > 0)
+                if (!transfer_step(x, tr) ||
+                    (well_formed && (mpq_sgn(tr->from) < 0 || mpq_cmp(tr->from, tr->to) >= 0 ||
+                                     mpq_cmp_si(tr->to, sc->trees[tr->tree].weight, 1) > 0)))
                     continue;
                 int f = x->tree_off[tr->tree] + tr->step;
                 if (pass == 0)
-                    start[f + 2]++;
+                    (*start)[f + 2]++;
                 else
-                    parts[start[f + 1]++] = (part_t){tr, i};
+                    (*parts)[(*start)[f + 1]++] = (part_t){tr, i};
             }
         }
         if (pass == 0)
             for (int f = 0; f <= nflat; f++)
-                start[f + 1] += start[f];
+                (*start)[f + 1] += (*start)[f];
     }
+    return true;
+}
+
+/* Every send step's positions [0, weight) covered exactly once. */
+static steady_err_t check_coverage(ctx_t *x, int nflat)
+{
+    const steady_schedule_t *sc = x->sc;
+    int *start;
+    part_t *parts;
+    mpq_t at, hi;
+    mpq_inits(at, hi, NULL);
+    steady_err_t rc = STEADY_ENOMEM;
+    if (!group_parts(x, nflat, true, &start, &parts))
+        goto cleanup;
     /* now parts of flat step f are parts[start[f] .. start[f + 1]) */
     char desc[DESC_MAX];
     for (int t = 0; t < sc->ntrees; t++) {
@@ -1005,37 +1019,13 @@ static steady_err_t check_forwarding(ctx_t *x, int nflat)
     const steady_schedule_t *sc = x->sc;
     if (x->nsame == 0)
         return STEADY_OK;
-    size_t nparts = 0;
-    for (int i = 0; i < sc->nslots; i++)
-        if (sc->slots[i].ntransfers > 0 && sc->slots[i].transfers)
-            nparts += (size_t)sc->slots[i].ntransfers;
-    int *start = calloc((size_t)nflat + 2, sizeof *start);
-    part_t *parts = malloc((nparts ? nparts : 1) * sizeof *parts);
+    int *start;
+    part_t *parts;
     mpq_t arrive, lo, hi;
     mpq_inits(arrive, lo, hi, NULL);
     steady_err_t rc = STEADY_ENOMEM;
-    if (!start || !parts)
+    if (!group_parts(x, nflat, false, &start, &parts))
         goto cleanup;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < sc->nslots; i++) {
-            const steady_sched_slot_t *sl = &sc->slots[i];
-            if (sl->ntransfers <= 0 || !sl->transfers)
-                continue;
-            for (int j = 0; j < sl->ntransfers; j++) {
-                const steady_sched_transfer_t *tr = &sl->transfers[j];
-                if (!transfer_step(x, tr))
-                    continue;
-                int f = x->tree_off[tr->tree] + tr->step;
-                if (pass == 0)
-                    start[f + 2]++;
-                else
-                    parts[start[f + 1]++] = (part_t){tr, i};
-            }
-        }
-        if (pass == 0)
-            for (int f = 0; f <= nflat; f++)
-                start[f + 1] += start[f];
-    }
     char desc[DESC_MAX];
     for (int k = 0; k < x->nsame; k++) {
         int t = x->same[k][0], i = x->same[k][1], j = x->same[k][2];
