@@ -23,32 +23,7 @@
 #
 #   tests/e2e/compare_run.sh BUILD_DIR      (from the repository root)
 set -u
-build=${1:?usage: tests/e2e/compare_run.sh BUILD_DIR}
-steady="$build/steady"
-run="$build/steady-run"
-run_smpi="$build/steady-run-smpi"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-    echo "FAIL compare_run: $*"
-    failures=$((failures + 1))
-}
-for tool in mpirun smpirun python3; do
-    command -v "$tool" >/dev/null || {
-        echo "FAIL compare_run: $tool not found (scripts/bootstrap installs it)"
-        exit 1
-    }
-done
-for bin in "$steady" "$run" "$run_smpi"; do
-    [ -x "$bin" ] || {
-        echo "FAIL compare_run: $bin is not built (run make)"
-        exit 1
-    }
-done
-cfg=(--cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1
-    --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0 --cfg=smpi/wtime:0
-    --log=root.thres:warning)
+source "$(dirname "$0")/lib/executor.bash" compare_run "${1:?usage: tests/e2e/compare_run.sh BUILD_DIR}"
 
 "$steady" gen --kind random --nodes 5 --seed 1 -o "$tmp/r.plat"
 sed 's/latency=[^ ]*/latency=0/' "$tmp/r.plat" >"$tmp/z.plat"
@@ -145,7 +120,7 @@ done
 # ---- Open MPI ----------------------------------------------------------------
 "$steady" gen --kind cluster --nodes 3 --seed 1 -o "$tmp/cluster.plat" # 3 processors, 1 switch
 for a in chain:broadcast twotreec:allreduce binomial:reduce; do
-    timeout 60 mpirun --allow-run-as-root --oversubscribe -np 4 "$run" --json --algo ${a%:*} \
+    "${mpi[@]}" -np 4 "$run" --json --algo ${a%:*} \
         --op ${a#*:} --ops 50 --msg-bytes 64KiB "$tmp/cluster.plat" >"$tmp/out" 2>"$tmp/err" ||
         fail "mpirun --algo $a: $(head -c 300 "$tmp/err")"
     check "mpirun $a" 50 0

@@ -25,41 +25,8 @@
 #
 # Prints the measured ratios, then "PASS run_mpi" or FAIL lines.
 set -u
-build=${1:?usage: tests/e2e/run_mpi.sh BUILD_DIR}
-steady="$build/steady"
-run="$build/steady-run"
-run_smpi="$build/steady-run-smpi"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-    echo "FAIL run_mpi: $*"
-    failures=$((failures + 1))
-}
-for tool in mpirun smpirun python3; do
-    command -v "$tool" >/dev/null || {
-        echo "FAIL run_mpi: $tool not found (scripts/bootstrap installs it)"
-        exit 1
-    }
-done
-for bin in "$steady" "$run" "$run_smpi"; do
-    [ -x "$bin" ] || {
-        echo "FAIL run_mpi: $bin is not built (run make)"
-        exit 1
-    }
-done
+source "$(dirname "$0")/lib/executor.bash" run_mpi "${1:?usage: tests/e2e/run_mpi.sh BUILD_DIR}"
 
-mpi=(timeout 60 mpirun --allow-run-as-root --oversubscribe)
-# SMPI's network as steady's model (tests/e2e/smpi_export.sh explains each);
-# steady-run-smpi sets smpi/test and smpi/send-is-detached-thresh itself
-cfg=(--cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1
-    --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0 --cfg=smpi/wtime:0
-    --log=root.thres:warning)
-
-# field NAME: a field of the JSON report in $tmp/out
-field() {
-    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$tmp/out" "$1" 2>/dev/null
-}
 ge() { python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)' "$1" "$2"; }
 
 # smpi PLAT SCHED OPS [ARGS...]: runs steady-run-smpi on the platform's
