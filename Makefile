@@ -5,8 +5,8 @@
 #                   steady-run-smpi (SimGrid SMPI), into build/
 #   make check      install missing Debian packages, build, run every test
 #   make demo       install missing Debian packages, run the main job on an example
-#   make asan       run the test suite built with ASan + UBSan (build-asan/), but
-#                   the executor-only end-to-end tests (tests/e2e/run)
+#   make asan       run the test suite built with ASan + UBSan (build-asan/),
+#                   except the executor-only end-to-end tests (tests/e2e/run)
 #   make bench      benchmarks (ratios measured side by side, see bench/)
 #   make format     clang-format every C source and header
 #   make clean
