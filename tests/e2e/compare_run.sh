@@ -78,28 +78,21 @@ done
 # order reaches the model (period order without it: 0.50 and 0.34).
 hc=examples/platforms/homogeneous-complete.plat
 "$steady" export --format simgrid --msg-size 16KiB "$hc" -o "$tmp/hc.xml" --hostfile "$tmp/hc.hosts"
-line="  homogeneous-complete broadcast:"
-for a in twotreec twotrees; do
-    timeout 120 smpirun -no-privatize "${cfg[@]}" -platform "$tmp/hc.xml" -hostfile "$tmp/hc.hosts" \
-        -np 5 "$run_smpi" --json --algo $a --op broadcast --ops 100 --chunks 4 --msg-bytes 16KiB \
-        "$hc" >"$tmp/out" 2>"$tmp/err" ||
-        { fail "smpirun --algo $a homogeneous-complete: exit $? $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
-    check "$a broadcast homogeneous-complete" 100 1
-    line="$line $a $(cat "$tmp/ratio")"
-done
-echo "$line"
 # Their reduces follow the same colouring, reversed (period order without
 # it: 0.65 and 0.78 here); 200 operations of 4 chunks: 0.960, 0.959.
-line="  homogeneous-complete reduce:"
-for a in twotreec twotrees; do
-    timeout 120 smpirun -no-privatize "${cfg[@]}" -platform "$tmp/hc.xml" -hostfile "$tmp/hc.hosts" \
-        -np 5 "$run_smpi" --json --algo $a --op reduce --ops 200 --chunks 4 --msg-bytes 16KiB \
-        "$hc" >"$tmp/out" 2>"$tmp/err" ||
-        { fail "smpirun --algo $a --op reduce homogeneous-complete: exit $? $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
-    check "$a reduce homogeneous-complete" 200 1
-    line="$line $a $(cat "$tmp/ratio")"
+for job in broadcast:100 reduce:200; do
+    op=${job%:*} ops=${job#*:}
+    line="  homogeneous-complete $op:"
+    for a in twotreec twotrees; do
+        timeout 120 smpirun -no-privatize "${cfg[@]}" -platform "$tmp/hc.xml" -hostfile "$tmp/hc.hosts" \
+            -np 5 "$run_smpi" --json --algo $a --op $op --ops $ops --chunks 4 --msg-bytes 16KiB \
+            "$hc" >"$tmp/out" 2>"$tmp/err" ||
+            { fail "smpirun --algo $a --op $op homogeneous-complete: exit $? $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
+        check "$a $op homogeneous-complete" $ops 1
+        line="$line $a $(cat "$tmp/ratio")"
+    done
+    echo "$line"
 done
-echo "$line"
 # the operator follows the trees: TwoTreeC's reduce needs a commutative one
 smpi --algo twotreec --op reduce --ops 5 --chunks 2 --msg-bytes 16KiB &&
     grep -q '"operator": "commutative"' "$tmp/out" || fail "twotreec reduce: operator not commutative"
