@@ -89,10 +89,8 @@ static void read_basis(glp_prob *P, const lp_model_t *m, lp_status_t *row_stat,
     }
 }
 
-static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_options_t *opts,
-                        lp_watch_t *watch, lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
-                        lp_status_t *col_stat, double *x, bool *accepted, const char **why,
-                        steady_error_t *err)
+/* Loads m into P (maximise x[obj], rows and columns as lp_model_t says). */
+static steady_err_t load(glp_prob *P, const lp_model_t *m, steady_error_t *err)
 {
     glp_set_obj_dir(P, GLP_MAX);
     glp_add_rows(P, m->nrows);
@@ -131,7 +129,17 @@ static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_opt
     free(ia);
     free(ja);
     free(ar);
+    return STEADY_OK;
+}
 
+static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_options_t *opts,
+                        lp_watch_t *watch, lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
+                        lp_status_t *col_stat, double *x, bool *accepted, const char **why,
+                        steady_error_t *err)
+{
+    steady_err_t lrc = load(P, m, err);
+    if (lrc)
+        return lrc;
     if (opts && opts->write_lp && glp_write_lp(P, NULL, opts->write_lp) != 0)
         return steady_error_set(err, STEADY_EIO, "%s: cannot write the LP", opts->write_lp);
 
@@ -191,12 +199,83 @@ static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_opt
     return STEADY_OK;
 }
 
-steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *opts,
-                           lp_watch_t *watch, lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
-                           lp_status_t *col_stat, double *x, bool *accepted, const char **why,
-                           steady_error_t *err)
+/* Branch and cut stops after node_limit subproblems: a deterministic
+ * budget, where a time limit would make the plan depend on the machine. */
+typedef struct {
+    long nodes, limit;
+} node_budget_t;
+
+static void count_nodes(glp_tree *T, void *info)
 {
-    *accepted = false;
+    node_budget_t *b = info;
+    if (glp_ios_reason(T) == GLP_ISELECT && ++b->nodes > b->limit)
+        glp_ios_terminate(T);
+}
+
+static steady_err_t run_whole(glp_prob *P, const lp_model_t *m, long k, long node_limit,
+                              lp_watch_t *watch, double *x, bool *found, long *nodes,
+                              steady_error_t *err)
+{
+    steady_err_t lrc = load(P, m, err);
+    if (lrc)
+        return lrc;
+    /* the period T, a new column: minimised, bounding every capacity row */
+    int tcol = glp_add_cols(P, 1), n = 0;
+    int *ind = malloc(((size_t)m->nrows + 1) * sizeof *ind);
+    double *val = malloc(((size_t)m->nrows + 1) * sizeof *val);
+    if (!ind || !val) {
+        free(ind);
+        free(val);
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory loading the LP");
+    }
+    for (int i = 0; i < m->nrows; i++)
+        if (m->row_kind[i] == ROW_UP && m->row_bound[i] == 1) {
+            glp_set_row_bnds(P, i + 1, GLP_UP, 0.0, 0.0);
+            ind[++n] = i + 1;
+            val[n] = -1.0;
+        }
+    glp_set_mat_col(P, tcol, n, ind, val);
+    free(ind);
+    free(val);
+    glp_set_col_bnds(P, tcol, GLP_LO, 0.0, 0.0);
+    glp_set_obj_dir(P, GLP_MIN);
+    glp_set_obj_coef(P, m->obj + 1, 0.0);
+    glp_set_obj_coef(P, tcol, 1.0);
+    glp_set_col_bnds(P, m->obj + 1, GLP_FX, (double)k, (double)k);
+    for (int j = 0; j < m->ncols; j++)
+        glp_set_col_kind(P, j + 1, GLP_IV);
+    glp_scale_prob(P, GLP_SF_AUTO);
+
+    node_budget_t budget = {.limit = node_limit};
+    glp_iocp parm;
+    glp_init_iocp(&parm);
+    parm.msg_lev = GLP_MSG_OFF;
+    parm.presolve = GLP_ON;
+    parm.mip_gap = 1e-4;
+    parm.cb_func = count_nodes;
+    parm.cb_info = &budget;
+    if (watch && watch->deadline > 0) {
+        if (!lp_watch_tick(watch, "whole counts", 0, 0))
+            return steady_error_set(err, STEADY_ESOLVER, "time limit of %g s reached",
+                                    watch->limit_s);
+        parm.tm_lim = lp_watch_left_ms(watch);
+    }
+    guard.stage = "whole counts";
+    glp_intopt(P, &parm);
+    *nodes = budget.nodes;
+    int status = glp_mip_status(P);
+    *found = status == GLP_OPT || status == GLP_FEAS;
+    for (int j = 0; *found && j < m->ncols; j++)
+        x[j] = glp_mip_col_val(P, j + 1);
+    return STEADY_OK;
+}
+
+/* Runs work(P, arg) on a new GLPK problem P, with GLPK's aborts turned
+ * into STEADY_ESOLVER. */
+typedef steady_err_t (*glpk_work_fn)(glp_prob *P, void *arg);
+
+static steady_err_t guarded(lp_watch_t *watch, glpk_work_fn work, void *arg, steady_error_t *err)
+{
     guard.len = 0;
     guard.msg[0] = '\0';
     guard.watch = watch;
@@ -207,7 +286,7 @@ steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *op
     steady_err_t rc;
     if (setjmp(guard.jmp) == 0) {
         P = glp_create_prob();
-        rc = run(P, m, opts, watch, accept, ctx, row_stat, col_stat, x, accepted, why, err);
+        rc = work(P, arg);
         glp_delete_prob(P);
     } else {
         /* glp_free_env() has already released P */
@@ -218,4 +297,59 @@ steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *op
     glp_term_hook(NULL, NULL);
     guard.watch = NULL;
     return rc;
+}
+
+typedef struct {
+    const lp_model_t *m;
+    const steady_solve_options_t *opts;
+    lp_watch_t *watch;
+    lp_accept_fn accept;
+    void *ctx;
+    lp_status_t *row_stat, *col_stat;
+    double *x;
+    bool *accepted;
+    const char **why;
+    steady_error_t *err;
+} lp_args_t;
+
+static steady_err_t lp_work(glp_prob *P, void *arg)
+{
+    lp_args_t *a = arg;
+    return run(P, a->m, a->opts, a->watch, a->accept, a->ctx, a->row_stat, a->col_stat, a->x,
+               a->accepted, a->why, a->err);
+}
+
+steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *opts,
+                           lp_watch_t *watch, lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
+                           lp_status_t *col_stat, double *x, bool *accepted, const char **why,
+                           steady_error_t *err)
+{
+    *accepted = false;
+    lp_args_t a = {m, opts, watch, accept, ctx, row_stat, col_stat, x, accepted, why, err};
+    return guarded(watch, lp_work, &a, err);
+}
+
+typedef struct {
+    const lp_model_t *m;
+    long k, node_limit;
+    lp_watch_t *watch;
+    double *x;
+    bool *found;
+    long *nodes;
+    steady_error_t *err;
+} whole_args_t;
+
+static steady_err_t whole_work(glp_prob *P, void *arg)
+{
+    whole_args_t *a = arg;
+    return run_whole(P, a->m, a->k, a->node_limit, a->watch, a->x, a->found, a->nodes, a->err);
+}
+
+steady_err_t lp_glpk_solve_whole(const lp_model_t *m, long k, long node_limit, lp_watch_t *watch,
+                                 double *x, bool *found, long *nodes, steady_error_t *err)
+{
+    *found = false;
+    *nodes = 0;
+    whole_args_t a = {m, k, node_limit, watch, x, found, nodes, err};
+    return guarded(watch, whole_work, &a, err);
 }

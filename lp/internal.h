@@ -87,6 +87,15 @@ steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *op
                            lp_status_t *col_stat, double *x, bool *accepted, const char **why,
                            steady_error_t *err);
 
+/* GLPK bridge, whole counts per period (glpk.c): m with the TP column
+ * fixed at k, every capacity row (ROW_UP with bound 1: one-port and
+ * processor) bounded by a new column T instead of 1, T minimised, and every
+ * column of m integer.  Branch and cut stops at a relative gap of 1e-4,
+ * after node_limit subproblems, or at the watch's deadline.  *found tells
+ * whether it found an integer solution; x (ncols) gets its values; *nodes
+ * the subproblems it examined. */
+steady_err_t lp_glpk_solve_whole(const lp_model_t *m, long k, long node_limit, lp_watch_t *watch,
+                                 double *x, bool *found, long *nodes, steady_error_t *err);
 /* Exact recovery (exact.c): from a basis, computes the basic solution in
  * rationals and checks exactly that it is primal feasible and optimal.
  * Returns true and fills x (ncols initialised mpq_t) when it is; otherwise

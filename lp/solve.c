@@ -602,21 +602,12 @@ static bool accept_exact(const lp_model_t *m, const lp_status_t *row_stat,
     return ok;
 }
 
-steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t *prob,
-                             const steady_solve_options_t *opts, steady_solution_t **out,
-                             steady_error_t *err)
+/* A new solution of prob on p with its LP built into m (problem checked,
+ * costs set); the watch bounds the building. */
+static steady_err_t prepare(const steady_platform_t *p, const steady_problem_t *prob, lp_model_t *m,
+                            lp_watch_t *watch, steady_solution_t **out, steady_error_t *err)
 {
     *out = NULL;
-    double t0 = now();
-    lp_watch_t watch = {.start = t0};
-    if (opts && opts->time_limit_ms > 0) {
-        watch.limit_s = opts->time_limit_ms / 1000.0;
-        watch.deadline = t0 + watch.limit_s;
-    }
-    if (opts) {
-        watch.progress = opts->progress;
-        watch.ctx = opts->progress_ctx;
-    }
     steady_solution_t *s = calloc(1, sizeof *s);
     if (!s)
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
@@ -626,12 +617,7 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
     s->task_cost = prob->task_cost > 0              ? prob->task_cost
                    : steady_platform_is_abstract(p) ? 1.0
                                                     : s->msg_size;
-    bool exact = !opts || opts->exact;
-    lp_model_t m;
-    lp_model_init(&m);
-    m.watch = &watch;
-    lp_status_t *row_stat = NULL, *col_stat = NULL;
-    double *x = NULL;
+    m->watch = watch;
     steady_err_t rc;
     if (!isfinite(prob->msg_size) || prob->msg_size < 0 || !isfinite(prob->task_cost) ||
         prob->task_cost < 0) {
@@ -640,42 +626,81 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
     }
     if ((rc = check_problem(s, prob, err)) || (rc = set_costs(s, err)))
         goto fail;
-
     switch (s->op) {
     case STEADY_OP_SCATTER:
-    case STEADY_OP_GOSSIP: rc = build_flows(s, &m); break;
-    case STEADY_OP_REDUCE: rc = build_reduce(s, &m); break;
-    case STEADY_OP_BROADCAST: rc = build_broadcast(s, &m); break;
+    case STEADY_OP_GOSSIP: rc = build_flows(s, m); break;
+    case STEADY_OP_REDUCE: rc = build_reduce(s, m); break;
+    case STEADY_OP_BROADCAST: rc = build_broadcast(s, m); break;
     }
-    m.obj = s->tp_col;
-    if (watch.expired) {
+    m->obj = s->tp_col;
+    if (watch->expired) {
         rc = steady_error_set(err, STEADY_ESOLVER,
                               "time limit of %g s reached while building the LP (%d rows and %d "
                               "columns so far)",
-                              watch.limit_s, m.nrows, m.ncols);
+                              watch->limit_s, m->nrows, m->ncols);
         goto fail;
     }
-    if (rc || m.oom) {
+    if (rc || m->oom) {
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory building the LP");
         goto fail;
     }
-    s->stats.rows = m.nrows;
-    s->stats.cols = m.ncols;
-    s->stats.nonzeros = m.nnz;
+    s->stats.rows = m->nrows;
+    s->stats.cols = m->ncols;
+    s->stats.nonzeros = m->nnz;
+    s->value = malloc((size_t)m->ncols * sizeof *s->value);
+    if (!s->value) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto fail;
+    }
+    s->ncols = m->ncols;
+    for (int j = 0; j < m->ncols; j++)
+        mpq_init(s->value[j]);
+    *out = s;
+    return STEADY_OK;
+fail:
+    steady_solution_destroy(s);
+    return rc;
+}
+
+static lp_watch_t watch_of(const steady_solve_options_t *opts)
+{
+    lp_watch_t watch = {.start = now()};
+    if (opts && opts->time_limit_ms > 0) {
+        watch.limit_s = opts->time_limit_ms / 1000.0;
+        watch.deadline = watch.start + watch.limit_s;
+    }
+    if (opts) {
+        watch.progress = opts->progress;
+        watch.ctx = opts->progress_ctx;
+    }
+    return watch;
+}
+
+steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t *prob,
+                             const steady_solve_options_t *opts, steady_solution_t **out,
+                             steady_error_t *err)
+{
+    *out = NULL;
+    lp_watch_t watch = watch_of(opts);
+    bool exact = !opts || opts->exact;
+    lp_model_t m;
+    lp_model_init(&m);
+    lp_status_t *row_stat = NULL, *col_stat = NULL;
+    double *x = NULL;
+    steady_solution_t *s;
+    steady_err_t rc = prepare(p, prob, &m, &watch, &s, err);
+    if (rc)
+        goto fail;
     double t1 = now();
-    s->stats.build_s = t1 - t0;
+    s->stats.build_s = t1 - watch.start;
 
     row_stat = malloc((size_t)m.nrows * sizeof *row_stat);
     col_stat = malloc((size_t)m.ncols * sizeof *col_stat);
     x = malloc((size_t)m.ncols * sizeof *x);
-    s->value = malloc((size_t)m.ncols * sizeof *s->value);
-    if (!row_stat || !col_stat || !x || !s->value) {
+    if (!row_stat || !col_stat || !x) {
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
         goto fail;
     }
-    s->ncols = m.ncols;
-    for (int j = 0; j < m.ncols; j++)
-        mpq_init(s->value[j]);
     const char *why = "";
     struct exact_ctx ctx = {.value = s->value, .why = &why, .watch = &watch};
     bool accepted;
@@ -692,13 +717,126 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
         s->note = "";
     }
     s->stats.exact_s = ctx.seconds;
-    rc = STEADY_OK;
     *out = s;
     s = NULL;
 
 fail:
     free(row_stat);
     free(col_stat);
+    free(x);
+    lp_model_free(&m);
+    steady_solution_destroy(s);
+    return rc;
+}
+
+/* The problem s solves, its node sets resolved. */
+static steady_problem_t problem_of(const steady_solution_t *s)
+{
+    steady_problem_t prob = {.op = s->op, .msg_size = s->msg_size, .task_cost = s->task_cost};
+    switch (s->op) {
+    case STEADY_OP_SCATTER:
+    case STEADY_OP_BROADCAST:
+        prob.source = s->sources[0];
+        prob.targets = s->targets;
+        prob.ntargets = s->ntargets;
+        break;
+    case STEADY_OP_GOSSIP:
+        prob.sources = s->sources;
+        prob.nsources = s->nsources;
+        prob.targets = s->targets;
+        prob.ntargets = s->ntargets;
+        break;
+    case STEADY_OP_REDUCE:
+        prob.participants = s->sources;
+        prob.nparticipants = s->nsources;
+        prob.target = s->targets[0];
+        break;
+    }
+    return prob;
+}
+
+/* The counts n (integers, one per column, TP's = k) as an exact solution
+ * of m: T = the largest load of a capacity row, each rate n / T.  Every
+ * row is checked exactly; false if one fails (GLPK's tolerances). */
+static bool whole_values(const lp_model_t *m, const double *x, mpq_t *value)
+{
+    mpq_t *row = malloc((size_t)(m->nrows ? m->nrows : 1) * sizeof *row);
+    if (!row)
+        return false;
+    mpq_t q, T;
+    mpq_inits(q, T, NULL);
+    bool ok = true;
+    for (int j = 0; j < m->ncols && ok; j++) {
+        double r = nearbyint(x[j]);
+        ok = fabs(x[j] - r) < 1e-6 && r >= 0 && r < 1e15;
+        mpq_set_d(value[j], r);
+    }
+    for (int i = 0; i < m->nrows; i++)
+        mpq_init(row[i]);
+    for (int k = 0; ok && k < m->nnz; k++) {
+        mpq_mul(q, m->a[k].val, value[m->a[k].col]);
+        mpq_add(row[m->a[k].row], row[m->a[k].row], q);
+    }
+    for (int i = 0; ok && i < m->nrows; i++)
+        if (m->row_kind[i] == ROW_UP && m->row_bound[i] == 1) {
+            if (mpq_cmp(row[i], T) > 0)
+                mpq_set(T, row[i]);
+        } else {
+            int c = mpq_cmp_si(row[i], 0, 1);
+            ok = m->row_kind[i] == ROW_FX ? c == 0 : c <= 0;
+        }
+    ok = ok && mpq_sgn(T) > 0;
+    for (int j = 0; ok && j < m->ncols; j++)
+        mpq_div(value[j], value[j], T);
+    for (int i = 0; i < m->nrows; i++)
+        mpq_clear(row[i]);
+    free(row);
+    mpq_clears(q, T, NULL);
+    return ok;
+}
+
+steady_err_t steady_lp_solve_whole(const steady_solution_t *lp, long k, long node_limit,
+                                   const steady_solve_options_t *opts, steady_solution_t **out,
+                                   long *nodes, steady_error_t *err)
+{
+    *out = NULL;
+    long examined = 0;
+    lp_watch_t watch = watch_of(opts);
+    steady_problem_t prob = problem_of(lp);
+    lp_model_t m;
+    lp_model_init(&m);
+    steady_solution_t *s;
+    double *x = NULL;
+    bool found = false;
+    steady_err_t rc = prepare(lp->p, &prob, &m, &watch, &s, err);
+    if (rc)
+        goto fail;
+    double t1 = now();
+    s->stats.build_s = t1 - watch.start;
+    if (!(x = malloc((size_t)m.ncols * sizeof *x))) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto fail;
+    }
+    if ((rc = lp_glpk_solve_whole(&m, k, node_limit, &watch, x, &found, &examined, err)))
+        goto fail;
+    s->stats.solve_s = now() - t1;
+    if (found && !whole_values(&m, x, s->value)) {
+        rc = steady_error_set(err, STEADY_EINTERNAL,
+                              "GLPK's whole counts for %ld operations per period do not satisfy "
+                              "the LP exactly",
+                              k);
+        goto fail;
+    }
+    if (found) {
+        s->exact = true;
+        s->note = "";
+        *out = s;
+        s = NULL;
+    }
+
+fail:
+    if (nodes)
+        *nodes = examined;
     free(x);
     lp_model_free(&m);
     steady_solution_destroy(s);

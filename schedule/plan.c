@@ -1363,19 +1363,149 @@ static steady_err_t assemble(steady_schedule_t *sc, const steady_solution_t *s,
 }
 
 /* The replay decides among the automatic period's candidates: the estimate
- * that ranked them only guesses how long the pipeline takes to fill. */
+ * that ranked them only guesses how long the pipeline takes to fill.  x
+ * replaces *best when it runs the series faster (else it is destroyed). */
 #define REPLAY_MAX_OPS 20000
 
+static steady_err_t keep_faster(steady_schedule_t *x, const steady_platform_t *p, long series,
+                                steady_schedule_t **best, double *best_rate, steady_error_t *err)
+{
+    steady_replay_t r;
+    steady_err_t rc =
+        steady_schedule_replay(x, p, series < REPLAY_MAX_OPS ? series : REPLAY_MAX_OPS, &r, err);
+    if (!rc && r.achieved > *best_rate) {
+        *best_rate = r.achieved;
+        steady_schedule_destroy(*best);
+        *best = x;
+    } else {
+        steady_schedule_destroy(x);
+    }
+    return rc;
+}
+
+/* Whole counts per period (steady_lp_solve_whole): for K = 1, 2, ..., the
+ * shortest period in which a whole number of every message carries
+ * exactly K operations.  Unlike the candidates of choose_period(), which
+ * round the optimum's trees, these follow no fixed set of trees: where
+ * rounding loses a few percent at every short period, a few operations per
+ * period can come within 1% of the optimum.  K grows while the estimate of
+ * choose_period() could still beat best_score.  The work is bounded in
+ * branch-and-cut subproblems, a deterministic budget (a time limit would
+ * make the plan depend on the machine): at most WHOLE_NODES per K, and
+ * WHOLE_BUDGET subproblems x LP columns in all, each K's relaxation
+ * counted as WHOLE_SOLVE subproblems; LPs of more than WHOLE_MAX_COLS
+ * columns are not tried (each relaxation then costs seconds).  The search
+ * takes at most about half a second on the platforms it is tried on.
+ * Broadcast and scatter only: on random platforms the branch and cut of
+ * the reduce LP took seconds per K and found no counts better than the
+ * rounded trees, and that of the gossip LP (one flow per pair) found
+ * hardly any counts within its budget (docs/schedule-format.md). */
+#define WHOLE_NODES    200
+#define WHOLE_SOLVE    10 /* the relaxation of each K, counted as subproblems */
+#define WHOLE_BUDGET   300000L
+#define WHOLE_MAX_COLS 1000
+
+typedef struct {
+    int n;
+    steady_solution_t *sol[NCAND];
+    double score[NCAND];
+} whole_cands_t;
+
+static void whole_free(whole_cands_t *w)
+{
+    for (int i = 0; i < w->n; i++)
+        steady_solution_destroy(w->sol[i]);
+    w->n = 0;
+}
+
+static steady_err_t whole_search(const steady_solution_t *s, long series, int depth,
+                                 double best_score, whole_cands_t *w, steady_error_t *err)
+{
+    steady_lp_stats_t st;
+    steady_solution_stats(s, &st);
+    long left = WHOLE_BUDGET / (st.cols > 0 ? st.cols : 1);
+    steady_op_t op = steady_solution_op(s);
+    if ((op != STEADY_OP_BROADCAST && op != STEADY_OP_SCATTER) || st.cols > WHOLE_MAX_COLS)
+        return STEADY_OK;
+    mpq_t tp, q;
+    mpq_inits(tp, q, NULL);
+    steady_solution_throughput(s, tp);
+    steady_err_t rc = STEADY_OK;
+    for (long k = 1; k <= AUTO_MAX_OPS && !rc && best_score < 1 && left > 0; k++) {
+        double batches = (double)series / (double)k;
+        double fill = batches / (batches + (depth + 1) / 2.0);
+        if (fill <= best_score)
+            break;
+        steady_solution_t *x;
+        long nodes;
+        rc = steady_lp_solve_whole(s, k, left < WHOLE_NODES ? left : WHOLE_NODES, NULL, &x, &nodes,
+                                   err);
+        left -= nodes + WHOLE_SOLVE;
+        if (rc || !x)
+            continue;
+        steady_solution_throughput(x, q);
+        mpq_div(q, q, tp);
+        double score = mpq_cmp_ui(q, 1, 1) == 0 ? 1 : mpq_get_d(q) * fill;
+        int at = w->n;
+        while (at > 0 && w->score[at - 1] < score)
+            at--;
+        if (at >= NCAND) {
+            steady_solution_destroy(x);
+            continue;
+        }
+        if (w->n == NCAND)
+            steady_solution_destroy(w->sol[--w->n]);
+        memmove(&w->sol[at + 1], &w->sol[at], (size_t)(w->n - at) * sizeof w->sol[0]);
+        memmove(&w->score[at + 1], &w->score[at], (size_t)(w->n - at) * sizeof w->score[0]);
+        w->sol[at] = x;
+        w->score[at] = score;
+        w->n++;
+        if (score > best_score)
+            best_score = score;
+    }
+    mpq_clears(tp, q, NULL);
+    return rc;
+}
+
+/* The schedule of a whole-count solution x (its exact period) as a
+ * fixed-period schedule of s's problem: the throughput against s's
+ * optimum, and §4.6's bound with the larger of the two decompositions'
+ * tree counts.  *out is NULL when the loss exceeds that bound, or when the
+ * decomposition's weights make the exact period too long (2^40). */
+static steady_err_t whole_schedule(const steady_solution_t *s, int ntrees,
+                                   const steady_solution_t *x, steady_schedule_t **out,
+                                   steady_error_t *err)
+{
+    steady_plan_options_t exact = {.period = STEADY_PERIOD_EXACT};
+    steady_err_t rc = steady_schedule_build(x, &exact, out, err);
+    if (rc == STEADY_EINVAL)
+        return STEADY_OK;
+    if (rc)
+        return rc;
+    steady_schedule_t *sc = *out;
+    steady_solution_throughput(s, sc->optimum);
+    sc->fixed_period = true;
+    set_rates(sc, ntrees > sc->ntrees ? ntrees : sc->ntrees);
+    if (mpq_cmp(sc->loss, sc->loss_bound) > 0) {
+        steady_schedule_destroy(sc);
+        *out = NULL;
+    }
+    return STEADY_OK;
+}
+
+/* Builds and replays every candidate of both kinds, and keeps the fastest. */
 static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_trees_t *tr,
-                                   const int *interval, const candidates_t *cands, long series,
+                                   const int *interval, const candidates_t *cands,
+                                   const whole_cands_t *whole, long series,
                                    steady_schedule_t **best, steady_error_t *err)
 {
     const steady_platform_t *p = steady_solution_platform(s);
     double best_rate = -1;
+    steady_err_t rc = STEADY_OK;
     *best = NULL;
-    for (int c = 0; c < cands->n; c++) {
+    for (int c = 0; c < cands->n && !rc; c++) {
         steady_schedule_t *x = schedule_new();
-        steady_err_t rc = x ? fill_header(x, s, err) : oom(err);
+        rc = x ? fill_header(x, s, err) : oom(err);
         if (!rc) {
             mpq_set(x->period, cands->period[c]);
             x->ops_per_period = cands->ops[c];
@@ -1383,25 +1513,21 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_tree
             set_rates(x, tr->ntrees);
             rc = assemble(x, s, tr, cands->weight[c], interval, err);
         }
-        steady_replay_t r;
-        if (!rc)
-            rc = steady_schedule_replay(x, p, series < REPLAY_MAX_OPS ? series : REPLAY_MAX_OPS, &r,
-                                        err);
-        if (rc) {
+        if (rc)
             steady_schedule_destroy(x);
-            steady_schedule_destroy(*best);
-            *best = NULL;
-            return rc;
-        }
-        if (r.achieved > best_rate) {
-            best_rate = r.achieved;
-            steady_schedule_destroy(*best);
-            *best = x;
-        } else {
-            steady_schedule_destroy(x);
-        }
+        else
+            rc = keep_faster(x, p, series, best, &best_rate, err);
     }
-    return STEADY_OK;
+    for (int c = 0; c < whole->n && !rc; c++) {
+        steady_schedule_t *x;
+        if (!(rc = whole_schedule(s, tr->ntrees, whole->sol[c], &x, err)) && x)
+            rc = keep_faster(x, p, series, best, &best_rate, err);
+    }
+    if (rc) {
+        steady_schedule_destroy(*best);
+        *best = NULL;
+    }
+    return rc;
 }
 
 steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan_options_t *opts,
@@ -1420,6 +1546,7 @@ steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan
     steady_trees_t *tr = NULL;
     long *weight = NULL;
     candidates_t cands = {0};
+    whole_cands_t whole = {0};
     int N = 0; /* reduce: the number of participants */
     steady_solution_sources(s, &N);
     int *interval = malloc((size_t)(N * N > 0 ? N * N : 1) * sizeof *interval);
@@ -1452,9 +1579,11 @@ steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan
     }
     if (!rc)
         rc = choose_period(sc, s, tr, period, series, depth, weight, &cands, err);
-    if (!rc && cands.n > 1) {
+    if (!rc && period == STEADY_PERIOD_AUTO && cands.score[0] < 1)
+        rc = whole_search(s, series, depth, cands.score[0], &whole, err);
+    if (!rc && cands.n + whole.n > 1) {
         steady_schedule_t *best;
-        if (!(rc = pick_by_replay(s, tr, interval, &cands, series, &best, err))) {
+        if (!(rc = pick_by_replay(s, tr, interval, &cands, &whole, series, &best, err))) {
             steady_schedule_destroy(sc);
             sc = best;
         }
@@ -1462,6 +1591,7 @@ steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan
         rc = assemble(sc, s, tr, weight, interval, err);
     }
     candidates_free(&cands);
+    whole_free(&whole);
     free(interval);
     free(weight);
     steady_trees_destroy(tr);

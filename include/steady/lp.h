@@ -80,6 +80,19 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
                              const steady_solve_options_t *opts, steady_solution_t **out,
                              steady_error_t *err);
 
+/* Whole counts per period (docs/linear-programs.md, "Whole counts per
+ * period"): the LP of lp's problem for a period of exactly k operations in
+ * which every message and task runs a whole number of times, with the
+ * shortest period T that GLPK's branch and cut finds within node_limit
+ * subproblems (opts: time limit and progress, may be NULL).  On success
+ * *out is a new exact solution of the same problem whose rates are the
+ * counts / T and whose throughput is k / T (at most lp's), or NULL when no
+ * such counts were found within the budget.  *nodes (if not NULL) gets
+ * the subproblems examined. */
+steady_err_t steady_lp_solve_whole(const steady_solution_t *lp, long k, long node_limit,
+                                   const steady_solve_options_t *opts, steady_solution_t **out,
+                                   long *nodes, steady_error_t *err);
+
 void steady_solution_destroy(steady_solution_t *s);
 
 /* ---- the problem as solved -------------------------------------------- */

@@ -347,6 +347,102 @@ static void test_broadcast_bound(void)
     steady_platform_destroy(p);
 }
 
+/* steady_lp_solve_whole for k operations per period: an exact solution
+ * that passes violations(), whose throughput is at most s's, and whose
+ * rates are whole counts per period T = k / throughput. */
+static steady_solution_t *whole_ok(const steady_solution_t *s, long k)
+{
+    steady_solution_t *x = NULL;
+    steady_error_t err = {0};
+    long nodes = -1;
+    CU_ASSERT_EQUAL(steady_lp_solve_whole(s, k, 1000, NULL, &x, &nodes, &err), STEADY_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    CU_ASSERT(nodes >= 0 && nodes <= 1001);
+    CU_ASSERT_TRUE(steady_solution_is_exact(x));
+    CU_ASSERT_EQUAL(violations(x), 0);
+    const steady_platform_t *p = steady_solution_platform(x);
+    int nv = steady_platform_node_count(p), ne = steady_platform_edge_count(p), nt;
+    steady_solution_targets(x, &nt);
+    mpq_t T, tp, r;
+    mpq_inits(T, tp, r, NULL);
+    steady_solution_throughput(s, tp);
+    steady_solution_throughput(x, T);
+    CU_ASSERT(mpq_cmp(T, tp) <= 0);
+    mpq_inv(T, T);
+    mpq_set_si(r, k, 1);
+    mpq_mul(T, T, r);
+    int fractional = 0;
+    for (int e = 0; e < ne; e++) {
+        for (int t = 0; t < steady_solution_type_count(x); t++) {
+            steady_solution_send(x, e, t, r);
+            mpq_mul(r, r, T);
+            fractional += mpz_cmp_ui(mpq_denref(r), 1) != 0;
+        }
+        for (int t = 0; steady_solution_op(x) == STEADY_OP_BROADCAST && t < nt; t++) {
+            steady_solution_flow(x, e, t, r);
+            mpq_mul(r, r, T);
+            fractional += mpz_cmp_ui(mpq_denref(r), 1) != 0;
+        }
+    }
+    for (int v = 0; v < nv; v++)
+        for (int q = 0; q < steady_solution_task_count(x); q++) {
+            steady_solution_cons(x, v, q, r);
+            mpq_mul(r, r, T);
+            fractional += mpz_cmp_ui(mpq_denref(r), 1) != 0;
+        }
+    CU_ASSERT_EQUAL(fractional, 0);
+    mpq_clears(T, tp, r, NULL);
+    return x;
+}
+
+/* Whole counts on the two paths of test_multipath (S -> A -> T costs 1, 2;
+ * S -> B -> T costs 2, 1): one message per period takes one path, 2 per
+ * period (TP 1/2); two take one path each, 3 per period (2/3, the
+ * optimum); three put two on one path, 5 per period (3/5); four, 6 (2/3). */
+static void test_whole_counts(void)
+{
+    steady_platform_t *p = parse_ok("processor S speed=1\nrouter A\nrouter B\n"
+                                    "processor T speed=1\nedge S A cost=1\nedge A T cost=2\n"
+                                    "edge S B cost=2\nedge B T cost=1\n",
+                                    STEADY_FORMAT_NATIVE);
+    steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0});
+    assert_tp(whole_ok(s, 1), 1, 2);
+    assert_tp(whole_ok(s, 2), 2, 3);
+    assert_tp(whole_ok(s, 3), 3, 5);
+    assert_tp(whole_ok(s, 4), 2, 3);
+    steady_solution_destroy(s);
+    steady_platform_destroy(p);
+    /* the paper's reduce: one tree (P2 sends v2 to P1, P1 combines and
+     * sends v[1,2] to P0) already loads no port beyond 1: TP = 1 for every
+     * count */
+    p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
+    s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_REDUCE, .target = 0, .task_cost = 1});
+    for (long k = 1; k <= 3; k++)
+        assert_tp(whole_ok(s, k), 1, 1);
+    steady_solution_destroy(s);
+    steady_platform_destroy(p);
+}
+
+/* On random platforms, whole counts for 1..6 operations per period. */
+static void test_whole_random(void)
+{
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        steady_platform_t *p = NULL;
+        CU_ASSERT_EQUAL_FATAL(steady_platform_generate(STEADY_GEN_RANDOM, 6, seed, &p, NULL), 0);
+        for (int op = 0; op < 4; op++) {
+            if (op == STEADY_OP_GOSSIP)
+                continue; /* its branch and cut may find nothing in 1000 subproblems */
+            steady_solution_t *s =
+                solve_ok(p, (steady_problem_t){.op = (steady_op_t)op, .source = 1, .target = 2});
+            CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+            for (long k = 1; k <= (op == STEADY_OP_REDUCE ? 1 : 6); k++)
+                steady_solution_destroy(whole_ok(s, k));
+            steady_solution_destroy(s);
+        }
+        steady_platform_destroy(p);
+    }
+}
+
 void suite_lp(void)
 {
     static const CU_TestInfo tests[] = {{"paper reduce example: TP = 1", test_paper_reduce},
@@ -358,6 +454,8 @@ void suite_lp(void)
                                         {"random platforms, every op, exact", test_random_exact},
                                         {"problem errors", test_errors},
                                         {"broadcast upper bound flag", test_broadcast_bound},
+                                        {"whole counts per period, by hand", test_whole_counts},
+                                        {"whole counts on random platforms", test_whole_random},
                                         CU_TEST_INFO_NULL};
     add_suite("linear programs", tests);
 }
