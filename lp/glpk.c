@@ -262,7 +262,7 @@ static steady_err_t run_whole(glp_prob *P, const lp_model_t *m, long k, long nod
     }
     guard.stage = "whole counts";
     glp_intopt(P, &parm);
-    *nodes = budget.nodes;
+    *nodes = budget.nodes < node_limit ? budget.nodes : node_limit;
     int status = glp_mip_status(P);
     *found = status == GLP_OPT || status == GLP_FEAS;
     for (int j = 0; *found && j < m->ncols; j++)

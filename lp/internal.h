@@ -91,7 +91,8 @@ steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *op
  * fixed at k, every capacity row (ROW_UP with bound 1: one-port and
  * processor) bounded by a new column T instead of 1, T minimised, and every
  * column of m integer.  Branch and cut stops at a relative gap of 1e-4,
- * after node_limit subproblems, or at the watch's deadline.  *found tells
+ * after node_limit subproblems, or at the watch's deadline (which the root
+ * relaxation, solved by GLPK's presolver, does not watch).  *found tells
  * whether it found an integer solution; x (ncols) gets its values; *nodes
  * the subproblems it examined. */
 steady_err_t lp_glpk_solve_whole(const lp_model_t *m, long k, long node_limit, lp_watch_t *watch,

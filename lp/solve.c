@@ -756,23 +756,20 @@ static steady_problem_t problem_of(const steady_solution_t *s)
 }
 
 /* The counts n (integers, one per column, TP's = k) as an exact solution
- * of m: T = the largest load of a capacity row, each rate n / T.  Every
- * row is checked exactly; false if one fails (GLPK's tolerances). */
-static bool whole_values(const lp_model_t *m, const double *x, mpq_t *value)
+ * of m: T = the largest load of a capacity row, each rate n / T, with row
+ * (nrows initialised mpq_t, zero) as scratch.  Every row is checked
+ * exactly; false if one fails (GLPK's tolerances). */
+static bool whole_values(const lp_model_t *m, const double *x, mpq_t *row, mpq_t *value)
 {
-    mpq_t *row = malloc((size_t)(m->nrows ? m->nrows : 1) * sizeof *row);
-    if (!row)
-        return false;
     mpq_t q, T;
     mpq_inits(q, T, NULL);
     bool ok = true;
     for (int j = 0; j < m->ncols && ok; j++) {
         double r = nearbyint(x[j]);
-        ok = fabs(x[j] - r) < 1e-6 && r >= 0 && r < 1e15;
-        mpq_set_d(value[j], r);
+        ok = isfinite(x[j]) && fabs(x[j] - r) < 1e-6 && r >= 0 && r < 1e15;
+        if (ok)
+            mpq_set_d(value[j], r);
     }
-    for (int i = 0; i < m->nrows; i++)
-        mpq_init(row[i]);
     for (int k = 0; ok && k < m->nnz; k++) {
         mpq_mul(q, m->a[k].val, value[m->a[k].col]);
         mpq_add(row[m->a[k].row], row[m->a[k].row], q);
@@ -788,9 +785,6 @@ static bool whole_values(const lp_model_t *m, const double *x, mpq_t *value)
     ok = ok && mpq_sgn(T) > 0;
     for (int j = 0; ok && j < m->ncols; j++)
         mpq_div(value[j], value[j], T);
-    for (int i = 0; i < m->nrows; i++)
-        mpq_clear(row[i]);
-    free(row);
     mpq_clears(q, T, NULL);
     return ok;
 }
@@ -800,6 +794,11 @@ steady_err_t steady_lp_solve_whole(const steady_solution_t *lp, long k, long nod
                                    long *nodes, steady_error_t *err)
 {
     *out = NULL;
+    if (nodes)
+        *nodes = 0;
+    if (k < 1)
+        return steady_error_set(err, STEADY_EINVAL,
+                                "whole counts need at least one operation per period (%ld)", k);
     long examined = 0;
     lp_watch_t watch = watch_of(opts);
     steady_problem_t prob = problem_of(lp);
@@ -820,12 +819,25 @@ steady_err_t steady_lp_solve_whole(const steady_solution_t *lp, long k, long nod
     if ((rc = lp_glpk_solve_whole(&m, k, node_limit, &watch, x, &found, &examined, err)))
         goto fail;
     s->stats.solve_s = now() - t1;
-    if (found && !whole_values(&m, x, s->value)) {
-        rc = steady_error_set(err, STEADY_EINTERNAL,
-                              "GLPK's whole counts for %ld operations per period do not satisfy "
-                              "the LP exactly",
-                              k);
-        goto fail;
+    if (found) {
+        mpq_t *row = malloc((size_t)(m.nrows ? m.nrows : 1) * sizeof *row);
+        if (!row) {
+            rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+            goto fail;
+        }
+        for (int i = 0; i < m.nrows; i++)
+            mpq_init(row[i]);
+        bool ok = whole_values(&m, x, row, s->value);
+        for (int i = 0; i < m.nrows; i++)
+            mpq_clear(row[i]);
+        free(row);
+        if (!ok) {
+            rc = steady_error_set(err, STEADY_EINTERNAL,
+                                  "GLPK's whole counts for %ld operations per period do not "
+                                  "satisfy the LP exactly",
+                                  k);
+            goto fail;
+        }
     }
     if (found) {
         s->exact = true;

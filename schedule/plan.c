@@ -1392,10 +1392,10 @@ static steady_err_t keep_faster(steady_schedule_t *x, const steady_platform_t *p
  * choose_period() could still beat best_score.  The work is bounded in
  * branch-and-cut subproblems, a deterministic budget (a time limit would
  * make the plan depend on the machine): at most WHOLE_NODES per K, and
- * WHOLE_BUDGET subproblems x LP columns in all, each K's relaxation
+ * WHOLE_BUDGET / (LP columns) subproblems in all, each K's relaxation
  * counted as WHOLE_SOLVE subproblems; LPs of more than WHOLE_MAX_COLS
  * columns are not tried (each relaxation then costs seconds).  The search
- * takes at most about half a second on the platforms it is tried on.
+ * takes under a second on the platforms it is tried on.
  * Broadcast and scatter only: on random platforms the branch and cut of
  * the reduce LP took seconds per K and found no counts better than the
  * rounded trees, and that of the gossip LP (one flow per pair) found
@@ -1441,6 +1441,8 @@ static steady_err_t whole_search(const steady_solution_t *s, long series, int de
         rc = steady_lp_solve_whole(s, k, left < WHOLE_NODES ? left : WHOLE_NODES, NULL, &x, &nodes,
                                    err);
         left -= nodes + WHOLE_SOLVE;
+        if (rc != STEADY_ENOMEM)
+            rc = STEADY_OK; /* a K that GLPK fails on only gives no candidate */
         if (rc || !x)
             continue;
         steady_solution_throughput(x, q);
@@ -1471,7 +1473,8 @@ static steady_err_t whole_search(const steady_solution_t *s, long series, int de
  * fixed-period schedule of s's problem: the throughput against s's
  * optimum, and §4.6's bound with the larger of the two decompositions'
  * tree counts.  *out is NULL when the loss exceeds that bound, or when the
- * decomposition's weights make the exact period too long (2^40). */
+ * decomposition's weights make the exact period too long (2^40: the only
+ * STEADY_EINVAL of an exact solution's schedule). */
 static steady_err_t whole_schedule(const steady_solution_t *s, int ntrees,
                                    const steady_solution_t *x, steady_schedule_t **out,
                                    steady_error_t *err)

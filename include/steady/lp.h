@@ -84,7 +84,8 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
  * period"): the LP of lp's problem for a period of exactly k operations in
  * which every message and task runs a whole number of times, with the
  * shortest period T that GLPK's branch and cut finds within node_limit
- * subproblems (opts: time limit and progress, may be NULL).  On success
+ * subproblems (opts: its time limit bounds the branch and cut, may be
+ * NULL).  k must be at least 1 (else STEADY_EINVAL).  On success
  * *out is a new exact solution of the same problem whose rates are the
  * counts / T and whose throughput is k / T (at most lp's), or NULL when no
  * such counts were found within the budget.  *nodes (if not NULL) gets

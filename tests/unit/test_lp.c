@@ -357,7 +357,7 @@ static steady_solution_t *whole_ok(const steady_solution_t *s, long k)
     long nodes = -1;
     CU_ASSERT_EQUAL(steady_lp_solve_whole(s, k, 1000, NULL, &x, &nodes, &err), STEADY_OK);
     CU_ASSERT_PTR_NOT_NULL_FATAL(x);
-    CU_ASSERT(nodes >= 0 && nodes <= 1001);
+    CU_ASSERT(nodes >= 0 && nodes <= 1000);
     CU_ASSERT_TRUE(steady_solution_is_exact(x));
     CU_ASSERT_EQUAL(violations(x), 0);
     const steady_platform_t *p = steady_solution_platform(x);
@@ -410,6 +410,10 @@ static void test_whole_counts(void)
     assert_tp(whole_ok(s, 2), 2, 3);
     assert_tp(whole_ok(s, 3), 3, 5);
     assert_tp(whole_ok(s, 4), 2, 3);
+    steady_solution_t *none = NULL;
+    steady_error_t err = {0};
+    CU_ASSERT_EQUAL(steady_lp_solve_whole(s, 0, 10, NULL, &none, NULL, &err), STEADY_EINVAL);
+    CU_ASSERT_PTR_NULL(none);
     steady_solution_destroy(s);
     steady_platform_destroy(p);
     /* the paper's reduce: one tree (P2 sends v2 to P1, P1 combines and
