@@ -125,6 +125,9 @@ void problem_args_init(problem_args_t *a, const char *cmd);
 /* Takes option c (a getopt_long value): EXIT_OK if it was a problem flag,
  * EXIT_USAGE after printing a usage error, -1 if c is not a problem flag. */
 int problem_option(problem_args_t *a, int c, const char *arg);
+/* --period of plan and draw: "auto", "exact" or a length in (0, 1e15] into
+ * *period (steady_plan_options_t's values); false if arg is none of them. */
+bool parse_period(const char *arg, double *period);
 /* Checks the flags against the operation, reads the platform, resolves the
  * names and solves.  On success *p and *sol are the caller's; otherwise the
  * error is printed and the exit status returned. */

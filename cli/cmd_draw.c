@@ -221,16 +221,9 @@ int cmd_draw(int argc, char **argv)
                                    optarg);
             break;
         case O_PERIOD:
-            if (strcmp(optarg, "auto") == 0) {
-                popts.period = STEADY_PERIOD_AUTO;
-            } else if (strcmp(optarg, "exact") == 0) {
-                popts.period = STEADY_PERIOD_EXACT;
-            } else {
-                popts.period = strtod(optarg, &end);
-                if (*end || end == optarg || !(popts.period > 0) || popts.period > 1e15)
-                    return usage_error(
-                        "draw", "--period takes auto, exact or a positive length (%s)", optarg);
-            }
+            if (!parse_period(optarg, &popts.period))
+                return usage_error("draw", "--period takes auto, exact or a positive length (%s)",
+                                   optarg);
             break;
         case 'h': help_draw(stdout); return EXIT_OK;
         case ':': return usage_error("draw", "option needs a value (%s)", argv[optind - 1]);

@@ -86,19 +86,9 @@ int cmd_plan(int argc, char **argv)
             continue;
         switch (c) {
         case O_PERIOD:
-            if (strcmp(optarg, "auto") == 0) {
-                popts.period = STEADY_PERIOD_AUTO;
-            } else if (strcmp(optarg, "exact") == 0) {
-                popts.period = STEADY_PERIOD_EXACT;
-            } else {
-                char *end;
-                popts.period = strtod(optarg, &end);
-                if (*end || end == optarg || !(popts.period > 0) || popts.period > 1e15)
-                    return usage_error("plan",
-                                       "--period takes auto, exact or a positive "
-                                       "length (%s)",
-                                       optarg);
-            }
+            if (!parse_period(optarg, &popts.period))
+                return usage_error("plan", "--period takes auto, exact or a positive length (%s)",
+                                   optarg);
             break;
         case O_SERIES: {
             char *end;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "steady/schedule.h"
 
 const char *const problem_help =
     "  --op OP               scatter, gossip, reduce or broadcast (required)\n"
@@ -42,6 +43,17 @@ static double positive(const char *text, double max)
     char *end;
     double x = strtod(text, &end);
     return *end || end == text || !(x > 0) || x > max ? -1 : x;
+}
+
+bool parse_period(const char *arg, double *period)
+{
+    if (strcmp(arg, "auto") == 0)
+        *period = STEADY_PERIOD_AUTO;
+    else if (strcmp(arg, "exact") == 0)
+        *period = STEADY_PERIOD_EXACT;
+    else if ((*period = positive(arg, 1e15)) < 0)
+        return false;
+    return true;
 }
 
 int problem_option(problem_args_t *a, int c, const char *arg)
