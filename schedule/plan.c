@@ -877,9 +877,8 @@ static order_score_t evaluate_order(search_t *s, const int *order)
     double T = s->period;
     for (int f = 0; f < s->nflat; f++) {
         int lag = 0, cf = s->comm_of[f];
-        double first = 1e300; /* a send: its earliest part */
-        for (int a = cf >= 0 ? s->pfirst[cf] : 0; cf >= 0 && a < s->pfirst[cf + 1]; a++)
-            first = s->ps[a] < first ? s->ps[a] : first;
+        /* a send: its earliest part (its parts are in slot order) */
+        double first = cf >= 0 ? s->ps[s->pfirst[cf]] : 1e300;
         for (int k = 0; k < 2; k++) {
             int g = s->prod[f][k];
             if (g < 0)
@@ -888,26 +887,25 @@ static order_score_t evaluate_order(search_t *s, const int *order)
             if (cf >= 0 && cg >= 0) {
                 /* after a send: the same period when every part arrives in
                  * time; else as many periods as the latest part needs */
-                bool same;
+                /* the parts of both comms that carry the same messages:
+                 * both tile the positions in order, so walk them together */
+                double late = -1e300; /* the latest arrival after its part starts */
+                for (int a = s->pfirst[cf], b = s->pfirst[cg];
+                     a < s->pfirst[cf + 1] && b < s->pfirst[cg + 1];) {
+                    if (s->pf[b] < s->pt[a] - 1e-9 && s->pf[a] < s->pt[b] - 1e-9 &&
+                        s->pe[b] + s->lat[cg] - s->ps[a] > late)
+                        late = s->pe[b] + s->lat[cg] - s->ps[a];
+                    if (s->pt[a] <= s->pt[b])
+                        a++;
+                    else
+                        b++;
+                }
+                bool same = late <= eps;
                 if (s->xfirst)
                     same = same_period_ok(
                         s->sc, s->p, s->xfirst, s->xpiece, f, g,
                         &s->sc->trees[s->tree_of[g]].steps[g - s->base[s->tree_of[g]]]);
-                else {
-                    same = true;
-                    for (int a = s->pfirst[cf]; same && a < s->pfirst[cf + 1]; a++)
-                        for (int b = s->pfirst[cg]; same && b < s->pfirst[cg + 1]; b++)
-                            if (s->pf[b] < s->pt[a] - 1e-9 && s->pf[a] < s->pt[b] - 1e-9 &&
-                                s->pe[b] + s->lat[cg] > s->ps[a] + eps)
-                                same = false;
-                }
-                int d = 0;
-                for (int a = s->pfirst[cf]; !same && a < s->pfirst[cf + 1]; a++)
-                    for (int b = s->pfirst[cg]; b < s->pfirst[cg + 1]; b++)
-                        if (s->pf[b] < s->pt[a] - 1e-9 && s->pf[a] < s->pt[b] - 1e-9) {
-                            int need = (int)ceil((s->pe[b] + s->lat[cg] - s->ps[a]) / T - 1e-9);
-                            d = need > d ? need : d;
-                        }
+                int d = same ? 0 : (int)ceil(late / T - 1e-9);
                 cand += same ? 0 : d > 1 ? d : 1;
             } else if (cf >= 0) {
                 /* after a task: a later period, once the task is done (the
@@ -1363,18 +1361,23 @@ static steady_err_t assemble(steady_schedule_t *sc, const steady_solution_t *s,
 }
 
 /* The replay decides among the automatic period's candidates: the estimate
- * that ranked them only guesses how long the pipeline takes to fill.  x
- * replaces *best when it runs the series faster (else it is destroyed). */
-#define REPLAY_MAX_OPS 20000
+ * that ranked them only guesses how long the pipeline takes to fill.  A
+ * series that would take more than REPLAY_EVENTS events is extrapolated
+ * from shorter runs (steady_schedule_series_makespan): ring-80's scatter
+ * has 46 932 transfers per period. */
+#define REPLAY_EVENTS 20000000L
 
+/* x replaces *best when it runs the series faster (else it is
+ * destroyed). */
 static steady_err_t keep_faster(steady_schedule_t *x, const steady_platform_t *p, long series,
                                 steady_schedule_t **best, double *best_rate, steady_error_t *err)
 {
-    steady_replay_t r;
+    double makespan = 0;
     steady_err_t rc =
-        steady_schedule_replay(x, p, series < REPLAY_MAX_OPS ? series : REPLAY_MAX_OPS, &r, err);
-    if (!rc && r.achieved > *best_rate) {
-        *best_rate = r.achieved;
+        steady_schedule_series_makespan(x, p, series, REPLAY_EVENTS, &makespan, NULL, err);
+    double rate = makespan > 0 ? (double)series / makespan : 0;
+    if (!rc && rate > *best_rate) {
+        *best_rate = rate;
         steady_schedule_destroy(*best);
         *best = x;
     } else {

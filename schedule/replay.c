@@ -751,3 +751,83 @@ cleanup:
     replay_free(&r);
     return rc;
 }
+
+/* What steady_schedule_series_makespan() keeps of a run: when each piece
+ * (a transfer of a slot, then the compute entries) last completed. */
+typedef struct {
+    const int *first; /* slot i's transfers are pieces first[i] .. */
+    int ntransfers;
+    double *done;
+} last_done_t;
+
+static void note_done(void *ctx, const steady_replay_event_t *ev)
+{
+    last_done_t *ld = ctx;
+    int i = ev->kind == STEADY_STEP_SEND ? ld->first[ev->slot] + ev->transfer
+                                         : ld->ntransfers + ev->compute;
+    ld->done[i] = later(ld->done[i], ev->done);
+}
+
+/* Runs of p1, 2 p1 and 3 p1 of the series' P batches: *periodic when every
+ * piece's two increments agree, and then the extrapolated *makespan. */
+static steady_err_t extrapolate(const steady_schedule_t *sc, const steady_platform_t *p, long ops,
+                                long P, long p1, int n, double *makespan, bool *periodic,
+                                steady_error_t *err)
+{
+    int *first = malloc(((size_t)sc->nslots + 1) * sizeof *first);
+    double *done = calloc(3 * (size_t)n + 1, sizeof *done);
+    if (!first || !done) {
+        free(first);
+        free(done);
+        return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+    }
+    first[0] = 0;
+    for (int i = 0; i < sc->nslots; i++)
+        first[i + 1] = first[i] + sc->slots[i].ntransfers;
+    last_done_t ld = {first, first[sc->nslots], NULL};
+    steady_replay_observer_t obs = {.event = note_done, .ctx = &ld};
+    steady_replay_t r;
+    steady_err_t rc = STEADY_OK;
+    for (int k = 0; k < 3 && !rc; k++) {
+        ld.done = done + (size_t)k * n;
+        rc = steady_schedule_replay_observed(sc, p, ops - (P - (k + 1) * p1) * sc->ops_per_period,
+                                             &obs, &r, err);
+    }
+    *periodic = !rc;
+    for (int i = 0; i < n && *periodic; i++) {
+        double a = done[n + i] - done[i], b = done[2 * n + i] - done[n + i];
+        *periodic = fabs(a - b) <= 1e-9 * done[2 * n + i];
+        *makespan = later(*makespan, done[2 * n + i] + (double)(P - 3 * p1) * b / (double)p1);
+    }
+    free(first);
+    free(done);
+    return rc;
+}
+
+steady_err_t steady_schedule_series_makespan(const steady_schedule_t *sc,
+                                             const steady_platform_t *p, long ops, long max_events,
+                                             double *makespan, bool *extrapolated,
+                                             steady_error_t *err)
+{
+    *makespan = 0;
+    bool periodic = false;
+    long K = sc->ops_per_period, L = sc->max_lag, events = sc->ncompute;
+    for (int i = 0; i < sc->nslots; i++)
+        events += sc->slots[i].ntransfers;
+    long P = K > 0 ? ops / K + (ops % K != 0) : 0;
+    long p1 = max_events > 0 && events > 0 ? (max_events / events - 3 * L) / 6 : 0;
+    if (p1 < 2 * (L + 1))
+        p1 = 2 * (L + 1);
+    steady_err_t rc = STEADY_OK;
+    /* (a malformed schedule: steady_schedule_replay says what is wrong) */
+    if (ops > 0 && K > 0 && L >= 0 && max_events > 0 && (P + L) * events > max_events && 3 * p1 < P)
+        rc = extrapolate(sc, p, ops, P, p1, (int)events, makespan, &periodic, err);
+    if (!rc && !periodic) {
+        steady_replay_t r = {0};
+        rc = steady_schedule_replay(sc, p, ops, &r, err);
+        *makespan = r.makespan;
+    }
+    if (extrapolated)
+        *extrapolated = !rc && periodic;
+    return rc;
+}

@@ -174,6 +174,25 @@ typedef struct {
 steady_err_t steady_schedule_replay(const steady_schedule_t *sc, const steady_platform_t *p,
                                     long ops, steady_replay_t *res, steady_error_t *err);
 
+/* The makespan of `ops` operations of sc, as steady_schedule_replay finds
+ * it, simulating at most about max_events events (transfers and compute
+ * entries; 0: no limit).  A longer series is extrapolated: runs of P1,
+ * 2 P1 and 3 P1 batches (P1 >= 2 (max_lag + 1), past the pipeline's fill),
+ * each ending on the same partial batch as the series, are replayed, and
+ * the time each piece of the period (a transfer, a compute entry) last
+ * completes in them is noted.  Once the execution is periodic, a piece
+ * completes later by the same time per batch; when both increments of
+ * every piece agree (to 10^-9 of the makespan), the makespan is the latest
+ * piece extrapolated to the series' P batches,
+ *     max over pieces of  d(3 P1) + (P - 3 P1) (d(3 P1) - d(2 P1)) / P1,
+ * else (a transient the runs see) the series is replayed whole.  Exact
+ * once periodic; a transient longer than the runs makes it an estimate.
+ * *extrapolated (may be NULL) tells which. */
+steady_err_t steady_schedule_series_makespan(const steady_schedule_t *sc,
+                                             const steady_platform_t *p, long ops, long max_events,
+                                             double *makespan, bool *extrapolated,
+                                             steady_error_t *err);
+
 /* One event of the replay, as simulated (times in seconds or abstract
  * units from the start of the run). */
 typedef struct {
