@@ -11,7 +11,8 @@
 
 const char *const problem_help =
     "  --op OP               scatter, gossip, reduce or broadcast (required)\n"
-    "  --source S            scatter, broadcast: the source (default: first processor)\n"
+    "  --source S            scatter, broadcast: the source (default: the first\n"
+    "                        processor)\n"
     "  --sources A,B,...     gossip: the senders (default: every processor)\n"
     "  --targets A,B,...     scatter: default every other processor; gossip: default\n"
     "                        every processor; broadcast: default every other node,\n"
@@ -27,7 +28,8 @@ const char *const problem_help =
     "  --time-limit SEC      give up (exit 1) when solving takes longer (building the\n"
     "                        LP, simplex; an exact recovery cut short is approximate)\n"
     "  --quiet               no progress line on standard error\n"
-    "  --from FORMAT         platform format: auto (default), native, graphml, simgrid\n";
+    "  --from FORMAT         platform format: auto (default), native, graphml or\n"
+    "                        simgrid\n";
 
 void problem_args_init(problem_args_t *a, const char *cmd)
 {
