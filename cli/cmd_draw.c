@@ -285,7 +285,8 @@ int cmd_draw(int argc, char **argv)
             rc = steady_trees_decompose(sol, &trees, &err);
         else if (what != W_SOLUTION) {
             problem_progress_start(&a);
-            steady_progress_line_report(&a.progress, "trees, matchings, period", -1, 0);
+            popts.progress = steady_progress_line_report;
+            popts.progress_ctx = &a.progress;
             rc = steady_schedule_build(sol, &popts, &sc, &err);
             problem_progress_clear(&a);
         }

@@ -111,9 +111,8 @@ int cmd_plan(int argc, char **argv)
     int status = problem_solve(&a, argv[optind], &p, &sol);
     if (status != EXIT_OK)
         return status;
-    /* the schedule builder reports no progress of its own: the line says
-     * what runs and since when */
-    steady_progress_line_report(&a.progress, "trees, matchings, period", -1, 0);
+    popts.progress = steady_progress_line_report;
+    popts.progress_ctx = &a.progress;
     steady_err_t rc = steady_schedule_build(sol, &popts, &sc, &err);
     problem_progress_clear(&a);
     if (rc) {

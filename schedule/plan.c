@@ -1367,6 +1367,14 @@ static steady_err_t assemble(steady_schedule_t *sc, const steady_solution_t *s,
  * has 46 932 transfers per period. */
 #define REPLAY_EVENTS 20000000L
 
+/* Tells the caller how far the plan is (opts->progress). */
+static void progress(const steady_plan_options_t *opts, const char *stage, double done,
+                     double total)
+{
+    if (opts && opts->progress)
+        opts->progress(opts->progress_ctx, stage, done, total);
+}
+
 /* x replaces *best when it runs the series faster (else it is
  * destroyed). */
 static steady_err_t keep_faster(steady_schedule_t *x, const steady_platform_t *p, long series,
@@ -1421,8 +1429,9 @@ static void whole_free(whole_cands_t *w)
     w->n = 0;
 }
 
-static steady_err_t whole_search(const steady_solution_t *s, long series, int depth,
-                                 double best_score, whole_cands_t *w, steady_error_t *err)
+static steady_err_t whole_search(const steady_solution_t *s, const steady_plan_options_t *opts,
+                                 long series, int depth, double best_score, whole_cands_t *w,
+                                 steady_error_t *err)
 {
     steady_lp_stats_t st;
     steady_solution_stats(s, &st);
@@ -1441,6 +1450,7 @@ static steady_err_t whole_search(const steady_solution_t *s, long series, int de
             break;
         steady_solution_t *x;
         long nodes;
+        progress(opts, "whole counts, K", (double)k, 0);
         rc = steady_lp_solve_whole(s, k, left < WHOLE_NODES ? left : WHOLE_NODES, NULL, &x, &nodes,
                                    err);
         left -= nodes + WHOLE_SOLVE;
@@ -1500,16 +1510,18 @@ static steady_err_t whole_schedule(const steady_solution_t *s, int ntrees,
 }
 
 /* Builds and replays every candidate of both kinds, and keeps the fastest. */
-static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_trees_t *tr,
-                                   const int *interval, const candidates_t *cands,
-                                   const whole_cands_t *whole, long series,
-                                   steady_schedule_t **best, steady_error_t *err)
+static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan_options_t *opts,
+                                   const steady_trees_t *tr, const int *interval,
+                                   const candidates_t *cands, const whole_cands_t *whole,
+                                   long series, steady_schedule_t **best, steady_error_t *err)
 {
     const steady_platform_t *p = steady_solution_platform(s);
     double best_rate = -1;
     steady_err_t rc = STEADY_OK;
     *best = NULL;
+    double total = cands->n + whole->n;
     for (int c = 0; c < cands->n && !rc; c++) {
+        progress(opts, "period candidates, built and replayed", c, total);
         steady_schedule_t *x = schedule_new();
         rc = x ? fill_header(x, s, err) : oom(err);
         if (!rc) {
@@ -1525,6 +1537,7 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_tree
             rc = keep_faster(x, p, series, best, &best_rate, err);
     }
     for (int c = 0; c < whole->n && !rc; c++) {
+        progress(opts, "period candidates, built and replayed", cands->n + c, total);
         steady_schedule_t *x;
         if (!(rc = whole_schedule(s, tr->ntrees, whole->sol[c], &x, err)) && x)
             rc = keep_faster(x, p, series, best, &best_rate, err);
@@ -1567,6 +1580,7 @@ steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan
     }
     if (!rc)
         rc = fill_header(sc, s, err);
+    progress(opts, "trees", -1, 0);
     if (!rc)
         rc = steady_trees_decompose(s, &tr, err);
     if (!rc && !(weight = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *weight)))
@@ -1586,10 +1600,10 @@ steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan
     if (!rc)
         rc = choose_period(sc, s, tr, period, series, depth, weight, &cands, err);
     if (!rc && period == STEADY_PERIOD_AUTO && cands.score[0] < 1)
-        rc = whole_search(s, series, depth, cands.score[0], &whole, err);
+        rc = whole_search(s, opts, series, depth, cands.score[0], &whole, err);
     if (!rc && cands.n + whole.n > 1) {
         steady_schedule_t *best;
-        if (!(rc = pick_by_replay(s, tr, interval, &cands, &whole, series, &best, err))) {
+        if (!(rc = pick_by_replay(s, opts, tr, interval, &cands, &whole, series, &best, err))) {
             steady_schedule_destroy(sc);
             sc = best;
         }

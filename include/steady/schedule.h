@@ -106,6 +106,11 @@ typedef struct {
     /* the automatic period is chosen to run a series of this many
      * operations fastest (0: STEADY_DEFAULT_SERIES) */
     long series;
+    /* if set, called with the stage ("trees", "whole counts, K",
+     * "period candidates, built and replayed") and how far it is
+     * (steady/progress.h) */
+    steady_progress_fn progress;
+    void *progress_ctx;
 } steady_plan_options_t;
 
 /* Builds the periodic schedule of an exact solution: trees

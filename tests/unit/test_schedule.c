@@ -234,6 +234,62 @@ static void test_file_round_trip(void)
     steady_platform_destroy(p);
 }
 
+/* What the planner reports (opts->progress): the trees first, then, on
+ * random-6-s4's broadcast, whole counts for K = 1, 2, ... and every
+ * candidate built and replayed, done counting up below its total; the
+ * same schedule as without a callback. */
+typedef struct {
+    int trees, whole, built;
+    double last_k, last_built, total;
+    bool ordered;
+} seen_t;
+
+static void note_progress(void *ctx, const char *stage, double done, double total)
+{
+    seen_t *s = ctx;
+    if (strcmp(stage, "trees") == 0) {
+        s->ordered = s->ordered && s->whole == 0 && s->built == 0;
+        s->trees++;
+    } else if (strcmp(stage, "whole counts, K") == 0) {
+        s->ordered = s->ordered && s->trees == 1 && s->built == 0 && done == s->last_k + 1;
+        s->last_k = done;
+        s->whole++;
+    } else if (strcmp(stage, "period candidates, built and replayed") == 0) {
+        s->ordered = s->ordered && done == s->last_built + 1 && done < total &&
+                     (s->total == 0 || total == s->total);
+        s->last_built = done;
+        s->total = total;
+        s->built++;
+    } else {
+        s->ordered = false;
+    }
+}
+
+static void test_progress(void)
+{
+    steady_platform_t *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(steady_platform_generate(STEADY_GEN_RANDOM, 6, 4, &p, NULL), STEADY_OK);
+    steady_solution_t *s = NULL;
+    steady_problem_t prob = {.op = STEADY_OP_BROADCAST};
+    CU_ASSERT_EQUAL_FATAL(steady_lp_solve(p, &prob, NULL, &s, NULL), STEADY_OK);
+    seen_t seen = {.last_k = 0, .last_built = -1, .ordered = true};
+    steady_plan_options_t o = {.series = 2000, .progress = note_progress, .progress_ctx = &seen};
+    steady_schedule_t *a = NULL, *b = NULL;
+    CU_ASSERT_EQUAL_FATAL(steady_schedule_build(s, &o, &a, NULL), STEADY_OK);
+    CU_ASSERT(seen.ordered);
+    CU_ASSERT_EQUAL(seen.trees, 1);
+    CU_ASSERT(seen.whole >= 2);
+    CU_ASSERT(seen.built >= 2);
+    CU_ASSERT_EQUAL(seen.built, (int)seen.total);
+    o.progress = NULL;
+    CU_ASSERT_EQUAL_FATAL(steady_schedule_build(s, &o, &b, NULL), STEADY_OK);
+    CU_ASSERT(same_schedule(a, b));
+    steady_schedule_destroy(a);
+    steady_schedule_destroy(b);
+    steady_solution_destroy(s);
+    steady_platform_destroy(p);
+}
+
 static void test_errors(void)
 {
     steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
@@ -262,6 +318,7 @@ void suite_schedule(void)
                                         {"fixed period: loss within #trees / T", test_fixed_period},
                                         {"auto period on the examples", test_auto_period},
                                         {"file round trip, platform hash", test_file_round_trip},
+                                        {"progress reports", test_progress},
                                         {"errors", test_errors},
                                         CU_TEST_INFO_NULL};
     add_suite("schedules", tests);
