@@ -878,7 +878,7 @@ static order_score_t evaluate_order(search_t *s, const int *order)
     for (int f = 0; f < s->nflat; f++) {
         int lag = 0, cf = s->comm_of[f];
         /* a send: its earliest part (its parts are in slot order) */
-        double first = cf >= 0 ? s->ps[s->pfirst[cf]] : 1e300;
+        double first = cf >= 0 && s->pfirst[cf] < s->pfirst[cf + 1] ? s->ps[s->pfirst[cf]] : 1e300;
         for (int k = 0; k < 2; k++) {
             int g = s->prod[f][k];
             if (g < 0)
@@ -886,9 +886,9 @@ static order_score_t evaluate_order(search_t *s, const int *order)
             int cand = s->lag[g], cg = s->comm_of[g];
             if (cf >= 0 && cg >= 0) {
                 /* after a send: the same period when every part arrives in
-                 * time; else as many periods as the latest part needs */
-                /* the parts of both comms that carry the same messages:
-                 * both tile the positions in order, so walk them together */
+                 * time; else as many periods as the latest part needs.  The
+                 * parts of both comms that carry the same messages: both
+                 * tile the positions in order, so walk them together */
                 double late = -1e300; /* the latest arrival after its part starts */
                 for (int a = s->pfirst[cf], b = s->pfirst[cg];
                      a < s->pfirst[cf + 1] && b < s->pfirst[cg + 1];) {
