@@ -601,7 +601,8 @@ static void test_random_converge(void)
  * with a latency of 50, so N operations take max(N, N / 2 + 50): the
  * latency decides up to N = 100, A's port beyond.  Runs of 2, 4 and 6
  * operations see only the second line; each piece extrapolated on its own
- * gives the first: 10 000 operations take 10 000 (not 5 053). */
+ * gives the first: 10 000 operations take 10 000 (the makespans alone, 51,
+ * 52 and 53, would say 5 050). */
 static void test_series_crossing(void)
 {
     steady_platform_t *p =
