@@ -53,10 +53,11 @@ done
 # the issue's pipeline requirement on random platforms: 2000 operations
 # reach 98% of TP, plan made for a series of 2000 (same-period forwarding,
 # whole counts per period; docs/schedule-format.md).  Three cases stay
-# below (measured 0.9639, 0.9738, 0.9762: reduce seeds 2 and 4 and
+# below (measured 0.9643, 0.9746, 0.9799: reduce seeds 2 and 4 and
 # broadcast seed 4, where filling and draining the pipeline costs 1.4 to
 # 1.7 periods, docs/schedule-format.md "What 2000 operations reach");
-# they must not fall below their measured value.
+# they must not fall below their measured value (broadcast seed 4 was
+# 0.9762 before the tree phases).
 for seed in 1 2 3 4 5; do
     "$steady" gen --kind random --nodes 6 --seed $seed -o "$tmp/q$seed.plat"
     for op in scatter gossip reduce broadcast; do
@@ -64,7 +65,7 @@ for seed in 1 2 3 4 5; do
         "$steady" plan --op $op --series 2000 -o "$s" "$tmp/q$seed.plat" >/dev/null 2>"$tmp/err" || { fail "plan --series 2000 $op q$seed: $(cat "$tmp/err")"; continue; }
         "$steady" check "$s" "$tmp/q$seed.plat" >"$tmp/check.out" 2>&1 || fail "check rejects $op q$seed: $(head -3 "$tmp/check.out")"
         case "$op-$seed" in
-        reduce-2) want=0.96 ;; reduce-4) want=0.97 ;; broadcast-4) want=0.975 ;; *) want=0.98 ;;
+        reduce-2) want=0.964 ;; reduce-4) want=0.974 ;; broadcast-4) want=0.979 ;; *) want=0.98 ;;
         esac
         r=$(ratio 2000 "$s" "$tmp/q$seed.plat")
         { [ -n "$r" ] && ge "$r" $want && ge 1.000000001 "$r"; } || fail "replay 2000 $op random-6 seed $seed: ratio '$r' below $want"

@@ -235,11 +235,11 @@ static void test_file_round_trip(void)
 }
 
 /* What the planner reports (opts->progress): the trees first, then, on
- * random-6-s4's broadcast, whole counts for K = 1, 2, ... and every
- * candidate built and replayed, done counting up below its total; the
- * same schedule as without a callback. */
+ * random-6-s4's broadcast, whole counts for K = 1, 2, ..., every
+ * candidate built and replayed, done counting up below its total, and the
+ * tree phases last; the same schedule as without a callback. */
 typedef struct {
-    int trees, whole, built;
+    int trees, whole, built, phases;
     double last_k, last_built, total;
     bool ordered;
 } seen_t;
@@ -254,8 +254,11 @@ static void note_progress(void *ctx, const char *stage, double done, double tota
         s->ordered = s->ordered && s->trees == 1 && s->built == 0 && done == s->last_k + 1;
         s->last_k = done;
         s->whole++;
+    } else if (strcmp(stage, "tree phases") == 0) {
+        s->ordered = s->ordered && s->built > 0 && s->phases == 0;
+        s->phases++;
     } else if (strcmp(stage, "period candidates, built and replayed") == 0) {
-        s->ordered = s->ordered && done == s->last_built + 1 && done < total &&
+        s->ordered = s->ordered && s->phases == 0 && done == s->last_built + 1 && done < total &&
                      (s->total == 0 || total == s->total);
         s->last_built = done;
         s->total = total;
@@ -281,6 +284,7 @@ static void test_progress(void)
     CU_ASSERT(seen.whole >= 2);
     CU_ASSERT(seen.built >= 2);
     CU_ASSERT_EQUAL(seen.built, (int)seen.total);
+    CU_ASSERT_EQUAL(seen.phases, 1);
     o.progress = NULL;
     CU_ASSERT_EQUAL_FATAL(steady_schedule_build(s, &o, &b, NULL), STEADY_OK);
     CU_ASSERT(same_schedule(a, b));
