@@ -1367,6 +1367,12 @@ static steady_err_t assemble(steady_schedule_t *sc, const steady_solution_t *s,
  * has 46 932 transfers per period. */
 #define REPLAY_EVENTS 20000000L
 
+/* The series the plan is made for. */
+static long series_of(const steady_plan_options_t *opts)
+{
+    return opts && opts->series > 0 ? opts->series : STEADY_DEFAULT_SERIES;
+}
+
 /* Tells the caller how far the plan is (opts->progress). */
 static void progress(const steady_plan_options_t *opts, const char *stage, double done,
                      double total)
@@ -1640,7 +1646,7 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
     double period = opts ? opts->period : 0;
     if (isnan(period) || period > 1e15)
         return steady_error_set(err, STEADY_EINVAL, "invalid period (%g)", period);
-    long series = opts && opts->series > 0 ? opts->series : STEADY_DEFAULT_SERIES;
+    long series = series_of(opts);
     steady_trees_t *tr = NULL;
     long *weight = NULL;
     candidates_t cands = {0};
@@ -1709,8 +1715,7 @@ steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan
     if (rc)
         return rc;
     progress(opts, "tree phases", -1, 0);
-    rc = shift_trees(*out, steady_solution_platform(s),
-                     opts && opts->series > 0 ? opts->series : STEADY_DEFAULT_SERIES, err);
+    rc = shift_trees(*out, steady_solution_platform(s), series_of(opts), err);
     if (rc) {
         steady_schedule_destroy(*out);
         *out = NULL;
