@@ -1003,6 +1003,37 @@ static int double_book(steady_schedule_t *sc, const steady_platform_t *p, int re
     return -1;
 }
 
+/* What step i of tree t works on: (node, message type), the interval
+ * "[k,m]" of a reduce task.  An input when in, else the output. */
+static void step_value(const steady_schedule_t *sc, const steady_platform_t *p,
+                       const steady_sched_step_t *st, int in, int *node, char *what, size_t n)
+{
+    if (st->kind == STEADY_STEP_SEND) {
+        const steady_edge_t *e = steady_platform_edge(p, st->edge);
+        *node = in ? e->src : e->dst;
+        snprintf(what, n, "%s", sc->types[st->type]);
+    } else {
+        *node = st->node;
+        snprintf(what, n, "[%d,%d]", st->k, in ? st->l : st->m);
+    }
+}
+
+/* The step producing the (first) input of step i of tree t, or -1 for an
+ * initial value. */
+static int producer(const steady_schedule_t *sc, const steady_platform_t *p, int t, int i)
+{
+    const steady_sched_tree_t *tr = &sc->trees[t];
+    int v, u;
+    char in[64], out[64];
+    step_value(sc, p, &tr->steps[i], 1, &v, in, sizeof in);
+    for (int j = i - 1; j >= 0; j--) {
+        step_value(sc, p, &tr->steps[j], 0, &u, out, sizeof out);
+        if (u == v && strcmp(in, out) == 0)
+            return j;
+    }
+    return -1;
+}
+
 /* Applies mutant m; fills the text that a violation line must contain
  * (a, and b unless empty).  Returns 0 when m does not apply. */
 static int mutate(steady_schedule_t *sc, const steady_platform_t *p, int m, char *a, char *b)
@@ -1029,12 +1060,19 @@ static int mutate(steady_schedule_t *sc, const steady_platform_t *p, int m, char
         return 1;
     }
     case M_LAG:
-        for (int t = 0; t < sc->ntrees; t++)
-            for (int i = 0; i < sc->trees[t].nsteps; i++)
-                if (sc->trees[t].steps[i].lag > 0) {
-                    sc->trees[t].steps[i].lag = 0;
-                    /* smaller than its producer's, or the same as a
-                     * send's whose slots do not deliver in time */
+        /* a step given a lag below its producer's; else (every producer
+         * at lag 0) a step after a producer given the producer's lag 0:
+         * a send after a task, or after a send whose slots do not deliver
+         * in time.  (A step without a producer may take any lag: the
+         * planner moves whole trees.) */
+        for (int pass = 0; pass < 2; pass++)
+            for (int t = 0; t < sc->ntrees; t++)
+                for (int i = 0; i < sc->trees[t].nsteps; i++) {
+                    steady_sched_step_t *st = &sc->trees[t].steps[i];
+                    int j = producer(sc, p, t, i);
+                    if (j < 0 || st->lag == 0 || (pass == 0 && sc->trees[t].steps[j].lag == 0))
+                        continue;
+                    st->lag = pass == 0 ? sc->trees[t].steps[j].lag - 1 : 0;
                     sprintf(a, "tree %d step %d (", t, i);
                     strcpy(b, "lag");
                     return 1;
