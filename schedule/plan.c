@@ -1472,6 +1472,12 @@ static steady_err_t shift_trees(steady_schedule_t *sc, const steady_platform_t *
             }
         }
     }
+    /* the deepest tree may have moved a period earlier */
+    sc->max_lag = 0;
+    for (int i = 0; i < sc->ntrees; i++)
+        for (int j = 0; j < sc->trees[i].nsteps; j++)
+            if (sc->trees[i].steps[j].lag > sc->max_lag)
+                sc->max_lag = sc->trees[i].steps[j].lag;
     return rc;
 }
 
