@@ -1434,7 +1434,7 @@ static void shift_tree(steady_sched_tree_t *t, int by)
 }
 
 static steady_err_t shift_trees(steady_schedule_t *sc, const steady_platform_t *p, long series,
-                                steady_error_t *err)
+                                double best, steady_error_t *err)
 {
     long events = sc->ncompute, K = sc->ops_per_period;
     for (int i = 0; i < sc->nslots; i++)
@@ -1442,10 +1442,10 @@ static steady_err_t shift_trees(steady_schedule_t *sc, const steady_platform_t *
     long per = (series / K + 1 + sc->max_lag) * events; /* one replay's events */
     long left = PHASE_EVENTS - per;                     /* the first replay, to compare with */
     int tries = PHASE_TRIES;
-    double best = 0;
     if (left < per)
         return STEADY_OK;
-    steady_err_t rc = series_rate(sc, p, series, &best, err);
+    /* best: the series' rate when the candidates' replays gave it, else 0 */
+    steady_err_t rc = best > 0 ? STEADY_OK : series_rate(sc, p, series, &best, err);
     for (bool again = true; again && !rc;) {
         again = false;
         for (int i = 0; i < sc->ntrees && !rc; i++) {
@@ -1576,14 +1576,14 @@ static steady_err_t whole_search(const steady_solution_t *s, const steady_plan_o
  * decomposition's weights make the exact period too long (2^40: the only
  * STEADY_EINVAL of an exact solution's schedule). */
 static steady_err_t build(const steady_solution_t *s, const steady_plan_options_t *opts,
-                          steady_schedule_t **out, steady_error_t *err);
+                          steady_schedule_t **out, double *rate, steady_error_t *err);
 
 static steady_err_t whole_schedule(const steady_solution_t *s, int ntrees,
                                    const steady_solution_t *x, steady_schedule_t **out,
                                    steady_error_t *err)
 {
     steady_plan_options_t exact = {.period = STEADY_PERIOD_EXACT};
-    steady_err_t rc = build(x, &exact, out, err);
+    steady_err_t rc = build(x, &exact, out, NULL, err);
     if (rc == STEADY_EINVAL)
         return STEADY_OK;
     if (rc)
@@ -1603,11 +1603,12 @@ static steady_err_t whole_schedule(const steady_solution_t *s, int ntrees,
 static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan_options_t *opts,
                                    const steady_trees_t *tr, const int *interval,
                                    const candidates_t *cands, const whole_cands_t *whole,
-                                   long series, steady_schedule_t **best, steady_error_t *err)
+                                   long series, steady_schedule_t **best, double *best_rate,
+                                   steady_error_t *err)
 {
     const steady_platform_t *p = steady_solution_platform(s);
-    double best_rate = -1;
     steady_err_t rc = STEADY_OK;
+    *best_rate = -1;
     *best = NULL;
     double total = cands->n + whole->n;
     for (int c = 0; c < cands->n && !rc; c++) {
@@ -1624,13 +1625,13 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
         if (rc)
             steady_schedule_destroy(x);
         else
-            rc = keep_faster(x, p, series, best, &best_rate, err);
+            rc = keep_faster(x, p, series, best, best_rate, err);
     }
     for (int c = 0; c < whole->n && !rc; c++) {
         progress(opts, "period candidates, built and replayed", cands->n + c, total);
         steady_schedule_t *x;
         if (!(rc = whole_schedule(s, tr->ntrees, whole->sol[c], &x, err)) && x)
-            rc = keep_faster(x, p, series, best, &best_rate, err);
+            rc = keep_faster(x, p, series, best, best_rate, err);
     }
     if (rc) {
         steady_schedule_destroy(*best);
@@ -1639,9 +1640,11 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
     return rc;
 }
 
-/* steady_schedule_build without the tree phases. */
+/* steady_schedule_build without the tree phases; *rate (if not NULL) gets
+ * the rate the series was replayed at when candidates were compared, else
+ * 0. */
 static steady_err_t build(const steady_solution_t *s, const steady_plan_options_t *opts,
-                          steady_schedule_t **out, steady_error_t *err)
+                          steady_schedule_t **out, double *rate, steady_error_t *err)
 {
     *out = NULL;
     if (!steady_solution_is_exact(s))
@@ -1692,9 +1695,11 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
         rc = choose_period(sc, s, tr, period, series, depth, weight, &cands, err);
     if (!rc && period == STEADY_PERIOD_AUTO && cands.score[0] < 1)
         rc = whole_search(s, opts, series, depth, cands.score[0], &whole, err);
+    double best_rate = 0;
     if (!rc && cands.n + whole.n > 1) {
         steady_schedule_t *best;
-        if (!(rc = pick_by_replay(s, opts, tr, interval, &cands, &whole, series, &best, err))) {
+        if (!(rc = pick_by_replay(s, opts, tr, interval, &cands, &whole, series, &best, &best_rate,
+                                  err))) {
             steady_schedule_destroy(sc);
             sc = best;
         }
@@ -1711,17 +1716,20 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
         return rc;
     }
     *out = sc;
+    if (rate)
+        *rate = best_rate > 0 ? best_rate : 0;
     return STEADY_OK;
 }
 
 steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan_options_t *opts,
                                    steady_schedule_t **out, steady_error_t *err)
 {
-    steady_err_t rc = build(s, opts, out, err);
+    double rate = 0;
+    steady_err_t rc = build(s, opts, out, &rate, err);
     if (rc)
         return rc;
     progress(opts, "tree phases", -1, 0);
-    rc = shift_trees(*out, steady_solution_platform(s), series_of(opts), err);
+    rc = shift_trees(*out, steady_solution_platform(s), series_of(opts), rate, err);
     if (rc) {
         steady_schedule_destroy(*out);
         *out = NULL;
