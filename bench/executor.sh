@@ -7,8 +7,9 @@
 #     latencies set to 0 (the regime where SimGrid follows the one-port
 #     model), side by side with `steady replay` of the same schedule; then
 #     on the 6-processor platform with its latencies, for growing message
-#     sizes: SMPI's rendezvous adds each edge's latency to every message's
-#     port time, a gap that shrinks as messages grow.
+#     sizes, whole (--segments 1): SMPI's rendezvous adds each edge's
+#     latency to every message's port time, a gap that shrinks as messages
+#     grow; and the largest size in the automatic segments, which widen it.
 #  2. Open MPI shared memory: steady-run's time per transfer (one message of
 #     S bytes from P0 to P1 per operation: generated, sent, checked) against
 #     a plain MPI ping-pong (half the round trip) and a plain stream (one
@@ -36,10 +37,12 @@ mpi=(mpirun -q --allow-run-as-root --oversubscribe)
 
 json() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
 
-# smpi_row OP PLAT OPS MSG LABEL: plan, run under SMPI, replay; one table row
+# smpi_row OP PLAT OPS MSG LABEL [PLAN FLAGS...]: plan, run under SMPI,
+# replay; one table row
 smpi_row() {
     local op=$1 plat=$2 ops=$3 msg=$4 label=$5
-    "$steady" plan --op "$op" --msg-size "$msg" --series "$ops" -o "$tmp/s.sched" "$plat" >/dev/null
+    shift 5
+    "$steady" plan --op "$op" --msg-size "$msg" --series "$ops" "$@" -o "$tmp/s.sched" "$plat" >/dev/null
     "$steady" export --format simgrid "$plat" -o "$tmp/p.xml" --hostfile "$tmp/p.hosts"
     local start end
     start=$(date +%s%N)
@@ -69,8 +72,10 @@ for n in $sizes; do
 done
 for op in scatter broadcast; do
     for msg in $msgs; do
-        smpi_row $op "$tmp/r6.plat" 1000 "$msg" "random-6, latencies"
+        smpi_row $op "$tmp/r6.plat" 1000 "$msg" "random-6, latencies" --segments 1
     done
+    # the largest size again, in the automatic segments (each a message)
+    smpi_row $op "$tmp/r6.plat" 1000 "${msgs##* }" "random-6, lat., segments"
 done
 
 echo

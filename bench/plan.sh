@@ -9,7 +9,12 @@
 #                         platforms: the time is then solve + trees)
 #   plan (auto)           the same, plus the automatic period: up to 4
 #                         candidate periods built (matchings included) and
-#                         replayed for 10 000 operations, the fastest kept
+#                         replayed for 10 000 operations, the fastest kept;
+#                         and the automatic segments: from the most allowed
+#                         (4 of 256 KiB for 1 MiB messages) down while the
+#                         series replays no slower (two plans, usually)
+#   plan --segments 1     the automatic period alone, whole messages (one_s;
+#                         au/one: what the segments cost)
 # A series stops after a row in which a run takes more than 30 s.
 #   bench/plan.sh BUILD_DIR [quick]
 set -euo pipefail
@@ -62,6 +67,7 @@ row() {
     run solve "$steady" solve --op "$op" --json "$@"
     run exact "$steady" plan --op "$op" --period exact -o "$tmp/exact.sched" "$@"
     run auto "$steady" plan --op "$op" -o "$tmp/auto.sched" "$@"
+    run one "$steady" plan --op "$op" --segments 1 -o "$tmp/one.sched" "$@"
     python3 - "$tmp" "$label" "$op" "$LIMIT" <<'PY'
 import json, sys
 from fractions import Fraction
@@ -91,7 +97,8 @@ def structure(path):
     else:
         decomp = len(d["trees"])
     return dict(slots=len(d["slots"]), bound=bound, transfers=transfers, comms=len(sends),
-                trees=len(d["trees"]), decomp=decomp, ops=d["ops_per_period"], lag=d["max_lag"])
+                trees=len(d["trees"]), decomp=decomp, ops=d["ops_per_period"], lag=d["max_lag"],
+                seg=d.get("segments", 1))
 
 sol = json.load(open(f"{tmp}/solve.out"))
 rates = sum(len(e["rates"]) for e in sol["edges"])
@@ -107,25 +114,27 @@ else:
 ts, ms, _ = timing("solve")
 te, me, ste = timing("exact")
 ta, ma, _ = timing("auto")
+to, mo, _ = timing("one")
 a = structure(f"{tmp}/auto.sched")
 e = structure(f"{tmp}/exact.sched") if ste == "ok" else None
 mark = "r" if ste == "refused" else ""
-print(f'{op:<10} {label:<16} {ts:>8.3f} {te:>8.3f}{mark:1} {ta:>8.3f} {te / ts:>6.2f} {ta / ts:>6.2f} '
-      f'{ms:>7.1f} {me:>7.1f} {ma:>7.1f} {me / ms:>6.2f} {ma / ms:>6.2f}')
+print(f'{op:<10} {label:<16} {ts:>8.3f} {te:>8.3f}{mark:1} {ta:>8.3f} {to:>8.3f} {te / ts:>6.2f} '
+      f'{ta / ts:>6.2f} {ta / to:>6.2f} {ms:>7.1f} {me:>7.1f} {ma:>7.1f} {me / ms:>6.2f} {ma / ms:>6.2f}')
 
 ex = (f'{e["ops"]:>10} {e["slots"]:>6} {e["bound"]:>6} {e["slots"] / e["bound"]:>5.2f}' if e
       else f'{"-":>10} {"-":>6} {"-":>6} {"-":>5}')
 line = (f'{op:<10} {label:<16} {rates + tasks:>7} {tree_bound:>7} {a["decomp"]:>6} '
         f'{a["decomp"] / tree_bound:>6.3f} {a["trees"]:>5} {ex} {a["ops"]:>5} {a["slots"]:>6} '
-        f'{a["bound"]:>6} {a["slots"] / a["bound"]:>5.2f} {a["comms"]:>7} {a["transfers"]:>7} {a["lag"]:>4}')
+        f'{a["bound"]:>6} {a["slots"] / a["bound"]:>5.2f} {a["comms"]:>7} {a["transfers"]:>7} {a["lag"]:>4} '
+        f'{a["seg"]:>4}')
 with open(f"{tmp}/structure.txt", "a") as f:
     print(line, file=f)
-sys.exit(1 if max(ts, te, ta) > limit else 0)
+sys.exit(1 if max(ts, te, ta, to) > limit else 0)
 PY
 }
 
-printf '%-10s %-16s %8s %9s %8s %6s %6s %7s %7s %7s %6s %6s\n' op platform solve_s exact_s \
-    auto_s ex/sol au/sol sol_MB ex_MB au_MB ex/sol au/sol
+printf '%-10s %-16s %8s %9s %8s %8s %6s %6s %6s %7s %7s %7s %6s %6s\n' op platform solve_s \
+    exact_s auto_s one_s ex/sol au/sol au/one sol_MB ex_MB au_MB ex/sol au/sol
 for op in scatter broadcast gossip; do
     if [ "$op" = gossip ]; then sizes=$gossips; else sizes=$flows; fi
     for n in $sizes; do
@@ -159,12 +168,13 @@ done
 echo "(r: --period exact refused, more than 2^40 operations of a tree per period;"
 echo " its time is then solve + the tree decomposition)"
 echo
-printf '%-10s %-16s %7s %7s %6s %6s %5s %10s %6s %6s %5s %5s %6s %6s %5s %7s %7s %4s\n' op \
+printf '%-10s %-16s %7s %7s %6s %6s %5s %10s %6s %6s %5s %5s %6s %6s %5s %7s %7s %4s %4s\n' op \
     platform lp_nz tr_bnd trees tr/bnd used ex_K ex_sl ex_bnd ex/b au_K au_sl au_bnd au/b \
-    au_comm au_xfer lag
+    au_comm au_xfer lag seg
 cat "$tmp/structure.txt"
 echo "(lp_nz: non-zero rates of the LP solution; tr_bnd: the decomposition's bound on its"
 echo " trees (positive rates, |E+| + 1 for a broadcast); trees: the decomposition's; used:"
 echo " those the automatic period runs; ex_/au_: the exact and the automatic schedule:"
-echo " ops per period K, slots, their bound ncomms + max(#senders, #receivers) - 1,"
-echo " comms (send steps of the trees that run), transfers (comm parts), max lag)"
+echo " ops per period K (segments when seg > 1), slots, their bound ncomms + max(#senders,"
+echo " #receivers) - 1, comms (send steps of the trees that run), transfers (comm parts),"
+echo " max lag, segments per operation)"

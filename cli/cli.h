@@ -128,6 +128,8 @@ int problem_option(problem_args_t *a, int c, const char *arg);
 /* --period of plan and draw: "auto", "exact" or a length in (0, 1e15] into
  * *period (steady_plan_options_t's values); false if arg is none of them. */
 bool parse_period(const char *arg, double *period);
+/* "auto" (0) or a segment count from 1 to 2^20; false when it is neither. */
+bool parse_segments(const char *arg, long *segments);
 /* Checks the flags against the operation, reads the platform, resolves the
  * names and solves.  On success *p and *sol are the caller's; otherwise the
  * error is printed and the exit status returned. */

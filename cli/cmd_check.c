@@ -77,10 +77,15 @@ int cmd_check(int argc, char **argv)
         printf("%s: INVALID (%ld violation%s)\n", argv[optind], v.total, v.total == 1 ? "" : "s");
         status = EXIT_FAIL;
     } else {
-        gmp_printf("%s: valid: %ld operations per period of %Qd, throughput %Qd (%.10g), "
-                   "%d trees, %d slots\n",
-                   argv[optind], sc->ops_per_period, sc->period, sc->throughput,
-                   mpq_get_d(sc->throughput), sc->ntrees, sc->nslots);
+        gmp_printf("%s: valid: %ld %s per period of %Qd, throughput %Qd (%.10g), "
+                   "%d trees, %d slots",
+                   argv[optind], sc->ops_per_period, steady_schedule_unit(sc), sc->period,
+                   sc->throughput, mpq_get_d(sc->throughput), sc->ntrees, sc->nslots);
+        if (sc->segments > 1)
+            printf("; %ld segments per operation: %.10g operations per %s", sc->segments,
+                   mpq_get_d(sc->throughput) / (double)sc->segments,
+                   sc->abstract ? "time unit" : "second");
+        putchar('\n');
     }
     steady_violations_free(&v);
     steady_schedule_destroy(sc);

@@ -531,7 +531,8 @@ static int measure_plan(measure_t *m, const steady_comparison_t *c, const steady
     steady_schedule_t *sc = NULL;
     steady_plan_options_t po = {.period = STEADY_PERIOD_AUTO, .series = m->nops};
     int status = EXIT_OK;
-    if (steady_lp_solve(p, &prob, sopts, &sol, err) || steady_schedule_build(sol, &po, &sc, err)) {
+    if (steady_lp_solve(p, &prob, sopts, &sol, err) ||
+        steady_schedule_plan(sol, sopts, &po, &sc, err)) {
         status = report(err);
     } else {
         FILE *f = fopen(m->sched, "w");
@@ -544,7 +545,7 @@ static int measure_plan(measure_t *m, const steady_comparison_t *c, const steady
             else if (rc)
                 status = report(err);
         }
-        *planned = mpq_get_d(sc->throughput);
+        *planned = mpq_get_d(sc->throughput) / (double)sc->segments;
     }
     steady_schedule_destroy(sc);
     steady_solution_destroy(sol);

@@ -45,6 +45,7 @@ void help_draw(FILE *out)
             "\n"
             "%s"
             "  --period auto|exact|T  the period when planning (as `steady plan`)\n"
+            "  --segments auto|M     segments per operation when planning (as `steady plan`)\n"
             "  --periods P           replay: batches of operations to run (default 4)\n"
             "  --max-trees N         trees: draw the N heaviest (default 24)\n"
             "  -o, --output FILE     FILE.svg, FILE.png, FILE.pdf (rendered with Graphviz's\n"
@@ -154,7 +155,7 @@ static bool render(const char *dot_text, size_t len, const char *layout, const c
 
 int cmd_draw(int argc, char **argv)
 {
-    enum { O_FORMAT = O_PROBLEM_END, O_LAYOUT, O_PERIODS, O_MAXTREES, O_PERIOD };
+    enum { O_FORMAT = O_PROBLEM_END, O_LAYOUT, O_PERIODS, O_MAXTREES, O_PERIOD, O_SEGMENTS };
     static const struct option opts[] = {PROBLEM_OPTIONS,
                                          {"output", required_argument, NULL, 'o'},
                                          {"format", required_argument, NULL, O_FORMAT},
@@ -162,6 +163,7 @@ int cmd_draw(int argc, char **argv)
                                          {"periods", required_argument, NULL, O_PERIODS},
                                          {"max-trees", required_argument, NULL, O_MAXTREES},
                                          {"period", required_argument, NULL, O_PERIOD},
+                                         {"segments", required_argument, NULL, O_SEGMENTS},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
@@ -218,6 +220,11 @@ int cmd_draw(int argc, char **argv)
             dopts.max_trees = (int)strtol(optarg, &end, 10);
             if (*end || end == optarg || dopts.max_trees <= 0 || dopts.max_trees > 10000)
                 return usage_error("draw", "--max-trees takes an integer from 1 to 10000 (%s)",
+                                   optarg);
+            break;
+        case O_SEGMENTS:
+            if (!parse_segments(optarg, &popts.segments))
+                return usage_error("draw", "--segments takes auto or a positive integer (%s)",
                                    optarg);
             break;
         case O_PERIOD:
@@ -287,7 +294,7 @@ int cmd_draw(int argc, char **argv)
             problem_progress_start(&a);
             popts.progress = steady_progress_line_report;
             popts.progress_ctx = &a.progress;
-            rc = steady_schedule_build(sol, &popts, &sc, &err);
+            rc = steady_schedule_plan(sol, &a.sopts, &popts, &sc, &err);
             problem_progress_clear(&a);
         }
         if (rc) {

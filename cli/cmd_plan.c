@@ -13,7 +13,8 @@ void help_plan(FILE *out)
 {
     fprintf(out,
             "usage: steady plan --op OP [OP FLAGS] [--msg-size BYTES] [--task-cost FLOP]\n"
-            "                   [--period auto|exact|T] [--series N] [-o SCHED] PLATFORM\n"
+            "                   [--period auto|exact|T] [--series N] [--segments auto|M]\n"
+            "                   [-o SCHED] PLATFORM\n"
             "\n"
             "Solves the steady-state LP exactly (as `steady solve`), decomposes the optimum\n"
             "into weighted trees (reduction trees, broadcast arborescences, routes) and the\n"
@@ -30,26 +31,67 @@ void help_plan(FILE *out)
             "                        is kept\n"
             "  --series N            the series length --period auto plans for (default\n"
             "                        10000)\n"
+
             "  --period exact        the smallest period in which every tree runs a whole\n"
             "                        number of operations: the optimum exactly, but on\n"
             "                        measured platforms often billions of operations long\n"
             "  --period T            a fixed period of length T (seconds, or abstract time\n"
             "                        units): the paper's §4.6, loss <= number of trees / T\n"
+            "  --segments auto       (default) with --period auto on a platform of\n"
+            "                        bandwidths: the most segments of at least 256 KiB (a\n"
+            "                        power of two, at most 64), then half as many while\n"
+            "                        the series replays no slower; else 1\n"
+            "  --segments M          cut each operation's message into M segments, each\n"
+            "                        planned as a message of its own (the LP of that\n"
+            "                        size): a shorter period, a shorter pipeline fill\n"
             "  -o, --output SCHED    the schedule file (default: standard output)\n"
             "  -h, --help            this help\n",
             problem_help);
 }
 
-static void print_summary(FILE *f, const steady_schedule_t *sc)
+/* The largest latency / c(e) of a message over the edges sc sends on: what
+ * an executor that holds a port for the latency too (SMPI's rendezvous)
+ * loses against the model, docs/schedule-format.md "Segments". */
+static double latency_share(const steady_schedule_t *sc, const steady_platform_t *p)
+{
+    double worst = 0;
+    for (int t = 0; t < sc->ntrees; t++)
+        for (int i = 0; i < sc->trees[t].nsteps; i++) {
+            const steady_sched_step_t *st = &sc->trees[t].steps[i];
+            if (st->kind != STEADY_STEP_SEND)
+                continue;
+            double c = steady_platform_comm_time(p, st->edge, sc->msg_size);
+            double share = steady_platform_edge(p, st->edge)->latency / c;
+            worst = share > worst ? share : worst;
+        }
+    return worst;
+}
+
+static void print_summary(FILE *f, const steady_schedule_t *sc, const steady_platform_t *p)
 {
     const char *unit = sc->abstract ? "time units" : "s";
-    gmp_fprintf(f, "optimum      %Qd = %.10g operations per %s\n", sc->optimum,
-                mpq_get_d(sc->optimum), sc->abstract ? "time unit" : "second");
-    gmp_fprintf(f, "schedule     %.10g operations per %s (%.4f%% of the optimum)\n",
-                mpq_get_d(sc->throughput), sc->abstract ? "time unit" : "second",
-                100 * mpq_get_d(sc->throughput) / mpq_get_d(sc->optimum));
-    fprintf(f, "period       %.6g %s, %ld operations per period%s\n", mpq_get_d(sc->period), unit,
-            sc->ops_per_period, sc->fixed_period ? "" : " (exact period)");
+    const char *per = sc->abstract ? "time unit" : "second";
+    double m = (double)sc->segments, optimum = mpq_get_d(sc->optimum) / m;
+    double tp = mpq_get_d(sc->throughput) / m;
+    gmp_fprintf(f, "optimum      %.10g operations per %s", optimum, per);
+    if (sc->segments == 1)
+        gmp_fprintf(f, " (%Qd)", sc->optimum);
+    fprintf(f, "\nschedule     %.10g operations per %s (%.4f%% of the optimum)\n", tp, per,
+            100 * tp / optimum);
+    if (sc->segments > 1) {
+        fprintf(f, "segments     %ld per operation, of %.0f bytes, scheduled as messages\n",
+                sc->segments, sc->msg_size);
+        double share = latency_share(sc, p);
+        if (share >= 0.05)
+            fprintf(f,
+                    "note         a latency is %.0f%% of a segment's transfer: an executor whose "
+                    "ports wait out\n             each message's latency (SMPI) loses more "
+                    "with segments (--segments 1,\n             or overhead= on the edges)\n",
+                    100 * share);
+    }
+    fprintf(f, "period       %.6g %s, %ld %s per period%s\n", mpq_get_d(sc->period), unit,
+            sc->ops_per_period, steady_schedule_unit(sc),
+            sc->fixed_period ? "" : " (exact period)");
     if (sc->fixed_period)
         fprintf(f, "loss         %.6g (bound %.6g: the decomposition's trees / period)\n",
                 mpq_get_d(sc->loss), mpq_get_d(sc->loss_bound));
@@ -64,10 +106,11 @@ static void print_summary(FILE *f, const steady_schedule_t *sc)
 
 int cmd_plan(int argc, char **argv)
 {
-    enum { O_PERIOD = O_PROBLEM_END, O_SERIES };
+    enum { O_PERIOD = O_PROBLEM_END, O_SERIES, O_SEGMENTS };
     static const struct option opts[] = {PROBLEM_OPTIONS,
                                          {"period", required_argument, NULL, O_PERIOD},
                                          {"series", required_argument, NULL, O_SERIES},
+                                         {"segments", required_argument, NULL, O_SEGMENTS},
                                          {"output", required_argument, NULL, 'o'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
@@ -97,6 +140,11 @@ int cmd_plan(int argc, char **argv)
                 return usage_error("plan", "--series takes a positive integer (%s)", optarg);
             break;
         }
+        case O_SEGMENTS:
+            if (!parse_segments(optarg, &popts.segments))
+                return usage_error("plan", "--segments takes auto or a positive integer (%s)",
+                                   optarg);
+            break;
         case 'o': output = optarg; break;
         case 'h': help_plan(stdout); return EXIT_OK;
         case ':': return usage_error("plan", "option needs a value (%s)", argv[optind - 1]);
@@ -113,7 +161,7 @@ int cmd_plan(int argc, char **argv)
         return status;
     popts.progress = steady_progress_line_report;
     popts.progress_ctx = &a.progress;
-    steady_err_t rc = steady_schedule_build(sol, &popts, &sc, &err);
+    steady_err_t rc = steady_schedule_plan(sol, &a.sopts, &popts, &sc, &err);
     problem_progress_clear(&a);
     if (rc) {
         status = report(&err);
@@ -125,7 +173,7 @@ int cmd_plan(int argc, char **argv)
             ok = output_close(&o, ok, &err) && ok;
         }
         if (ok)
-            print_summary(o.tmp || (output && strcmp(output, "-") != 0) ? stdout : stderr, sc);
+            print_summary(o.tmp || (output && strcmp(output, "-") != 0) ? stdout : stderr, sc, p);
         status = ok ? EXIT_OK : report(&err);
     }
     steady_schedule_destroy(sc);

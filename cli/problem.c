@@ -58,6 +58,17 @@ bool parse_period(const char *arg, double *period)
     return true;
 }
 
+bool parse_segments(const char *arg, long *segments)
+{
+    if (strcmp(arg, "auto") == 0) {
+        *segments = 0;
+        return true;
+    }
+    char *end;
+    *segments = strtol(arg, &end, 10);
+    return !*end && end != arg && *segments >= 1 && *segments <= 1 << 20;
+}
+
 int problem_option(problem_args_t *a, int c, const char *arg)
 {
     steady_error_t err = {0};

@@ -291,10 +291,9 @@ steady_err_t steady_draw_gantt(const steady_schedule_t *sc, const steady_platfor
         char title[512], sub[512];
         snprintf(title, sizeof title, "One period of the %s schedule on %s", steady_op_name(sc->op),
                  steady_platform_name(p));
-        snprintf(sub, sizeof sub,
-                 "period %.6g %s, %ld operations per period, %d slots, %d trees (colours)",
+        snprintf(sub, sizeof sub, "period %.6g %s, %ld %s per period, %d slots, %d trees (colours)",
                  mpq_get_d(sc->period), sc->abstract ? "time units" : "s", sc->ops_per_period,
-                 sc->nslots, sc->ntrees);
+                 steady_schedule_unit(sc), sc->nslots, sc->ntrees);
         rc = write_chart(&c, out, title, sub, "tree", sc->ntrees, 0,
                          sc->abstract ? "time units" : "s", err);
     }
@@ -359,7 +358,8 @@ steady_err_t steady_draw_replay(const steady_schedule_t *sc, const steady_platfo
     replay_ctx_t ctx = {.c = &c, .sc = sc};
     steady_replay_observer_t obs = {.event = on_event, .ctx = &ctx};
     steady_replay_t r;
-    long ops = periods * sc->ops_per_period;
+    /* the operations of `periods` batches of messages */
+    long ops = (periods * sc->ops_per_period + sc->segments - 1) / sc->segments;
     steady_err_t rc = steady_schedule_replay_observed(sc, p, ops, &obs, &r, err);
     if (rc) {
         free(c.bars);

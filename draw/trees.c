@@ -356,8 +356,8 @@ steady_err_t steady_draw_schedule_trees(const steady_schedule_t *sc, const stead
     for (int i = 0; i < shown; i++) {
         const steady_sched_tree_t *tr = &sc->trees[idx[i]];
         dtree_t *d = &f.trees[i];
-        snprintf(d->weight, sizeof d->weight, "%ld of %ld operations per period", tr->weight,
-                 sc->ops_per_period);
+        snprintf(d->weight, sizeof d->weight, "%ld of %ld %s per period", tr->weight,
+                 sc->ops_per_period, steady_schedule_unit(sc));
         d->nsteps = tr->nsteps;
         d->steps = calloc((size_t)tr->nsteps + 1, sizeof *d->steps);
         if (!d->steps) {
@@ -382,8 +382,8 @@ steady_err_t steady_draw_schedule_trees(const steady_schedule_t *sc, const stead
         }
     }
     snprintf(f.title, sizeof f.title,
-             "%s trees of the schedule on %s: %ld operations per period of %.6g %s",
-             steady_op_name(sc->op), steady_platform_name(p), sc->ops_per_period,
+             "%s trees of the schedule on %s: %ld %s per period of %.6g %s", steady_op_name(sc->op),
+             steady_platform_name(p), sc->ops_per_period, steady_schedule_unit(sc),
              mpq_get_d(sc->period), sc->abstract ? "time units" : "s");
     if (shown < sc->ntrees) {
         size_t len = strlen(f.title);

@@ -755,6 +755,54 @@ static steady_problem_t problem_of(const steady_solution_t *s)
     return prob;
 }
 
+steady_err_t steady_lp_solve_segment(const steady_solution_t *lp, long m,
+                                     const steady_solve_options_t *opts, steady_solution_t **out,
+                                     steady_error_t *err)
+{
+    *out = NULL;
+    if (m < 1)
+        return steady_error_set(err, STEADY_EINVAL, "segments: %ld is not positive", m);
+    if (steady_platform_is_abstract(lp->p))
+        return steady_error_set(err, STEADY_EINVAL,
+                                "segments: an abstract platform's costs are per message, which "
+                                "cannot be cut (%ld segments)",
+                                m);
+    steady_problem_t prob = problem_of(lp);
+    prob.msg_size = lp->msg_size / (double)m;
+    prob.task_cost = lp->task_cost / (double)m;
+    bool overhead = false;
+    for (int e = 0; e < steady_platform_edge_count(lp->p); e++)
+        overhead = overhead || steady_platform_edge(lp->p, e)->overhead > 0;
+    if (overhead)
+        return steady_lp_solve(lp->p, &prob, opts, out, err);
+    /* every cost is lp's divided by m: the rates times m are optimal */
+    lp_watch_t watch = watch_of(opts);
+    lp_model_t model;
+    lp_model_init(&model);
+    steady_solution_t *s;
+    steady_err_t rc = prepare(lp->p, &prob, &model, &watch, &s, err);
+    lp_model_free(&model);
+    if (rc)
+        return rc;
+    if (s->ncols != lp->ncols) {
+        steady_solution_destroy(s);
+        return steady_error_set(err, STEADY_EINTERNAL,
+                                "the LP of a segment has %d columns, the message's %d", s->ncols,
+                                lp->ncols);
+    }
+    mpq_t mq;
+    mpq_init(mq);
+    mpq_set_si(mq, m, 1);
+    for (int j = 0; j < s->ncols; j++)
+        mpq_mul(s->value[j], lp->value[j], mq);
+    mpq_clear(mq);
+    s->exact = lp->exact;
+    s->note = lp->note;
+    s->stats.build_s = now() - watch.start;
+    *out = s;
+    return STEADY_OK;
+}
+
 /* The counts n (integers, one per column, TP's = k) as an exact solution
  * of m: T = the largest load of a capacity row, each rate n / T, with row
  * (nrows initialised mpq_t, zero) as scratch.  Every row is checked

@@ -215,9 +215,9 @@ static void close_batch(exec_t *x, int f, long b)
     long n = program_batch_size(pg, ps->tree, b);
     for (long j = 0; j < n; j++) {
         if (ps->got[j] < pg->S)
-            x->flags[program_op(pg, ps->tree, b, j)] |= FLAG_LOST;
+            x->flags[program_op(pg, ps->tree, b, j, NULL)] |= FLAG_LOST;
         else if (ps->got[j] > pg->S)
-            x->flags[program_op(pg, ps->tree, b, j)] |= FLAG_DUPLICATED;
+            x->flags[program_op(pg, ps->tree, b, j, NULL)] |= FLAG_DUPLICATED;
         ps->got[j] = 0;
     }
 }
@@ -244,9 +244,10 @@ static void check_span(exec_t *x, int f, long b, size_t lo, size_t hi, const uns
     for (size_t j = lo / pg->S; lo < hi && j * pg->S < hi; j++) {
         size_t a = j * pg->S > lo ? j * pg->S : lo;
         size_t c = (j + 1) * pg->S < hi ? (j + 1) * pg->S : hi;
-        long op = program_op(pg, ps->tree, b, (long)j);
-        if (!payload_check(ps->value, op, pg->S, a - j * pg->S, c - j * pg->S, data + (a - lo),
-                           x->scratch))
+        size_t at;
+        long op = program_op(pg, ps->tree, b, (long)j, &at);
+        if (!payload_check(ps->value, op, pg->m * pg->S, at + a - j * pg->S, at + c - j * pg->S,
+                           data + (a - lo), x->scratch))
             x->flags[op] |= FLAG_CORRUPT;
         ps->got[j] += c - a;
     }
@@ -260,19 +261,22 @@ static void fill_span(const program_t *pg, int f, long b, size_t lo, size_t hi, 
     for (size_t j = lo / pg->S; lo < hi && j * pg->S < hi; j++) {
         size_t a = j * pg->S > lo ? j * pg->S : lo;
         size_t c = (j + 1) * pg->S < hi ? (j + 1) * pg->S : hi;
-        payload_fill(v, program_op(pg, ps->tree, b, (long)j), pg->S, a - j * pg->S, c - j * pg->S,
-                     out + (a - lo));
+        size_t at;
+        long op = program_op(pg, ps->tree, b, (long)j, &at);
+        payload_fill(v, op, pg->m * pg->S, at + a - j * pg->S, at + c - j * pg->S, out + (a - lo));
     }
 }
 
 /* ---- faults ---------------------------------------------------------------- */
 
-/* True when piece x touches operation op in batch b of n positions; *j
- * receives its position. */
+/* True when piece x touches operation op (one of its segments) in batch b
+ * of n positions; *j receives the first such position. */
 static bool touches(const program_t *pg, const piece_t *x, long b, long n, long op, long *j)
 {
-    *j = op - program_op(pg, pg->steps[x->flat].tree, b, 0);
-    return *j >= x->lo && *j < x->hi && *j < n;
+    long first = b * pg->K + pg->sc->trees[pg->steps[x->flat].tree].first;
+    long lo = op * pg->m - first, hi = lo + pg->m;
+    *j = lo > x->lo ? lo : x->lo;
+    return *j < hi && *j < x->hi && *j < n;
 }
 
 /* The die and stall faults, when this rank reaches the operation. */
@@ -664,11 +668,12 @@ static bool try_task(exec_t *x)
                       {STEADY_OP_REDUCE, st->l + 1, st->m, false}};
     long end = pc->hi < n ? pc->hi : n;
     for (long j = pc->lo; j < end; j++) {
-        long op = program_op(pg, ps->tree, b, j);
+        size_t at;
+        long op = program_op(pg, ps->tree, b, j, &at);
         const unsigned char *in[2];
         for (int k = 0; k < 2; k++) {
             if (ps->in[k] < 0) {
-                payload_fill(inv[k], op, pg->S, 0, pg->S, x->in[k]);
+                payload_fill(inv[k], op, pg->m * pg->S, at, at + pg->S, x->in[k]);
                 in[k] = x->in[k];
             } else {
                 in[k] = entry_of(pg, ps->in[k], b)->data + (size_t)j * pg->S;

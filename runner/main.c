@@ -86,9 +86,10 @@ static void help(FILE *out)
         "per node of PLATFORM in platform order (routers forward), self-timed: every\n"
         "rank sends, receives and computes its part of each period in schedule order\n"
         "as soon as its data is there, with real payloads of the planned size that are\n"
-        "checked where they are delivered.  Prints the operations verified, lost,\n"
-        "duplicated and corrupt, the time, the throughput reached and its ratio to the\n"
-        "optimum TP, and each node's busy fraction.\n"
+        "checked where they are delivered (a schedule in M segments, steady plan\n"
+        "--segments, moves each operation as M messages).  Prints the operations\n"
+        "verified, lost, duplicated and corrupt, the time, the throughput reached and\n"
+        "its ratio to the optimum TP, and each node's busy fraction.\n"
         "\n"
         "With --algo, runs K operations of a comparison algorithm instead (steady\n"
         "compare, docs/comparison.md): ALGO is twotreec, twotreec+c, twotreec+s (these\n"
@@ -679,11 +680,14 @@ int main(int argc, char **argv)
     if (rank == 0) {
         report_info_t ri = {.o = &o};
         if (o.algo == ALGO_NONE) {
-            snprintf(ri.what, sizeof ri.what, "%s on %s", steady_op_name(sc->op),
-                     sc->platform_name);
-            ri.planned = mpq_get_d(sc->throughput);
+            int n = snprintf(ri.what, sizeof ri.what, "%s on %s", steady_op_name(sc->op),
+                             sc->platform_name);
+            if (sc->segments > 1 && n > 0 && (size_t)n < sizeof ri.what)
+                snprintf(ri.what + n, sizeof ri.what - (size_t)n, ", %ld segments of %zu bytes",
+                         sc->segments, bytes);
+            ri.planned = mpq_get_d(sc->throughput) / (double)sc->segments;
             ri.planned_what = "the schedule's throughput";
-            ri.optimum = mpq_get_d(sc->optimum);
+            ri.optimum = mpq_get_d(sc->optimum) / (double)sc->segments;
             ri.optimum_what = "the LP's TP";
         } else {
             ri.ar = &ar;

@@ -121,8 +121,9 @@ typedef struct {
     const steady_schedule_t *sc;
     const steady_platform_t *p;
     int me;
-    long ops, K, L, P; /* operations, per period, max lag, batches */
-    size_t S;          /* message size in bytes */
+    long ops, K, L, P; /* messages (operations x m), per period, max lag, batches */
+    long m;            /* segments: messages per operation */
+    size_t S;          /* message size in bytes (an operation has m S) */
     int nflat;
     pstep_t *steps;
     int *base; /* flat index of tree i's step 0 */
@@ -141,8 +142,9 @@ typedef struct {
     unsigned char *pool; /* their data */
 } program_t;
 
-/* Builds rank `me`'s program for a run of `ops` operations with messages
- * of S bytes, and allocates its ring entries (program_t.buffers bytes).
+/* Builds rank `me`'s program for a run of `ops` operations, each
+ * sc->segments messages of S bytes, and allocates its ring entries
+ * (program_t.buffers bytes).
  * Errors: a schedule the executor cannot follow -> EINVAL, EUNSUPPORTED;
  * out of memory -> ENOMEM.  Free with program_free (also after a failure).
  * O(pieces^2 / steps + slots) time. */
@@ -153,8 +155,10 @@ void program_free(program_t *pg);
 /* Message positions of tree t's batch b that exist: [0, n). */
 long program_batch_size(const program_t *pg, int tree, long b);
 
-/* The operation at message position j of tree t's batch b. */
-long program_op(const program_t *pg, int tree, long b, long j);
+/* The operation that message position j of tree t's batch b belongs to,
+ * and (at, if not NULL) where the message starts in the operation's m S
+ * bytes: message i is segment i mod m of operation i / m. */
+long program_op(const program_t *pg, int tree, long b, long j, size_t *at);
 
 /* ---- execution (execute.c) ------------------------------------------------ */
 

@@ -12,14 +12,15 @@
  * What "valid" means, check by check:
  *
  *   header     the platform has the schedule's node and edge counts and
- *              hash; period > 0; throughput = ops_per_period / period
- *              exactly, at most the optimum (and equal to it when the period
- *              is the exact one, except for a broadcast to a subset of the
- *              nodes, whose LP value is only a bound); with a fixed period
- *              (§4.6) loss = optimum - throughput <= loss_bound = #trees /
- *              period, where #trees counts the decomposition's trees (at
- *              least the schedule's: a tree that gets no operation in the
- *              period is dropped); max_lag = the largest lag.
+ *              hash; segments >= 1; period > 0; throughput =
+ *              ops_per_period / period exactly, at most the optimum (and
+ *              equal to it when the period is the exact one, except for a
+ *              broadcast to a subset of the nodes, whose LP value is
+ *              only a bound); with a fixed period (§4.6) loss = optimum
+ *              - throughput <= loss_bound = #trees / period, where #trees
+ *              counts the decomposition's trees (at least the schedule's:
+ *              a tree that gets no operation in the period is dropped);
+ *              max_lag = the largest lag.
  *   batch      the trees that deliver one item of an operation (the
  *              reduced value, the broadcast message, or one message type of
  *              a scatter / gossip: each destination's messages follow their
@@ -732,6 +733,8 @@ static void check_batch(ctx_t *x, const long *taken)
             report(x, "tree %d: weight %ld is not positive", t, sc->trees[t].weight);
     if (sc->ops_per_period <= 0)
         report(x, "schedule: ops_per_period %ld is not positive", sc->ops_per_period);
+    if (sc->segments < 1)
+        report(x, "schedule: segments %ld is not positive", sc->segments);
     for (int it = 0; it < x->nitems; it++) {
         if (sc->op == STEADY_OP_GOSSIP &&
             sc->sources[it / sc->ntargets] == sc->targets[it % sc->ntargets])

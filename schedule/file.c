@@ -15,11 +15,17 @@
 
 #define FORMAT_NAME "steady-schedule"
 /* Version 2 lets a send forward, in the same period, what an earlier slot
- * delivered (the same lag as its producer, docs/schedule-format.md).  The
- * rules only widen: a version 1 file means the same under version 2, so
- * both are read; a version 1 reader refuses what version 2 writes. */
-#define FORMAT_VERSION     2
+ * delivered (the same lag as its producer, docs/schedule-format.md);
+ * version 3 cuts an operation's message into "segments".  The rules only
+ * widen: an older file means the same under a newer version (one segment),
+ * so all are read; an older reader refuses what a newer version writes. */
+#define FORMAT_VERSION     3
 #define FORMAT_VERSION_MIN 1
+
+const char *steady_schedule_unit(const steady_schedule_t *sc)
+{
+    return sc->segments > 1 ? "segments" : "operations";
+}
 
 /* ---- writing --------------------------------------------------------------- */
 
@@ -95,17 +101,17 @@ steady_err_t steady_schedule_write(const steady_schedule_t *sc, const steady_pla
                                                  sc->types[sc->buffers[k].type], "messages",
                                                  (json_int_t)sc->buffers[k].messages));
     json_t *doc = json_pack(
-        "{s:s, s:i, s:{s:s, s:s, s:i, s:i}, s:s, s:o, s:o, s:f, s:f, s:b, s:o, s:o, s:o, "
+        "{s:s, s:i, s:{s:s, s:s, s:i, s:i}, s:s, s:o, s:o, s:f, s:I, s:f, s:b, s:o, s:o, s:o, "
         "s:I, s:b, s:o, s:o, s:i, s:o, s:o, s:o, s:o}",
         "format", FORMAT_NAME, "version", FORMAT_VERSION, "platform", "name", sc->platform_name,
         "hash", hash, "nodes", sc->platform_nodes, "edges", sc->platform_edges, "op",
         steady_op_name(sc->op), "sources", names_json(p, sc->sources, sc->nsources), "targets",
-        names_json(p, sc->targets, sc->ntargets), "msg_size", sc->msg_size, "task_cost",
-        sc->task_cost, "abstract", sc->abstract, "optimum", q_json(sc->optimum), "throughput",
-        q_json(sc->throughput), "period", q_json(sc->period), "ops_per_period",
-        (json_int_t)sc->ops_per_period, "fixed_period", sc->fixed_period, "loss", q_json(sc->loss),
-        "loss_bound", q_json(sc->loss_bound), "max_lag", sc->max_lag, "trees", trees, "slots",
-        slots, "compute", compute, "buffers", buffers);
+        names_json(p, sc->targets, sc->ntargets), "msg_size", sc->msg_size, "segments",
+        (json_int_t)sc->segments, "task_cost", sc->task_cost, "abstract", sc->abstract, "optimum",
+        q_json(sc->optimum), "throughput", q_json(sc->throughput), "period", q_json(sc->period),
+        "ops_per_period", (json_int_t)sc->ops_per_period, "fixed_period", sc->fixed_period, "loss",
+        q_json(sc->loss), "loss_bound", q_json(sc->loss_bound), "max_lag", sc->max_lag, "trees",
+        trees, "slots", slots, "compute", compute, "buffers", buffers);
     if (!doc)
         return steady_error_set(err, STEADY_ENOMEM, "out of memory writing the schedule");
     int rc = json_dumpf(doc, out, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
@@ -354,6 +360,9 @@ static steady_err_t read_body(reader_t *r, json_t *doc)
     if (!(sc->msg_size > 0) || !(sc->task_cost > 0))
         return steady_error_set(r->err, STEADY_EPARSE,
                                 "%s: header: msg_size and task_cost must be positive", r->path);
+    sc->segments = 1;
+    if (v >= 3 && (rc = get_int(r, doc, "header", "segments", 1, 1L << 20, &sc->segments)))
+        return rc;
     if ((rc = member(r, doc, "header", "abstract", JSON_TRUE, &j)))
         return rc;
     sc->abstract = json_is_true(j);

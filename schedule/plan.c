@@ -106,6 +106,7 @@ static steady_err_t fill_header(steady_schedule_t *sc, const steady_solution_t *
     }
     sc->msg_size = steady_solution_msg_size(s);
     sc->task_cost = steady_solution_task_cost(s);
+    sc->segments = 1;
     sc->abstract = steady_platform_is_abstract(p);
     steady_solution_throughput(s, sc->optimum);
     return STEADY_OK;
@@ -1730,6 +1731,84 @@ steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan
         return rc;
     progress(opts, "tree phases", -1, 0);
     rc = shift_trees(*out, steady_solution_platform(s), series_of(opts), rate, err);
+    if (rc) {
+        steady_schedule_destroy(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* Whether a message of `size` bytes cuts into m segments of whole 8-byte
+ * words (the words the executor's payloads and reductions work on). */
+static bool cuts_into(double size, long m)
+{
+    double seg = size / (double)m;
+    return seg >= 8 && seg == floor(seg) && fmod(seg, 8) == 0;
+}
+
+/* The schedule of s's series in m segments. */
+static steady_err_t plan_segments(const steady_solution_t *s, long m,
+                                  const steady_solve_options_t *sopts,
+                                  const steady_plan_options_t *opts, steady_schedule_t **out,
+                                  steady_error_t *err)
+{
+    steady_solution_t *seg = NULL;
+    steady_plan_options_t o = opts ? *opts : (steady_plan_options_t){0};
+    o.series = series_of(opts) * m;
+    steady_err_t rc = m == 1 ? STEADY_OK : steady_lp_solve_segment(s, m, sopts, &seg, err);
+    if (!rc)
+        rc = steady_schedule_build(m == 1 ? s : seg, &o, out, err);
+    if (!rc)
+        (*out)->segments = m;
+    steady_solution_destroy(seg);
+    return rc;
+}
+
+steady_err_t steady_schedule_plan(const steady_solution_t *s, const steady_solve_options_t *sopts,
+                                  const steady_plan_options_t *opts, steady_schedule_t **out,
+                                  steady_error_t *err)
+{
+    *out = NULL;
+    const steady_platform_t *p = steady_solution_platform(s);
+    double size = steady_solution_msg_size(s);
+    long want = opts ? opts->segments : 0;
+    if (want < 0 || want > 1 << 20)
+        return steady_error_set(err, STEADY_EINVAL, "segments: %ld is not from 1 to %d", want,
+                                1 << 20);
+    if (want > 1 && !steady_platform_is_abstract(p) && !cuts_into(size, want))
+        return steady_error_set(err, STEADY_EINVAL,
+                                "segments: %ld segments of a %.0f-byte message are not whole "
+                                "8-byte words",
+                                want, size);
+    if (want > 0)
+        return plan_segments(s, want, sopts, opts, out, err);
+    /* the most segments allowed, then fewer while the series is not slower */
+    long most = 1;
+    if ((!opts || opts->period == STEADY_PERIOD_AUTO) && !steady_platform_is_abstract(p))
+        while (2 * most <= STEADY_MAX_SEGMENTS && size / (double)(2 * most) >= STEADY_MIN_SEGMENT &&
+               cuts_into(size, 2 * most))
+            most *= 2;
+    long series = series_of(opts);
+    double best_makespan = 0;
+    steady_err_t rc = STEADY_OK;
+    for (long m = most; !rc && m >= 1; m /= 2) {
+        steady_schedule_t *sc = NULL;
+        double makespan = 0;
+        rc = plan_segments(s, m, sopts, opts, &sc, err);
+        if (!rc && most > 1)
+            rc =
+                steady_schedule_series_makespan(sc, p, series, REPLAY_EVENTS, &makespan, NULL, err);
+        bool keep = !rc && (!*out || makespan <= best_makespan * (1 + 1e-9));
+        if (keep) {
+            steady_schedule_destroy(*out);
+            *out = sc;
+            best_makespan = makespan;
+        } else {
+            steady_schedule_destroy(sc);
+        }
+        if (!keep)
+            break;
+    }
     if (rc) {
         steady_schedule_destroy(*out);
         *out = NULL;

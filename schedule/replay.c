@@ -2,14 +2,15 @@
  * replay.c — discrete-event replay of a periodic schedule under the
  * one-port model (steady_schedule_replay, docs/schedule-format.md).
  *
- * What is simulated.  N operations make P = ceil(N / K) batches (K =
- * ops_per_period; the last batch may be partial) and the run P + L periods
- * (L = max_lag).  The *program* is the global sequence of events in
- * schedule order: for each period q, the slots in order and the
- * transfers of each slot in order, then the compute entries of
- * sc->compute in their order.  In
- * period q a step of lag λ works on batch b = q - λ when 0 <= b < P.  Tree
- * i's operations in batch b are b K + first + j, 0 <= j < weight; those
+ * What is simulated.  N operations are N m messages (m = segments: an
+ * operation's message cut into m, docs/schedule-format.md), which make
+ * P = ceil(N m / K) batches (K = ops_per_period, counted in messages like
+ * every quantity of the schedule; the last batch may be partial), and the
+ * run P + L periods (L = max_lag); below, N counts messages.  The *program* is the global sequence
+ * of events in schedule order: for each period q, the slots in order and the transfers of each slot
+ * in order, then the compute entries of sc->compute in their order.  In period q a step of lag λ
+ * works on batch b = q - λ when 0 <= b < P.  Tree i's operations in batch b are b K + first + j, 0
+ * <= j < weight; those
  * >= N do not exist, so batch b of tree i has
  *     n(i, b) = clamp(N - b K - first, 0, weight)
  * message positions, a transfer part [from, to) is clipped to
@@ -70,6 +71,7 @@
  * examples/platforms/tiers.plat (64 events per operation) take 0.3 s, of
  * its gossip (1165 transfers per operation) 6 s.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -557,9 +559,9 @@ static inline double earlier(double a, double b)
 }
 
 /* Messages of tree t in batch b that exist: positions [0, n). */
-static long batch_size(const steady_schedule_t *sc, int t, long b, long ops)
+static long batch_size(const steady_schedule_t *sc, int t, long b, long msgs)
 {
-    long n = ops - b * sc->ops_per_period - sc->trees[t].first;
+    long n = msgs - b * sc->ops_per_period - sc->trees[t].first;
     if (n < 0)
         return 0;
     return n < sc->trees[t].weight ? n : sc->trees[t].weight;
@@ -596,10 +598,26 @@ static void observe(const steady_replay_observer_t *obs, const replay_t *r, long
     obs->event(obs->ctx, &ev);
 }
 
-steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
-                                             const steady_platform_t *p, long ops,
-                                             const steady_replay_observer_t *obs,
-                                             steady_replay_t *res, steady_error_t *err)
+/* *msgs: the messages of `ops` operations (sc->segments each). */
+static steady_err_t messages_of(const steady_schedule_t *sc, long ops, long *msgs,
+                                steady_error_t *err)
+{
+    if (ops <= 0)
+        return steady_error_set(err, STEADY_EINVAL,
+                                "replay: the number of operations must be positive (%ld)", ops);
+    if (sc->segments < 1 || ops > LONG_MAX / 4 / sc->segments)
+        return steady_error_set(err, STEADY_EINVAL,
+                                "replay: %ld operations of %ld segments (too many)", ops,
+                                sc->segments);
+    *msgs = ops * sc->segments;
+    return STEADY_OK;
+}
+
+/* steady_schedule_replay_observed for `msgs` messages; res counts them as
+ * messages too. */
+static steady_err_t replay_messages(const steady_schedule_t *sc, const steady_platform_t *p,
+                                    long msgs, const steady_replay_observer_t *obs,
+                                    steady_replay_t *res, steady_error_t *err)
 {
     const steady_replay_observer_t *on_event = obs && obs->event ? obs : NULL;
     replay_t r = {.sc = sc, .p = p};
@@ -607,11 +625,6 @@ steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
     double *avail = NULL, *send_free = NULL, *recv_free = NULL, *cpu_free = NULL;
     steady_err_t rc = STEADY_OK;
     memset(res, 0, sizeof *res);
-    if (ops <= 0)
-        return steady_error_set(err, STEADY_EINVAL,
-                                "replay: the number of operations must be "
-                                "positive (%ld)",
-                                ops);
     if (sc->ops_per_period <= 0 || sc->max_lag < 0 || sc->ntrees <= 0)
         return steady_error_set(err, STEADY_EINVAL,
                                 "replay: empty schedule (%ld operations per period, %d trees)",
@@ -640,7 +653,7 @@ steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
 
     int nv = steady_platform_node_count(p);
     long K = sc->ops_per_period, L = sc->max_lag, R = L + 1;
-    long P = ops / K + (ops % K != 0);
+    long P = msgs / K + (msgs % K != 0);
     int npieces = r.nx + r.nc;
     avail = malloc((size_t)npieces * (size_t)R * sizeof *avail + 1);
     cur = malloc(((size_t)r.nflat + 1) * sizeof *cur);
@@ -661,7 +674,7 @@ steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
         for (int f = 0; f < r.nflat; f++) {
             const rstep_t *rs = &r.steps[f];
             long b = q - rs->lag;
-            cur[f].n = b >= 0 && b < P ? batch_size(sc, rs->tree, b, ops) : 0;
+            cur[f].n = b >= 0 && b < P ? batch_size(sc, rs->tree, b, msgs) : 0;
             cur[f].slot = b >= 0 ? b % R : 0;
         }
         for (int i = 0; i < npieces; i++) {
@@ -725,12 +738,8 @@ steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
             obs->progress(obs->ctx, "replay, period", (double)(q + 1), (double)(P + L));
     }
 
-    res->ops = ops;
+    res->ops = msgs;
     res->makespan = makespan;
-    res->achieved = makespan > 0 ? (double)ops / makespan : INFINITY;
-    res->optimum = mpq_get_d(sc->optimum);
-    res->planned = mpq_get_d(sc->throughput);
-    res->ratio = res->optimum > 0 ? res->achieved / res->optimum : 0;
     res->transfers = ntransfers;
     res->tasks = ntasks;
 
@@ -752,6 +761,27 @@ cleanup:
     return rc;
 }
 
+steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
+                                             const steady_platform_t *p, long ops,
+                                             const steady_replay_observer_t *obs,
+                                             steady_replay_t *res, steady_error_t *err)
+{
+    long msgs = 0;
+    memset(res, 0, sizeof *res);
+    steady_err_t rc = messages_of(sc, ops, &msgs, err);
+    if (!rc)
+        rc = replay_messages(sc, p, msgs, obs, res, err);
+    if (rc)
+        return rc;
+    double m = (double)sc->segments;
+    res->ops = ops;
+    res->achieved = res->makespan > 0 ? (double)ops / res->makespan : INFINITY;
+    res->optimum = mpq_get_d(sc->optimum) / m;
+    res->planned = mpq_get_d(sc->throughput) / m;
+    res->ratio = res->optimum > 0 ? res->achieved / res->optimum : 0;
+    return STEADY_OK;
+}
+
 /* What steady_schedule_series_makespan() keeps of a run: when each piece
  * (a transfer of a slot, then the compute entries) last completed. */
 typedef struct {
@@ -770,7 +800,7 @@ static void note_done(void *ctx, const steady_replay_event_t *ev)
 
 /* Runs of p1, 2 p1 and 3 p1 of the series' P batches: *periodic when every
  * piece's two increments agree, and then the extrapolated *makespan. */
-static steady_err_t extrapolate(const steady_schedule_t *sc, const steady_platform_t *p, long ops,
+static steady_err_t extrapolate(const steady_schedule_t *sc, const steady_platform_t *p, long msgs,
                                 long P, long p1, int n, double *makespan, bool *periodic,
                                 steady_error_t *err)
 {
@@ -790,8 +820,7 @@ static steady_err_t extrapolate(const steady_schedule_t *sc, const steady_platfo
     steady_err_t rc = STEADY_OK;
     for (int k = 0; k < 3 && !rc; k++) {
         ld.done = done + (size_t)k * n;
-        rc = steady_schedule_replay_observed(sc, p, ops - (P - (k + 1) * p1) * sc->ops_per_period,
-                                             &obs, &r, err);
+        rc = replay_messages(sc, p, msgs - (P - (k + 1) * p1) * sc->ops_per_period, &obs, &r, err);
     }
     *periodic = !rc;
     for (int i = 0; i < n && *periodic; i++) {
@@ -810,21 +839,26 @@ steady_err_t steady_schedule_series_makespan(const steady_schedule_t *sc,
                                              steady_error_t *err)
 {
     *makespan = 0;
+    if (extrapolated)
+        *extrapolated = false;
+    long msgs = 0;
+    steady_err_t rc = messages_of(sc, ops, &msgs, err);
+    if (rc)
+        return rc;
     bool periodic = false;
     long K = sc->ops_per_period, L = sc->max_lag, events = sc->ncompute;
     for (int i = 0; i < sc->nslots; i++)
         events += sc->slots[i].ntransfers;
-    long P = K > 0 ? ops / K + (ops % K != 0) : 0;
+    long P = K > 0 ? msgs / K + (msgs % K != 0) : 0;
     long p1 = max_events > 0 && events > 0 ? (max_events / events - 3 * L) / 6 : 0;
     if (p1 < 2 * (L + 1))
         p1 = 2 * (L + 1);
-    steady_err_t rc = STEADY_OK;
-    /* (a malformed schedule: steady_schedule_replay says what is wrong) */
-    if (ops > 0 && K > 0 && L >= 0 && max_events > 0 && (P + L) * events > max_events && 3 * p1 < P)
-        rc = extrapolate(sc, p, ops, P, p1, (int)events, makespan, &periodic, err);
+    /* (a malformed schedule: replay_messages says what is wrong) */
+    if (K > 0 && L >= 0 && max_events > 0 && (P + L) * events > max_events && 3 * p1 < P)
+        rc = extrapolate(sc, p, msgs, P, p1, (int)events, makespan, &periodic, err);
     if (!rc && !periodic) {
         steady_replay_t r = {0};
-        rc = steady_schedule_replay(sc, p, ops, &r, err);
+        rc = replay_messages(sc, p, msgs, NULL, &r, err);
         *makespan = r.makespan;
     }
     if (extrapolated)

@@ -94,6 +94,17 @@ steady_err_t steady_lp_solve_whole(const steady_solution_t *lp, long k, long nod
                                    const steady_solve_options_t *opts, steady_solution_t **out,
                                    long *nodes, steady_error_t *err);
 
+/* The LP of lp's problem for messages of 1/m of lp's size and tasks of 1/m
+ * of its cost: one segment of an operation cut into m (steady plan
+ * --segments).  When no edge has a per-message overhead every cost is lp's
+ * divided by m, so lp's exact optimum with every rate multiplied by m is
+ * optimal (TP times m, the same trees) and no LP is solved; else it is
+ * solved (opts may be NULL).  m < 1 or an abstract platform (costs per
+ * message) -> STEADY_EINVAL. */
+steady_err_t steady_lp_solve_segment(const steady_solution_t *lp, long m,
+                                     const steady_solve_options_t *opts, steady_solution_t **out,
+                                     steady_error_t *err);
+
 void steady_solution_destroy(steady_solution_t *s);
 
 /* ---- the problem as solved -------------------------------------------- */

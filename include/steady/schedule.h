@@ -70,7 +70,13 @@ typedef struct {
     steady_op_t op;
     int nsources, *sources; /* node ids */
     int ntargets, *targets;
+    /* the messages the schedule moves, and the operations of the series:
+     * each operation of segments * msg_size bytes is `segments` consecutive
+     * messages (segment j of operation k is message k segments + j, bytes
+     * [j msg_size, (j + 1) msg_size) of it); every count and rate below is
+     * per message */
     double msg_size, task_cost;
+    long segments;
     bool abstract;
     /* the period */
     mpq_t optimum;    /* the LP's TP */
@@ -106,6 +112,8 @@ typedef struct {
     /* the automatic period is chosen to run a series of this many
      * operations fastest (0: STEADY_DEFAULT_SERIES) */
     long series;
+    /* steady_schedule_plan: segments per operation (0: automatic) */
+    long segments;
     /* if set, called with the stage ("trees", "whole counts, K",
      * "period candidates, built and replayed") and how far it is
      * (steady/progress.h) */
@@ -121,7 +129,34 @@ typedef struct {
 steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan_options_t *opts,
                                    steady_schedule_t **out, steady_error_t *err);
 
+/* The automatic segments are at least this many bytes (against the costs
+ * per message that the model does not see: docs/schedule-format.md,
+ * "Segments"), and at most: */
+#define STEADY_MIN_SEGMENT  262144.0
+#define STEADY_MAX_SEGMENTS 64
+
+/* The schedule of s's series with every operation's message cut into
+ * segments (docs/schedule-format.md, "Segments").  s is the LP of whole
+ * messages.  For m segments, the LP of messages of msg_size / m bytes and
+ * tasks of task_cost / m flop (steady_lp_solve_segment, with sopts, which
+ * may be NULL), its schedule built by steady_schedule_build for a series of
+ * m opts->series messages, and sc->segments set to m.  opts->segments = m
+ * >= 1 plans that m; 0 (automatic) takes m = 1 for a fixed or exact period
+ * and on an abstract platform, else the most segments allowed (a power of
+ * two, at most STEADY_MAX_SEGMENTS, segments of at least STEADY_MIN_SEGMENT
+ * bytes and whole 8-byte words), then half as many while the series of
+ * opts->series operations replays no slower.  Errors: m > 1 on an abstract
+ * platform, or segments that are not whole 8-byte words -> STEADY_EINVAL;
+ * those of the solver and of steady_schedule_build. */
+steady_err_t steady_schedule_plan(const steady_solution_t *s, const steady_solve_options_t *sopts,
+                                  const steady_plan_options_t *opts, steady_schedule_t **out,
+                                  steady_error_t *err);
+
 void steady_schedule_destroy(steady_schedule_t *sc);
+
+/* What sc's counts (ops_per_period, weights) count: "operations", or
+ * "segments" for a schedule in segments. */
+const char *steady_schedule_unit(const steady_schedule_t *sc);
 
 /* Writes the JSON document (docs/schedule-format.md). */
 steady_err_t steady_schedule_write(const steady_schedule_t *sc, const steady_platform_t *p,

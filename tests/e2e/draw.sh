@@ -115,9 +115,10 @@ for op in scatter gossip reduce broadcast; do
     "$steady" plan --op $op -o "$tmp/r6-$op.sched" "$tmp/r6.plat" >/dev/null 2>&1 || { fail "plan r6 $op"; continue; }
     "$steady" draw gantt "$tmp/r6-$op.sched" "$tmp/r6.plat" -o "$tmp/r6-$op-gantt.svg" 2>"$tmp/err" || fail "draw gantt r6 $op: $(cat "$tmp/err")"
     gantt_count "$tmp/r6-$op.sched" "$tmp/r6-$op-gantt.svg" || fail "gantt bars of r6 $op"
-    k=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ops_per_period"])' "$tmp/r6-$op.sched")
+    # the operations of 2 batches: ops_per_period counts segments
+    k=$(python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); print(-(-2 * d["ops_per_period"] // d["segments"]))' "$tmp/r6-$op.sched")
     "$steady" draw replay --periods 2 "$tmp/r6-$op.sched" "$tmp/r6.plat" -o "$tmp/r6-$op-replay.svg" 2>"$tmp/err" || fail "draw replay r6 $op: $(cat "$tmp/err")"
-    replay_count "$tmp/r6-$op.sched" "$tmp/r6.plat" "$tmp/r6-$op-replay.svg" $((2 * k)) || fail "replay bars of r6 $op"
+    replay_count "$tmp/r6-$op.sched" "$tmp/r6.plat" "$tmp/r6-$op-replay.svg" $k || fail "replay bars of r6 $op"
 done
 # reduce trees drawn from the schedule file, and PNG through dot
 "$steady" draw trees "$tmp/r6-reduce.sched" "$tmp/r6.plat" -o "$tmp/r6-trees.png" || fail "draw trees -o .png"

@@ -51,26 +51,72 @@ for seed in 1 2 3; do
 done
 
 # the issue's pipeline requirement on random platforms: 2000 operations
-# reach 98% of TP, plan made for a series of 2000 (same-period forwarding,
-# whole counts per period; docs/schedule-format.md).  Three cases stay
-# below (measured 0.9643, 0.9746, 0.9799: reduce seeds 2 and 4 and
-# broadcast seed 4, where filling and draining the pipeline costs 1.4 to
-# 1.7 periods, docs/schedule-format.md "What 2000 operations reach");
-# they must not fall below their measured value (broadcast seed 4 was
-# 0.9762 before the tree phases).
+# reach 98% of TP, plan made for a series of 2000 (segments, same-period
+# forwarding, whole counts per period; docs/schedule-format.md "What 2000
+# operations reach").  With one segment three cases stay below (reduce
+# seeds 2 and 4, broadcast seed 4: filling and draining the pipeline costs
+# 1.4 to 1.7 periods); they must not fall below their measured value.
 for seed in 1 2 3 4 5; do
     "$steady" gen --kind random --nodes 6 --seed $seed -o "$tmp/q$seed.plat"
     for op in scatter gossip reduce broadcast; do
         s="$tmp/q$seed-$op.sched"
         "$steady" plan --op $op --series 2000 -o "$s" "$tmp/q$seed.plat" >/dev/null 2>"$tmp/err" || { fail "plan --series 2000 $op q$seed: $(cat "$tmp/err")"; continue; }
         "$steady" check "$s" "$tmp/q$seed.plat" >"$tmp/check.out" 2>&1 || fail "check rejects $op q$seed: $(head -3 "$tmp/check.out")"
-        case "$op-$seed" in
-        reduce-2) want=0.964 ;; reduce-4) want=0.974 ;; broadcast-4) want=0.979 ;; *) want=0.98 ;;
-        esac
         r=$(ratio 2000 "$s" "$tmp/q$seed.plat")
-        { [ -n "$r" ] && ge "$r" $want && ge 1.000000001 "$r"; } || fail "replay 2000 $op random-6 seed $seed: ratio '$r' below $want"
+        { [ -n "$r" ] && ge "$r" 0.98 && ge 1.000000001 "$r"; } || fail "replay 2000 $op random-6 seed $seed: ratio '$r' below 0.98"
     done
 done
+for c in reduce-2:0.964 reduce-4:0.974 broadcast-4:0.979; do
+    op=${c%-*} seed=${c#*-} seed=${seed%:*} want=${c#*:}
+    s="$tmp/one-$op-$seed.sched"
+    "$steady" plan --op $op --series 2000 --segments 1 -o "$s" "$tmp/q$seed.plat" >/dev/null 2>"$tmp/err" || { fail "plan --segments 1 $op q$seed: $(cat "$tmp/err")"; continue; }
+    r=$(ratio 2000 "$s" "$tmp/q$seed.plat")
+    { [ -n "$r" ] && ge "$r" $want; } || fail "replay 2000 $op random-6 seed $seed, one segment: ratio '$r' below $want"
+done
+
+# segments: an operation of 1 MiB is m messages of 1 MiB / m.  The
+# automatic count on reduce seed 2 is the most allowed (4 of 256 KiB: no
+# overheads, the longest series is fastest), check says so; replaying N
+# operations of a 4-segment schedule is replaying 4 N messages of it read
+# as one segment each, to the last bit of the makespan; version 2 files
+# are one segment; and what cannot be cut is refused
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["version"], d["segments"], d["msg_size"]) == (3, 4, 262144), d["segments"]' "$tmp/q2-reduce.sched" ||
+    fail "automatic segments on q2 reduce"
+"$steady" check "$tmp/q2-reduce.sched" "$tmp/q2.plat" | grep -q "; 4 segments per operation: [0-9.]* operations per second$" || fail "check's line on segments"
+"$steady" plan --op reduce --series 2000 --segments 4 -o "$tmp/seg4.sched" "$tmp/q2.plat" >"$tmp/seg4.out" || fail "plan --segments 4"
+grep -q "^segments     4 per operation, of 262144 bytes" "$tmp/seg4.out" || fail "plan's summary of 4 segments: $(cat "$tmp/seg4.out")"
+# the summary notes latencies that are a sizeable share of a segment's
+# transfer (26% here), and not on the same platform without them
+grep -q "^note         a latency is 26% of a segment's transfer" "$tmp/seg4.out" || fail "no latency note: $(cat "$tmp/seg4.out")"
+sed 's/latency=[^ ]*/latency=0/' "$tmp/q2.plat" >"$tmp/z2.plat"
+"$steady" plan --op reduce --series 2000 --segments 4 -o "$tmp/z2.sched" "$tmp/z2.plat" | grep -q "^note" && fail "a latency note without latencies"
+python3 - "$tmp/seg4.sched" "$tmp/seg1.sched" "$tmp/v2.sched" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["segments"] = 1
+json.dump(d, open(sys.argv[2], "w"))
+del d["segments"]
+d["version"] = 2
+json.dump(d, open(sys.argv[3], "w"))
+PY
+"$steady" replay --json --ops 500 "$tmp/seg4.sched" "$tmp/q2.plat" >"$tmp/a.json" &&
+    "$steady" replay --json --ops 2000 "$tmp/seg1.sched" "$tmp/q2.plat" >"$tmp/b.json" &&
+    python3 - "$tmp/a.json" "$tmp/b.json" <<'PY' || fail "500 operations of 4 segments are not 2000 messages"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+assert a["ops"] == 500 and a["makespan"] == b["makespan"] and a["transfers"] == b["transfers"], (a, b)
+assert abs(a["optimum"] * 4 - b["optimum"]) <= 1e-9 * b["optimum"] and abs(a["achieved"] * 4 - b["achieved"]) <= 1e-9 * b["achieved"]
+PY
+"$steady" check "$tmp/v2.sched" "$tmp/q2.plat" | grep -q "valid: [0-9]* operations per period" || fail "a version 2 schedule"
+"$steady" plan --op reduce --segments 3 "$tmp/q2.plat" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "3 segments of a 1048576-byte message are not whole 8-byte words" "$tmp/err" || fail "--segments 3: $(cat "$tmp/err")"
+"$steady" plan --op reduce --segments 2 $ex/paper-reduce.plat >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "abstract platform's costs are per message" "$tmp/err" || fail "--segments 2 on an abstract platform: $(cat "$tmp/err")"
+"$steady" plan --op reduce --segments 0 $ex/paper-reduce.plat >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "\-\-segments takes auto or a positive integer (0)" "$tmp/err" || fail "--segments 0: $(cat "$tmp/err")"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["segments"] = 0; json.dump(d, open(sys.argv[2], "w"))' "$tmp/seg4.sched" "$tmp/seg0.sched"
+"$steady" check "$tmp/seg0.sched" "$tmp/q2.plat" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q '"segments" out of range (0)' "$tmp/err" || fail "segments 0 in a file: $(cat "$tmp/err")"
 
 # same-period forwarding: a send given the lag of the send feeding it
 # while its slots do not wait for the parts it forwards is rejected, with

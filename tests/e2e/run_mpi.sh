@@ -12,10 +12,12 @@
 #     "SimGrid and the one-port model"): the ratio then falls to the
 #     latency bound T / max over ports (T + latencies of its messages in a
 #     period), which part 2 checks on the same platforms with latencies.
+#     Seed 2's reduce with its messages cut into 4 segments reaches 0.98.
 #     Rank 0's progress line shows on a terminal, and not under --quiet.
 #  3. Open MPI (mpirun --oversubscribe): every operation on a small
-#     generated platform, a platform with a router, the paper's abstract
-#     reduce example; every operation verified.
+#     generated platform, whole and in 4 segments, a platform with a
+#     router, the paper's abstract reduce example; every operation
+#     verified.
 #  4. Failures, each under `timeout 60`: wrong -np, a schedule for another
 #     platform, a truncated and an invalid schedule, bad options, a stalled
 #     peer (--timeout, plain MPI and SMPI), a dead peer, and a damaged byte
@@ -106,6 +108,20 @@ for seed in 1 2 3; do
     echo "$line"
 done
 
+# segments (docs/schedule-format.md): random-6 seed 2's reduce, whose
+# pipeline costs it most unsegmented, with its 64 KiB messages cut into 4
+line="  random-6-s2, no latency, 64 KiB in 4 segments:"
+s="$tmp/z2-seg.sched"
+if plan reduce "$tmp/z2.plat" "$s" --msg-size 64KiB --segments 4 --series 2000 &&
+    smpi "$tmp/z2.plat" "$s" 2000 && verified 2000 "smpi reduce z2, 4 segments"; then
+    r=$(field ratio)
+    rp=$("$steady" replay --json --ops 2000 "$s" "$tmp/z2.plat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ratio"])')
+    printf '%s reduce %.4f (%.4f)\n' "$line" "$r" "$rp"
+    ge "$r" 0.98 || fail "smpi reduce z2, 4 segments: achieved / TP $r < 0.98 (replay $rp)"
+else
+    fail "smpirun reduce z2, 4 segments: $(grep -v WARNING "$tmp/err" | head -c 300)"
+fi
+
 # the progress line: rank 0 redraws "steady-run: period Q/N (P%), T s" on a
 # terminal (script gives the run one) for runs longer than 0.3 s; none
 # with --quiet
@@ -168,6 +184,10 @@ for op in scatter gossip reduce broadcast; do
     plan $op "$tmp/small.plat" "$tmp/small-$op.sched" --msg-size 64KiB || continue
     ompi "$tmp/small.plat" "$tmp/small-$op.sched" 300 || { fail "mpirun $op: $(head -c 300 "$tmp/err")"; continue; }
     verified 300 "mpirun $op small"
+    # 4 segments of 64 KiB: every byte of each 256 KiB operation checked
+    plan $op "$tmp/small.plat" "$tmp/seg-$op.sched" --msg-size 256KiB --segments 4 || continue
+    ompi "$tmp/small.plat" "$tmp/seg-$op.sched" 300 || { fail "mpirun $op, 4 segments: $(head -c 300 "$tmp/err")"; continue; }
+    verified 300 "mpirun $op small, 4 segments"
 done
 plan broadcast "$tmp/cluster.plat" "$tmp/cluster.sched" --msg-size 64KiB &&
     { ompi "$tmp/cluster.plat" "$tmp/cluster.sched" 300 || fail "mpirun broadcast cluster: $(head -c 300 "$tmp/err")"; } &&
@@ -224,12 +244,12 @@ expect fail 'exited on signal 9' \
     "dead peer" env STEADY_RUN_FAULT=2:die@100 "${mpi[@]}" -np 4 "$run" --ops 300 "$s" "$p"
 # a damaged byte is caught: one corrupt operation, exit 1 (the scatter's
 # source P0 sends every message; P1 sends its value or a partial result)
-for fault in scatter:0 reduce:1; do
-    op=${fault%:*}
-    STEADY_RUN_FAULT=${fault#*:}:corrupt@100 ompi "$p" "$tmp/small-$op.sched" 300
+for fault in small-scatter:0 small-reduce:1 seg-reduce:1; do
+    sched=${fault%:*}
+    STEADY_RUN_FAULT=${fault#*:}:corrupt@100 ompi "$p" "$tmp/$sched.sched" 300
     st=$?
     [ $st -eq 1 ] && [ "$(field corrupt)" = 1 ] && [ "$(field verified)" = 299 ] ||
-        fail "corrupt@100 on $op: exit $st, corrupt '$(field corrupt)', verified '$(field verified)'"
+        fail "corrupt@100 on $sched: exit $st, corrupt '$(field corrupt)', verified '$(field verified)'"
 done
 # SMPI: the watchdog of the first rank without progress for 1 simulated
 # second ends the simulation (SimGrid alone would stop at the deadlock with

@@ -84,6 +84,7 @@ static void set_period(steady_schedule_t *sc, const char *period, long ops)
 {
     set_q(sc->period, period);
     sc->ops_per_period = ops;
+    sc->segments = 1;
     mpq_set_si(sc->throughput, ops, 1);
     mpq_div(sc->throughput, sc->throughput, sc->period);
 }

@@ -44,6 +44,7 @@ static steady_schedule_t *sched_new(const steady_platform_t *p, steady_op_t op, 
     sc->abstract = true;
     sc->msg_size = 1;
     sc->task_cost = 1;
+    sc->segments = 1;
     sc->ops_per_period = K;
     mpq_set_str(sc->period, period, 10);
     mpq_canonicalize(sc->period);
