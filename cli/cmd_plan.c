@@ -31,7 +31,6 @@ void help_plan(FILE *out)
             "                        is kept\n"
             "  --series N            the series length --period auto plans for (default\n"
             "                        10000)\n"
-
             "  --period exact        the smallest period in which every tree runs a whole\n"
             "                        number of operations: the optimum exactly, but on\n"
             "                        measured platforms often billions of operations long\n"
@@ -71,13 +70,17 @@ static void print_summary(FILE *f, const steady_schedule_t *sc, const steady_pla
 {
     const char *unit = sc->abstract ? "time units" : "s";
     const char *per = sc->abstract ? "time unit" : "second";
-    double m = (double)sc->segments, optimum = mpq_get_d(sc->optimum) / m;
-    double tp = mpq_get_d(sc->throughput) / m;
-    gmp_fprintf(f, "optimum      %.10g operations per %s", optimum, per);
-    if (sc->segments == 1)
-        gmp_fprintf(f, " (%Qd)", sc->optimum);
-    fprintf(f, "\nschedule     %.10g operations per %s (%.4f%% of the optimum)\n", tp, per,
-            100 * tp / optimum);
+    /* in operations: the schedule's rates are per message */
+    mpq_t optimum, tp;
+    mpq_inits(optimum, tp, NULL);
+    mpq_set_si(tp, sc->segments, 1);
+    mpq_div(optimum, sc->optimum, tp);
+    mpq_div(tp, sc->throughput, tp);
+    gmp_fprintf(f, "optimum      %Qd = %.10g operations per %s\n", optimum, mpq_get_d(optimum),
+                per);
+    fprintf(f, "schedule     %.10g operations per %s (%.4f%% of the optimum)\n", mpq_get_d(tp), per,
+            100 * mpq_get_d(tp) / mpq_get_d(optimum));
+    mpq_clears(optimum, tp, NULL);
     if (sc->segments > 1) {
         fprintf(f, "segments     %ld per operation, of %.0f bytes, scheduled as messages\n",
                 sc->segments, sc->msg_size);
@@ -93,8 +96,12 @@ static void print_summary(FILE *f, const steady_schedule_t *sc, const steady_pla
             sc->ops_per_period, steady_schedule_unit(sc),
             sc->fixed_period ? "" : " (exact period)");
     if (sc->fixed_period)
-        fprintf(f, "loss         %.6g (bound %.6g: the decomposition's trees / period)\n",
-                mpq_get_d(sc->loss), mpq_get_d(sc->loss_bound));
+        fprintf(f,
+                "loss         %.6g operations per %s (bound %.6g: the decomposition's "
+                "trees\n             / period%s)\n",
+                mpq_get_d(sc->loss) / (double)sc->segments, per,
+                mpq_get_d(sc->loss_bound) / (double)sc->segments,
+                sc->segments > 1 ? " / segments" : "");
     int transfers = 0;
     for (int k = 0; k < sc->nslots; k++)
         transfers += sc->slots[k].ntransfers;

@@ -6,12 +6,13 @@
  * operation's message cut into m, docs/schedule-format.md), which make
  * P = ceil(N m / K) batches (K = ops_per_period, counted in messages like
  * every quantity of the schedule; the last batch may be partial), and the
- * run P + L periods (L = max_lag); below, N counts messages.  The *program* is the global sequence
- * of events in schedule order: for each period q, the slots in order and the transfers of each slot
- * in order, then the compute entries of sc->compute in their order.  In period q a step of lag λ
- * works on batch b = q - λ when 0 <= b < P.  Tree i's operations in batch b are b K + first + j, 0
- * <= j < weight; those
- * >= N do not exist, so batch b of tree i has
+ * run P + L periods (L = max_lag); below, N counts messages.  The
+ * *program* is the global sequence of events in schedule order: for each
+ * period q, the slots in order and the transfers of each slot in order,
+ * then the compute entries of sc->compute in their order.  In period q a
+ * step of lag λ works on batch b = q - λ when 0 <= b < P.  Tree i's
+ * messages in batch b are b K + first + j, 0 <= j < weight; those >= N do
+ * not exist, so batch b of tree i has
  *     n(i, b) = clamp(N - b K - first, 0, weight)
  * message positions, a transfer part [from, to) is clipped to
  * [from, min(to, n)) and skipped when nothing is left, and a compute entry
