@@ -83,7 +83,7 @@ int cmd_check(int argc, char **argv)
                    sc->throughput, mpq_get_d(sc->throughput), sc->ntrees, sc->nslots);
         if (sc->segments > 1)
             printf("; %ld segments per operation: %.10g operations per %s", sc->segments,
-                   mpq_get_d(sc->throughput) / (double)sc->segments,
+                   steady_schedule_per_operation(sc, sc->throughput),
                    sc->abstract ? "time unit" : "second");
         putchar('\n');
     }

@@ -545,7 +545,7 @@ static int measure_plan(measure_t *m, const steady_comparison_t *c, const steady
             else if (rc)
                 status = report(err);
         }
-        *planned = mpq_get_d(sc->throughput) / (double)sc->segments;
+        *planned = steady_schedule_per_operation(sc, sc->throughput);
     }
     steady_schedule_destroy(sc);
     steady_solution_destroy(sol);

@@ -99,8 +99,8 @@ static void print_summary(FILE *f, const steady_schedule_t *sc, const steady_pla
         fprintf(f,
                 "loss         %.6g operations per %s (bound %.6g: the decomposition's "
                 "trees\n             / period%s)\n",
-                mpq_get_d(sc->loss) / (double)sc->segments, per,
-                mpq_get_d(sc->loss_bound) / (double)sc->segments,
+                steady_schedule_per_operation(sc, sc->loss), per,
+                steady_schedule_per_operation(sc, sc->loss_bound),
                 sc->segments > 1 ? " / segments" : "");
     int transfers = 0;
     for (int k = 0; k < sc->nslots; k++)

@@ -273,8 +273,7 @@ static void fill_span(const program_t *pg, int f, long b, size_t lo, size_t hi, 
  * of n positions; *j receives the first such position. */
 static bool touches(const program_t *pg, const piece_t *x, long b, long n, long op, long *j)
 {
-    long first = b * pg->K + pg->sc->trees[pg->steps[x->flat].tree].first;
-    long lo = op * pg->m - first, hi = lo + pg->m;
+    long lo = op * pg->m - program_msg(pg, pg->steps[x->flat].tree, b, 0), hi = lo + pg->m;
     *j = lo > x->lo ? lo : x->lo;
     return *j < hi && *j < x->hi && *j < n;
 }

@@ -685,9 +685,9 @@ int main(int argc, char **argv)
             if (sc->segments > 1 && n > 0 && (size_t)n < sizeof ri.what)
                 snprintf(ri.what + n, sizeof ri.what - (size_t)n, ", %ld segments of %zu bytes",
                          sc->segments, bytes);
-            ri.planned = mpq_get_d(sc->throughput) / (double)sc->segments;
+            ri.planned = steady_schedule_per_operation(sc, sc->throughput);
             ri.planned_what = "the schedule's throughput";
-            ri.optimum = mpq_get_d(sc->optimum) / (double)sc->segments;
+            ri.optimum = steady_schedule_per_operation(sc, sc->optimum);
             ri.optimum_what = "the LP's TP";
         } else {
             ri.ar = &ar;

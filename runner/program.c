@@ -59,9 +59,14 @@ long program_batch_size(const program_t *pg, int tree, long b)
     return n < tr->weight ? n : tr->weight;
 }
 
+long program_msg(const program_t *pg, int tree, long b, long j)
+{
+    return b * pg->K + pg->sc->trees[tree].first + j;
+}
+
 long program_op(const program_t *pg, int tree, long b, long j, size_t *at)
 {
-    long msg = b * pg->K + pg->sc->trees[tree].first + j;
+    long msg = program_msg(pg, tree, b, j);
     if (at)
         *at = (size_t)(msg % pg->m) * pg->S;
     return msg / pg->m;
@@ -540,9 +545,9 @@ steady_err_t program_build(const steady_schedule_t *sc, const steady_platform_t 
     pg->m = sc->segments;
     pg->S = S;
     pg->K = sc->ops_per_period;
-    if (pg->m < 1 || ops > LONG_MAX / 4 / pg->m)
-        return steady_error_set(err, STEADY_EINVAL, "%ld operations of %ld segments", ops, pg->m);
-    pg->ops = ops * pg->m;
+    steady_err_t rc = steady_schedule_messages(sc, ops, &pg->ops, err);
+    if (rc)
+        return rc;
     pg->L = sc->max_lag;
     if (pg->K <= 0 || pg->L < 0 || sc->ntrees <= 0 || sc->nsources <= 0 || sc->ntargets <= 0)
         return steady_error_set(err, STEADY_EINVAL,
@@ -553,7 +558,7 @@ steady_err_t program_build(const steady_schedule_t *sc, const steady_platform_t 
                                 "a reduce of %d participants (steady-run handles at most %d)",
                                 sc->nsources, PAYLOAD_MAX_PARTICIPANTS);
     pg->P = pg->ops / pg->K + (pg->ops % pg->K != 0);
-    steady_err_t rc = build_steps(pg, err);
+    rc = build_steps(pg, err);
     if (rc)
         return rc;
 

@@ -155,6 +155,10 @@ void program_free(program_t *pg);
 /* Message positions of tree t's batch b that exist: [0, n). */
 long program_batch_size(const program_t *pg, int tree, long b);
 
+/* The message at position j of tree t's batch b (messages are numbered
+ * over the run: batch b holds b K .. b K + K - 1). */
+long program_msg(const program_t *pg, int tree, long b, long j);
+
 /* The operation that message position j of tree t's batch b belongs to,
  * and (at, if not NULL) where the message starts in the operation's m S
  * bytes: message i is segment i mod m of operation i / m. */

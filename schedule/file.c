@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,24 @@
 const char *steady_schedule_unit(const steady_schedule_t *sc)
 {
     return sc->segments > 1 ? "segments" : "operations";
+}
+
+double steady_schedule_per_operation(const steady_schedule_t *sc, const mpq_t rate)
+{
+    return mpq_get_d(rate) / (double)sc->segments;
+}
+
+steady_err_t steady_schedule_messages(const steady_schedule_t *sc, long ops, long *msgs,
+                                      steady_error_t *err)
+{
+    if (ops <= 0)
+        return steady_error_set(err, STEADY_EINVAL,
+                                "the number of operations must be positive (%ld)", ops);
+    if (sc->segments < 1 || ops > LONG_MAX / 4 / sc->segments)
+        return steady_error_set(err, STEADY_EINVAL, "%ld operations of %ld segments (too many)",
+                                ops, sc->segments);
+    *msgs = ops * sc->segments;
+    return STEADY_OK;
 }
 
 /* ---- writing --------------------------------------------------------------- */

@@ -72,7 +72,6 @@
  * examples/platforms/tiers.plat (64 events per operation) take 0.3 s, of
  * its gossip (1165 transfers per operation) 6 s.
  */
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -599,21 +598,6 @@ static void observe(const steady_replay_observer_t *obs, const replay_t *r, long
     obs->event(obs->ctx, &ev);
 }
 
-/* *msgs: the messages of `ops` operations (sc->segments each). */
-static steady_err_t messages_of(const steady_schedule_t *sc, long ops, long *msgs,
-                                steady_error_t *err)
-{
-    if (ops <= 0)
-        return steady_error_set(err, STEADY_EINVAL,
-                                "replay: the number of operations must be positive (%ld)", ops);
-    if (sc->segments < 1 || ops > LONG_MAX / 4 / sc->segments)
-        return steady_error_set(err, STEADY_EINVAL,
-                                "replay: %ld operations of %ld segments (too many)", ops,
-                                sc->segments);
-    *msgs = ops * sc->segments;
-    return STEADY_OK;
-}
-
 /* steady_schedule_replay_observed for `msgs` messages; res counts them as
  * messages too. */
 static steady_err_t replay_messages(const steady_schedule_t *sc, const steady_platform_t *p,
@@ -769,16 +753,15 @@ steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
 {
     long msgs = 0;
     memset(res, 0, sizeof *res);
-    steady_err_t rc = messages_of(sc, ops, &msgs, err);
+    steady_err_t rc = steady_schedule_messages(sc, ops, &msgs, err);
     if (!rc)
         rc = replay_messages(sc, p, msgs, obs, res, err);
     if (rc)
         return rc;
-    double m = (double)sc->segments;
     res->ops = ops;
     res->achieved = res->makespan > 0 ? (double)ops / res->makespan : INFINITY;
-    res->optimum = mpq_get_d(sc->optimum) / m;
-    res->planned = mpq_get_d(sc->throughput) / m;
+    res->optimum = steady_schedule_per_operation(sc, sc->optimum);
+    res->planned = steady_schedule_per_operation(sc, sc->throughput);
     res->ratio = res->optimum > 0 ? res->achieved / res->optimum : 0;
     return STEADY_OK;
 }
@@ -843,7 +826,7 @@ steady_err_t steady_schedule_series_makespan(const steady_schedule_t *sc,
     if (extrapolated)
         *extrapolated = false;
     long msgs = 0;
-    steady_err_t rc = messages_of(sc, ops, &msgs, err);
+    steady_err_t rc = steady_schedule_messages(sc, ops, &msgs, err);
     if (rc)
         return rc;
     bool periodic = false;

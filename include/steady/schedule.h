@@ -158,6 +158,15 @@ void steady_schedule_destroy(steady_schedule_t *sc);
  * "segments" for a schedule in segments. */
 const char *steady_schedule_unit(const steady_schedule_t *sc);
 
+/* One of sc's rates (optimum, throughput, loss: per message) in operations
+ * per time unit. */
+double steady_schedule_per_operation(const steady_schedule_t *sc, const mpq_t rate);
+
+/* *msgs: the messages of `ops` operations, ops * sc->segments.  ops not
+ * positive, or too many messages for a long -> STEADY_EINVAL. */
+steady_err_t steady_schedule_messages(const steady_schedule_t *sc, long ops, long *msgs,
+                                      steady_error_t *err);
+
 /* Writes the JSON document (docs/schedule-format.md). */
 steady_err_t steady_schedule_write(const steady_schedule_t *sc, const steady_platform_t *p,
                                    FILE *out, steady_error_t *err);
