@@ -64,8 +64,10 @@ int report(const steady_error_t *err);
 /* Parses a --from/--format value; false after printing a usage error. */
 bool parse_format(const char *cmd, const char *value, bool allow_auto, steady_format_t *f);
 
-/* Output to a file, atomically: written to PATH.tmp and renamed on success,
- * removed on failure.  path "-" or NULL is standard output. */
+/* Output to a file.  A regular file (or a new one) is written atomically:
+ * to a temporary PATH.tmp.XXXXXX renamed over PATH on success, removed on
+ * failure.  A symbolic link, a device, a FIFO or a socket is written to
+ * directly, never replaced.  path "-" or NULL is standard output. */
 typedef struct {
     FILE *f;
     const char *path;

@@ -50,6 +50,34 @@ expect 2 "$steady" export --format simgrid --msg-size 0 examples/platforms/paper
 # an output that cannot be written is a runtime failure (1) and leaves no file
 expect 1 "$steady" export --format native -o /nonexistent/dir/p.plat examples/platforms/paper-reduce.plat
 expect 1 "$steady" gen --kind ring --nodes 4 -o /nonexistent/dir/p.plat
+expect 1 "$steady" gen --kind ring --nodes 4 -o "$tmp"
+grep -qx "$tmp: cannot write: it is a directory" "$tmp/err" || fail "-o DIR message"
+
+# -o writes *to* what is not a regular file, never replaces it: a character
+# device (a private copy of /dev/null's), a FIFO, a symbolic link; a regular
+# file keeps its mode and no temporary file is left behind
+mkdir "$tmp/o"
+if mknod "$tmp/o/null" c 1 3 2>/dev/null; then
+    expect 0 "$steady" gen --kind ring --nodes 4 -o "$tmp/o/null"
+    [ -c "$tmp/o/null" ] || fail "-o replaced a character device"
+fi
+mkfifo "$tmp/o/fifo"
+cat "$tmp/o/fifo" >"$tmp/o/fifo.out" &
+expect 0 "$steady" gen --kind ring --nodes 4 -o "$tmp/o/fifo"
+wait
+[ -p "$tmp/o/fifo" ] || fail "-o replaced a FIFO"
+grep -q '^processor P3 ' "$tmp/o/fifo.out" || fail "-o FIFO: the platform did not go through the FIFO"
+echo old >"$tmp/o/target"
+ln -s target "$tmp/o/link"
+expect 0 "$steady" gen --kind ring --nodes 4 -o "$tmp/o/link"
+[ -L "$tmp/o/link" ] || fail "-o replaced a symbolic link"
+grep -q '^processor P3 ' "$tmp/o/target" || fail "-o did not write through the symbolic link"
+echo old >"$tmp/o/reg"
+chmod 640 "$tmp/o/reg"
+expect 0 "$steady" gen --kind ring --nodes 4 -o "$tmp/o/reg"
+[ "$(stat -c %a "$tmp/o/reg")" = 640 ] || fail "-o changed a regular file's mode"
+grep -q '^processor P3 ' "$tmp/o/reg" || fail "-o did not replace a regular file"
+[ "$(ls "$tmp/o" | grep -c tmp)" = 0 ] || fail "-o left a temporary file: $(ls "$tmp/o")"
 
 # info on every example, text and JSON
 for p in examples/platforms/*; do
