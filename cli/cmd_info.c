@@ -12,9 +12,9 @@ void help_info(FILE *out)
     fprintf(out, "usage: steady info [--from FORMAT] [--list] [--json] PLATFORM\n"
                  "\n"
                  "Reads and validates PLATFORM ('-' for standard input) and prints a summary:\n"
-                 "nodes (processors, routers), directed edges and duplex pairs, whether the\n"
-                 "graph is strongly connected, and the ranges of bandwidth, latency, overhead\n"
-                 "(or abstract cost) and processor speed.\n"
+                 "nodes (processors, routers, switches), channels, directed edges and duplex\n"
+                 "pairs, whether the graph is strongly connected, and the ranges of bandwidth,\n"
+                 "latency, overhead (or abstract cost) and processor speed.\n"
                  "\n"
                  "  --from FORMAT  auto (default: by content), native, graphml or simgrid\n"
                  "  --list         also list every node and edge\n"
@@ -48,9 +48,19 @@ static void print_text(const steady_platform_t *p, const steady_platform_summary
 {
     printf("platform     %s (%s, %s format)\n", steady_platform_name(p), path,
            steady_format_name(format));
-    printf("nodes        %d (%d processors, %d routers)\n", s->nodes, s->processors, s->routers);
+    printf("nodes        %d (%d processors, %d routers", s->nodes, s->processors, s->routers);
+    if (s->switches > 0)
+        printf(", %d switches", s->switches);
+    printf(")\n");
     printf("edges        %d directed (%d duplex pairs, %d one-way)\n", s->edges, s->duplex_pairs,
            s->edges - 2 * s->duplex_pairs);
+    if (s->channels > 0) {
+        int crossing = 0;
+        for (int k = 0; k < s->edges; k++)
+            crossing += steady_platform_edge(p, k)->ncross > 0;
+        printf("channels     %d, crossed by %d edges (%d shared resources)\n", s->channels, crossing,
+               steady_platform_resource_count(p));
+    }
     if (s->strongly_connected)
         printf("connected    strongly connected\n");
     else
@@ -76,16 +86,34 @@ static void print_text(const steady_platform_t *p, const steady_platform_summary
         char sp[32] = "-";
         if (n->kind == STEADY_PROCESSOR)
             snprintf(sp, sizeof sp, "%.17g", n->speed);
-        printf("%-5d %-20s %-9s %s\n", v, n->name,
-               n->kind == STEADY_ROUTER ? "router" : "processor", sp);
+        printf("%-5d %-20s %-9s %s\n", v, n->name, steady_node_kind_name(n->kind), sp);
     }
-    printf("\n%-5s %-20s %-20s %-12s %-12s %s\n", "id", "from", "to",
-           s->abstract ? "cost" : "bandwidth", "latency", "overhead");
+    if (steady_platform_channel_count(p) > 0) {
+        printf("\n%-5s %-20s %-12s %-12s %s\n", "id", "channel", s->abstract ? "cost" : "bandwidth",
+               "latency", "sharing");
+        for (int k = 0; k < steady_platform_channel_count(p); k++) {
+            const steady_channel_t *c = steady_platform_channel(p, k);
+            printf("%-5d %-20s %-12.6g %-12.6g %s\n", k, c->name,
+                   s->abstract ? c->cost : c->bandwidth, c->latency,
+                   steady_sharing_name(c->sharing));
+        }
+    }
+    printf("\n%-5s %-20s %-20s %-12s %-12s %-12s%s\n", "id", "from", "to",
+           s->abstract ? "cost" : "bandwidth", "latency", "overhead",
+           s->channels > 0 ? " crosses" : "");
     for (int k = 0; k < steady_platform_edge_count(p); k++) {
         const steady_edge_t *e = steady_platform_edge(p, k);
-        printf("%-5d %-20s %-20s %-12.6g %-12.6g %.6g\n", k, steady_platform_node(p, e->src)->name,
+        printf("%-5d %-20s %-20s %-12.6g %-12.6g %-12.6g", k, steady_platform_node(p, e->src)->name,
                steady_platform_node(p, e->dst)->name, s->abstract ? e->cost : e->bandwidth,
                e->latency, e->overhead);
+        for (int j = 0; j < e->ncross; j++) {
+            const steady_channel_t *c = steady_platform_channel(p, e->cross[j].channel);
+            printf("%s%s%s", j ? "," : " ", c->name,
+                   c->sharing != STEADY_SPLITDUPLEX ? ""
+                   : e->cross[j].down               ? ":down"
+                                                    : ":up");
+        }
+        putchar('\n');
     }
 }
 
@@ -97,13 +125,13 @@ static json_t *range_json(steady_range_t r)
 static int print_json(const steady_platform_t *p, const steady_platform_summary_t *s,
                       const char *path, steady_format_t format, bool list)
 {
-    json_t *j =
-        json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:b, s:i, s:b, s:i, s:i}", "name",
-                  steady_platform_name(p), "file", path, "format", steady_format_name(format),
-                  "nodes", s->nodes, "processors", s->processors, "routers", s->routers, "edges",
-                  s->edges, "duplex_pairs", s->duplex_pairs, "strongly_connected",
-                  s->strongly_connected, "components", s->components, "abstract", s->abstract,
-                  "max_out_degree", s->max_out_degree, "max_in_degree", s->max_in_degree);
+    json_t *j = json_pack(
+        "{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:i, s:b, s:i, s:i}", "name",
+        steady_platform_name(p), "file", path, "format", steady_format_name(format), "nodes",
+        s->nodes, "processors", s->processors, "routers", s->routers, "switches", s->switches,
+        "edges", s->edges, "channels", s->channels, "duplex_pairs", s->duplex_pairs,
+        "strongly_connected", s->strongly_connected, "components", s->components, "abstract",
+        s->abstract, "max_out_degree", s->max_out_degree, "max_in_degree", s->max_in_degree);
     if (!j)
         return EXIT_FAIL;
     json_object_set_new(j, "latency", range_json(s->latency));
@@ -118,20 +146,35 @@ static int print_json(const steady_platform_t *p, const steady_platform_summary_
         json_t *nodes = json_array(), *edges = json_array();
         for (int v = 0; v < steady_platform_node_count(p); v++) {
             const steady_node_t *n = steady_platform_node(p, v);
-            json_array_append_new(nodes,
-                                  json_pack("{s:s, s:s, s:f}", "name", n->name, "kind",
-                                            n->kind == STEADY_ROUTER ? "router" : "processor",
-                                            "speed", n->speed));
+            json_array_append_new(nodes, json_pack("{s:s, s:s, s:f}", "name", n->name, "kind",
+                                                   steady_node_kind_name(n->kind), "speed",
+                                                   n->speed));
+        }
+        json_t *channels = json_array();
+        for (int k = 0; k < steady_platform_channel_count(p); k++) {
+            const steady_channel_t *c = steady_platform_channel(p, k);
+            json_array_append_new(channels, json_pack("{s:s, s:f, s:f, s:f, s:s}", "name", c->name,
+                                                      "bandwidth", c->bandwidth, "latency",
+                                                      c->latency, "cost", c->cost, "sharing",
+                                                      steady_sharing_name(c->sharing)));
         }
         for (int k = 0; k < steady_platform_edge_count(p); k++) {
             const steady_edge_t *e = steady_platform_edge(p, k);
-            json_array_append_new(edges, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f}", "from",
+            json_t *cross = json_array();
+            for (int x = 0; x < e->ncross; x++)
+                json_array_append_new(
+                    cross, json_pack("{s:s, s:b}", "channel",
+                                     steady_platform_channel(p, e->cross[x].channel)->name, "down",
+                                     e->cross[x].down));
+            json_array_append_new(edges, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:o}", "from",
                                                    steady_platform_node(p, e->src)->name, "to",
                                                    steady_platform_node(p, e->dst)->name,
                                                    "bandwidth", e->bandwidth, "latency", e->latency,
-                                                   "overhead", e->overhead, "cost", e->cost));
+                                                   "overhead", e->overhead, "cost", e->cost,
+                                                   "crosses", cross));
         }
         json_object_set_new(j, "node_list", nodes);
+        json_object_set_new(j, "channel_list", channels);
         json_object_set_new(j, "edge_list", edges);
     }
     int rc =

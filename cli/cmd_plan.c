@@ -48,7 +48,7 @@ void help_plan(FILE *out)
             problem_help);
 }
 
-/* The largest latency / c(e) of a message over the edges sc sends on: what
+/* The largest latency / time of a message over the hops sc sends on: what
  * an executor that holds a port for the latency too (SMPI's rendezvous)
  * loses against the model, docs/schedule-format.md "Segments". */
 static double latency_share(const steady_schedule_t *sc, const steady_platform_t *p)
@@ -59,8 +59,10 @@ static double latency_share(const steady_schedule_t *sc, const steady_platform_t
             const steady_sched_step_t *st = &sc->trees[t].steps[i];
             if (st->kind != STEADY_STEP_SEND)
                 continue;
-            double c = steady_platform_comm_time(p, st->edge, sc->msg_size);
-            double share = steady_platform_edge(p, st->edge)->latency / c;
+            steady_hop_t h = {.src = steady_sched_step_src(sc, p, st),
+                              .dst = steady_sched_step_dst(sc, p, st)};
+            h.edges = (int *)steady_sched_step_edges(sc, st, &h.nedges);
+            double share = steady_hop_latency(p, &h) / steady_hop_time(p, &h, sc->msg_size);
             worst = share > worst ? share : worst;
         }
     return worst;

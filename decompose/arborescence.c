@@ -230,6 +230,9 @@ bool exact_maxflow(int n, int m, const int *tail, const int *head, const mpz_t *
 
 typedef struct {
     const steady_platform_t *p;
+    const arcs_t *g;
+    int *out_start, *out_arc; /* arcs leaving rank u: out_arc[out_start[u] .. out_start[u + 1]) */
+    int *in_start, *in_arc;   /* arcs entering rank v, likewise */
     int n, m, root;
     bool spanning; /* every other node is a target */
     int ntargets;
@@ -265,8 +268,10 @@ static void packer_free(packer_t *pk)
         flownet_free(&pk->net);
     free(pk->targets);
     free(pk->is_target);
-    free(pk->tail);
-    free(pk->head);
+    free(pk->out_start);
+    free(pk->out_arc);
+    free(pk->in_start);
+    free(pk->in_arc);
     free(pk->cap);
     free(pk->rest);
     free(pk->tmp);
@@ -278,26 +283,41 @@ static void packer_free(packer_t *pk)
     free(pk->steps);
 }
 
-/* Sets up pk with the scaled capacities n(e) L and k = TP L.  False when
- * memory runs out. */
-static bool packer_init(packer_t *pk, const steady_solution_t *s)
+/* Arcs a of g by their tail (or head, `by_head`) as a CSR index. */
+static bool arc_index(const arcs_t *g, bool by_head, int **start, int **arc)
+{
+    *start = calloc((size_t)g->n + 2, sizeof **start);
+    *arc = malloc((size_t)(g->m + 1) * sizeof **arc);
+    if (!*start || !*arc)
+        return false;
+    for (int a = 0; a < g->m; a++)
+        (*start)[(by_head ? g->head[a] : g->tail[a]) + 2]++;
+    for (int u = 0; u < g->n; u++)
+        (*start)[u + 2] += (*start)[u + 1];
+    for (int a = 0; a < g->m; a++) /* in arc order within each node */
+        (*arc)[(*start)[(by_head ? g->head[a] : g->tail[a]) + 1]++] = a;
+    return true;
+}
+
+/* Sets up pk on the arcs of g with the scaled capacities cap(a) L and
+ * k = TP L.  False when memory runs out. */
+static bool packer_init(packer_t *pk, const steady_solution_t *s, const arcs_t *g)
 {
     const steady_platform_t *p = steady_solution_platform(s);
-    int n = steady_platform_node_count(p), m = steady_platform_edge_count(p), ns, nt;
+    int n = g->n, m = g->m, ns, nt;
     memset(pk, 0, sizeof *pk);
     mpz_inits(pk->k, pk->tp_left, pk->scale, pk->val, pk->low, pk->need, NULL);
     mpq_init(pk->w);
     pk->p = p;
+    pk->g = g;
     pk->n = n;
     pk->m = m;
-    pk->root = steady_solution_sources(s, &ns)[0];
+    pk->root = steady_platform_rank_of(p, steady_solution_sources(s, &ns)[0]);
     const int *tg = steady_solution_targets(s, &nt);
-    pk->spanning = !steady_solution_is_bound(s);
+    pk->spanning = nt == n - 1;
     size_t nn = (size_t)n + 1, mm = (size_t)m + 1;
     pk->targets = malloc(nn * sizeof *pk->targets);
     pk->is_target = calloc(nn, sizeof *pk->is_target);
-    pk->tail = malloc(mm * sizeof *pk->tail);
-    pk->head = malloc(mm * sizeof *pk->head);
     pk->cap = malloc(mm * sizeof *pk->cap);
     pk->rest = malloc(mm * sizeof *pk->rest);
     pk->tmp = malloc(mm * sizeof *pk->tmp);
@@ -307,50 +327,33 @@ static bool packer_init(packer_t *pk, const steady_solution_t *s)
     pk->cut = calloc(nn, sizeof *pk->cut);
     pk->scratch = calloc(nn, sizeof *pk->scratch);
     pk->steps = calloc(nn, sizeof *pk->steps);
-    if (!pk->targets || !pk->is_target || !pk->tail || !pk->head || !pk->cap || !pk->rest ||
-        !pk->tmp || !pk->t_node || !pk->t_edge || !pk->order || !pk->cut || !pk->scratch ||
-        !pk->steps)
+    if (!pk->targets || !pk->is_target || !pk->cap || !pk->rest || !pk->tmp || !pk->t_node ||
+        !pk->t_edge || !pk->order || !pk->cut || !pk->scratch || !pk->steps ||
+        !arc_index(g, false, &pk->out_start, &pk->out_arc) ||
+        !arc_index(g, true, &pk->in_start, &pk->in_arc))
         return false;
     for (; pk->ncap < m; pk->ncap++)
         mpz_inits(pk->cap[pk->ncap], pk->rest[pk->ncap], pk->tmp[pk->ncap], NULL);
-
-    if (pk->spanning) {
-        for (int v = 0; v < n; v++)
-            if (v != pk->root)
-                pk->targets[pk->ntargets++] = v;
-    } else {
-        for (int i = 0; i < nt; i++)
-            pk->targets[pk->ntargets++] = tg[i];
-    }
+    for (int i = 0; i < nt; i++)
+        pk->targets[pk->ntargets++] = steady_platform_rank_of(p, tg[i]);
     for (int i = 0; i < pk->ntargets; i++)
         pk->is_target[pk->targets[i]] = true;
-
-    /* L = lcm of the denominators of TP and of every n(e) */
+    /* L = lcm of the denominators of TP and of every capacity */
     mpq_t q;
     mpq_init(q);
     steady_solution_throughput(s, q);
     mpz_set(pk->scale, mpq_denref(q));
-    for (int e = 0; e < m; e++) {
-        const steady_edge_t *ed = steady_platform_edge(p, e);
-        pk->tail[e] = ed->src;
-        pk->head[e] = ed->dst;
-        steady_solution_send(s, e, 0, pk->w);
-        mpz_lcm(pk->scale, pk->scale, mpq_denref(pk->w));
-    }
+    for (int a = 0; a < m; a++)
+        mpz_lcm(pk->scale, pk->scale, mpq_denref(g->cap[a]));
     mpz_divexact(pk->k, pk->scale, mpq_denref(q));
     mpz_mul(pk->k, pk->k, mpq_numref(q));
     mpz_set(pk->tp_left, pk->k);
-    for (int e = 0; e < m; e++) {
-        steady_solution_send(s, e, 0, pk->w);
-        /* edges into the root never serve a broadcast: leaving them out
-         * keeps them out of the trees and of the count of E+ */
-        if (pk->head[e] == pk->root || mpq_sgn(pk->w) <= 0)
-            continue;
-        mpz_divexact(pk->cap[e], pk->scale, mpq_denref(pk->w));
-        mpz_mul(pk->cap[e], pk->cap[e], mpq_numref(pk->w));
+    for (int a = 0; a < m; a++) {
+        mpz_divexact(pk->cap[a], pk->scale, mpq_denref(g->cap[a]));
+        mpz_mul(pk->cap[a], pk->cap[a], mpq_numref(g->cap[a]));
     }
     mpq_clear(q);
-    pk->net_ok = flownet_init(&pk->net, n, m, pk->tail, pk->head);
+    pk->net_ok = flownet_init(&pk->net, n, m, g->tail, g->head);
     return pk->net_ok;
 }
 
@@ -379,7 +382,7 @@ static int weakest_target(packer_t *pk, const mpz_t *cap, mpz_srcptr need, mpz_t
 
 static void add_arc(packer_t *pk, int e)
 {
-    int v = pk->head[e];
+    int v = pk->g->head[e];
     mpz_sub_ui(pk->rest[e], pk->rest[e], 1);
     pk->t_edge[e] = true;
     pk->t_node[v] = true;
@@ -406,10 +409,9 @@ static steady_err_t grow_tree(packer_t *pk, steady_error_t *err)
     while (missing > 0) {
         int pick = -1, fallback = -1;
         for (int i = 0; i < pk->nin && pick < 0; i++) {
-            int u = pk->order[i], nout;
-            const int *out = steady_platform_out_edges(pk->p, u, &nout);
-            for (int j = 0; j < nout; j++) {
-                int e = out[j], v = pk->head[e];
+            int u = pk->order[i];
+            for (int j = pk->out_start[u]; j < pk->out_start[u + 1]; j++) {
+                int e = pk->out_arc[j], v = pk->g->head[e];
                 if (pk->t_node[v] || mpz_sgn(pk->rest[e]) <= 0)
                     continue;
                 bool ok;
@@ -445,7 +447,7 @@ static steady_err_t grow_tree(packer_t *pk, steady_error_t *err)
             mpz_set(pk->need, best);
         }
         add_arc(pk, pick);
-        missing -= pk->is_target[pk->head[pick]];
+        missing -= pk->is_target[pk->g->head[pick]];
     }
     mpz_clear(best);
 
@@ -454,17 +456,15 @@ static steady_err_t grow_tree(packer_t *pk, steady_error_t *err)
          * after its parent, so scanning the join order backwards sees
          * every child before its parent */
         for (int i = pk->nin - 1; i > 0; i--) {
-            int v = pk->order[i], nout, nin, leaf = 1;
+            int v = pk->order[i], leaf = 1;
             if (pk->is_target[v])
                 continue;
-            const int *out = steady_platform_out_edges(pk->p, v, &nout);
-            for (int j = 0; j < nout && leaf; j++)
-                leaf = !pk->t_edge[out[j]];
+            for (int j = pk->out_start[v]; j < pk->out_start[v + 1] && leaf; j++)
+                leaf = !pk->t_edge[pk->out_arc[j]];
             if (!leaf)
                 continue;
-            const int *in = steady_platform_in_edges(pk->p, v, &nin);
-            for (int j = 0; j < nin; j++)
-                pk->t_edge[in[j]] = false;
+            for (int j = pk->in_start[v]; j < pk->in_start[v + 1]; j++)
+                pk->t_edge[pk->in_arc[j]] = false;
             pk->t_node[v] = false;
         }
     }
@@ -501,7 +501,7 @@ static steady_err_t tree_weight(packer_t *pk, steady_error_t *err)
         int mx = 0;
         mpz_set_ui(c_in, 0);
         for (int e = 0; e < pk->m; e++)
-            if (pk->cut[pk->head[e]] && !pk->cut[pk->tail[e]]) {
+            if (pk->cut[pk->g->head[e]] && !pk->cut[pk->g->tail[e]]) {
                 mpz_add(c_in, c_in, pk->cap[e]);
                 mx += pk->t_edge[e];
             }
@@ -524,8 +524,10 @@ cleanup:
 }
 
 /* Subtracts the current tree with weight pk->w (made an integer by scaling
- * everything by its denominator) and appends it to out in BFS order. */
-static steady_err_t take_tree(packer_t *pk, steady_trees_t *out, steady_error_t *err)
+ * everything by its denominator) and appends it to out in BFS order, each
+ * arc a step of its hop. */
+static steady_err_t take_tree(packer_t *pk, steady_trees_t *out, hop_table_t *hops,
+                              steady_error_t *err)
 {
     mpz_srcptr den = mpq_denref(pk->w);
     if (mpz_cmp_ui(den, 1) != 0) {
@@ -541,20 +543,27 @@ static steady_err_t take_tree(packer_t *pk, steady_trees_t *out, steady_error_t 
             mpz_sub(pk->cap[e], pk->cap[e], wz);
     mpz_sub(pk->k, pk->k, wz);
     mpz_sub(pk->tp_left, pk->tp_left, wz);
-
-    /* steps in BFS order from the root, children in out-edge order */
+    /* steps in BFS order from the root, children in arc order */
+    const arcs_t *g = pk->g;
     int nsteps = 0, qh = 0, qt = 0;
     pk->order[qt++] = pk->root;
     while (qh < qt) {
-        int u = pk->order[qh++], nout;
-        const int *outs = steady_platform_out_edges(pk->p, u, &nout);
-        for (int j = 0; j < nout; j++) {
-            int e = outs[j];
-            if (!pk->t_edge[e])
+        int u = pk->order[qh++];
+        for (int j = pk->out_start[u]; j < pk->out_start[u + 1]; j++) {
+            int a = pk->out_arc[j];
+            if (!pk->t_edge[a])
                 continue;
-            pk->steps[nsteps++] = (steady_step_t){
-                .kind = STEADY_STEP_SEND, .edge = e, .type = 0, .node = -1, .task = -1};
-            pk->order[qt++] = pk->head[e];
+            const int *path = &g->path[g->path_start[a]];
+            int hop = hop_table_add(hops, pk->p, path, g->path_start[a + 1] - g->path_start[a]);
+            if (hop < 0)
+                return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+            pk->steps[nsteps++] = (steady_step_t){.kind = STEADY_STEP_SEND,
+                                                  .hop = hop,
+                                                  .edge = path[0],
+                                                  .type = 0,
+                                                  .node = -1,
+                                                  .task = -1};
+            pk->order[qt++] = g->head[a];
         }
     }
     mpq_set_num(pk->w, wz);
@@ -565,104 +574,30 @@ static steady_err_t take_tree(packer_t *pk, steady_trees_t *out, steady_error_t 
     return STEADY_OK;
 }
 
-/* Checks the trees out->trees[first..] against the solution: SEND steps of
- * type 0 forming an arborescence rooted at the source, listed tail first,
- * reaching every target; positive weights whose per-edge sums stay within
- * n(e) and whose total is TP (spanning) or at most TP (multicast). */
-static steady_err_t check_trees(const steady_solution_t *s, const packer_t *pk,
-                                const steady_trees_t *out, int first, steady_error_t *err)
-{
-    int n = pk->n, m = pk->m;
-    steady_err_t rc = STEADY_OK;
-    bool *reached = malloc(((size_t)n + 1) * sizeof *reached);
-    mpq_t *use = malloc(((size_t)m + 1) * sizeof *use);
-    mpq_t total, q;
-    mpq_inits(total, q, NULL);
-    if (!reached || !use) {
-        free(use);
-        use = NULL;
-        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
-        goto cleanup;
-    }
-    for (int e = 0; e < m; e++)
-        mpq_init(use[e]);
-    for (int i = first; i < out->ntrees; i++) {
-        const steady_tree_t *t = &out->trees[i];
-        if (mpq_sgn(t->weight) <= 0) {
-            rc = steady_error_set(err, STEADY_EINTERNAL,
-                                  "broadcast trees: tree %d has a weight <= 0", i - first);
-            goto cleanup;
-        }
-        memset(reached, 0, (size_t)n * sizeof *reached);
-        reached[pk->root] = true;
-        for (int j = 0; j < t->nsteps; j++) {
-            const steady_step_t *st = &t->steps[j];
-            const steady_edge_t *ed =
-                st->edge >= 0 && st->edge < m ? steady_platform_edge(pk->p, st->edge) : NULL;
-            if (st->kind != STEADY_STEP_SEND || st->type != 0 || !ed || !reached[ed->src] ||
-                reached[ed->dst]) {
-                rc = steady_error_set(err, STEADY_EINTERNAL,
-                                      "broadcast trees: step %d of tree %d does not extend an "
-                                      "arborescence from the source",
-                                      j, i - first);
-                goto cleanup;
-            }
-            reached[ed->dst] = true;
-            mpq_add(use[st->edge], use[st->edge], t->weight);
-        }
-        for (int k = 0; k < pk->ntargets; k++)
-            if (!reached[pk->targets[k]]) {
-                rc = steady_error_set(err, STEADY_EINTERNAL,
-                                      "broadcast trees: tree %d misses target %s", i - first,
-                                      steady_platform_node(pk->p, pk->targets[k])->name);
-                goto cleanup;
-            }
-        mpq_add(total, total, t->weight);
-    }
-    for (int e = 0; e < m; e++) {
-        steady_solution_send(s, e, 0, q);
-        if (mpq_cmp(use[e], q) > 0) {
-            const steady_edge_t *ed = steady_platform_edge(pk->p, e);
-            rc = steady_error_set(err, STEADY_EINTERNAL,
-                                  "broadcast trees: edge %s -> %s carries more than n(e)",
-                                  steady_platform_node(pk->p, ed->src)->name,
-                                  steady_platform_node(pk->p, ed->dst)->name);
-            goto cleanup;
-        }
-    }
-    steady_solution_throughput(s, q);
-    if (pk->spanning ? !mpq_equal(total, q) : mpq_cmp(total, q) > 0)
-        rc = steady_error_set(err, STEADY_EINTERNAL,
-                              "broadcast trees: the weights add up to %g, TP is %g",
-                              mpq_get_d(total), mpq_get_d(q));
-
-cleanup:
-    if (use)
-        for (int e = 0; e < m; e++)
-            mpq_clear(use[e]);
-    mpq_clears(total, q, NULL);
-    free(use);
-    free(reached);
-    return rc;
-}
-
-steady_err_t broadcast_trees(const steady_solution_t *s, steady_trees_t *out, steady_error_t *err)
+steady_err_t broadcast_trees(const steady_solution_t *s, steady_trees_t *out, hop_table_t *hops,
+                             steady_error_t *err)
 {
     if (steady_solution_op(s) != STEADY_OP_BROADCAST)
         return steady_error_set(err, STEADY_EINVAL, "broadcast trees: not a broadcast solution");
     packer_t pk;
-    steady_err_t rc = STEADY_OK;
-    int first = out->ntrees;
-    if (!packer_init(&pk, s)) {
+    arcs_t g;
+    steady_err_t rc = broadcast_arcs(s, &g, err);
+    if (rc)
+        return rc;
+    if (!packer_init(&pk, s, &g)) {
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
         goto cleanup;
     }
 
     if (pk.spanning) {
-        /* Edmonds' hypothesis: every node gets max flow >= TP from the root */
+        /* Edmonds' hypothesis: every rank gets max flow >= TP from the root */
         int v = weakest_target(&pk, pk.cap, pk.k, pk.low, NULL);
-        if (v >= 0) {
-            const char *name = steady_platform_node(pk.p, v)->name;
+        if (v >= 0 && steady_platform_switch_count(pk.p) > 0) {
+            /* the pairing through switches left a rank short: pack what
+             * the arcs hold, as for a multicast */
+            pk.spanning = false;
+        } else if (v >= 0) {
+            const char *name = steady_platform_node(pk.p, steady_platform_rank_node(pk.p, v))->name;
             if (steady_solution_is_exact(s))
                 rc = steady_error_set(err, STEADY_EINTERNAL,
                                       "broadcast trees: the edge rates carry less than TP to %s",
@@ -707,12 +642,12 @@ steady_err_t broadcast_trees(const steady_solution_t *s, steady_trees_t *out, st
                 mpq_set_z(pk.w, pk.val);
             }
         }
-        if ((rc = take_tree(&pk, out, err)))
+        if ((rc = take_tree(&pk, out, hops, err)))
             goto cleanup;
     }
-    rc = check_trees(s, &pk, out, first, err);
 
 cleanup:
     packer_free(&pk);
+    arcs_free(&g);
     return rc;
 }

@@ -81,7 +81,10 @@ void steady_trees_destroy(steady_trees_t *t)
         mpq_clear(t->trees[i].weight);
         free(t->trees[i].steps);
     }
+    for (int h = 0; h < t->nhops; h++)
+        free(t->hops[h].edges);
     free(t->trees);
+    free(t->hops);
     free(t);
 }
 
@@ -397,8 +400,12 @@ static steady_err_t find_tree(const rates_t *r, const reduce_t *x, finder_t *f, 
         for (int i = x->prod_start[t]; i < x->prod_start[t + 1] && !found; i++) {
             int q = x->prod[i];
             if (mpq_sgn(cons_rate(r, v, q)) > 0) {
-                f->steps[f->nsteps++] = (steady_step_t){
-                    .kind = STEADY_STEP_COMPUTE, .edge = -1, .type = -1, .node = v, .task = q};
+                f->steps[f->nsteps++] = (steady_step_t){.kind = STEADY_STEP_COMPUTE,
+                                                        .hop = -1,
+                                                        .edge = -1,
+                                                        .type = -1,
+                                                        .node = v,
+                                                        .task = q};
                 f->pending[npending++] = v * T + x->right[q];
                 f->pending[npending++] = v * T + x->left[q];
                 found = true;
@@ -408,8 +415,12 @@ static steady_err_t find_tree(const rates_t *r, const reduce_t *x, finder_t *f, 
         const int *in = steady_platform_in_edges(r->p, v, &n);
         for (int i = 0; i < n && !found; i++)
             if (mpq_sgn(send_rate(r, in[i], t)) > 0) {
-                f->steps[f->nsteps++] = (steady_step_t){
-                    .kind = STEADY_STEP_SEND, .edge = in[i], .type = t, .node = -1, .task = -1};
+                f->steps[f->nsteps++] = (steady_step_t){.kind = STEADY_STEP_SEND,
+                                                        .hop = -1,
+                                                        .edge = in[i],
+                                                        .type = t,
+                                                        .node = -1,
+                                                        .task = -1};
                 f->pending[npending++] = steady_platform_edge(r->p, in[i])->src * T + t;
                 found = true;
             }
@@ -421,7 +432,7 @@ static steady_err_t find_tree(const rates_t *r, const reduce_t *x, finder_t *f, 
 
 /* EXTRACT_TREES (Figure 8) on the solution with its cycles cancelled. */
 static steady_err_t reduce_trees(const steady_solution_t *s, steady_trees_t *out,
-                                 steady_error_t *err)
+                                 hop_table_t *hops, steady_error_t *err)
 {
     rates_t r;
     reduce_t x;
@@ -456,6 +467,8 @@ static steady_err_t reduce_trees(const steady_solution_t *s, steady_trees_t *out
             f.steps[i] = f.steps[j];
             f.steps[j] = tmp;
         }
+        if ((rc = hops_contract(hops, r.p, f.steps, &f.nsteps, err)))
+            goto cleanup;
         if (!trees_append(out, w, f.steps, f.nsteps)) {
             rc = STEADY_ENOMEM;
             goto cleanup;
@@ -494,7 +507,7 @@ static int origin_of(const steady_solution_t *s, int t, int *dest)
  * weight the path by its smallest rate and subtract, until the paths of
  * that type carry TP.  Each path zeroes an edge, so at most |E| per type. */
 static steady_err_t route_trees(const steady_solution_t *s, steady_trees_t *out,
-                                steady_error_t *err)
+                                hop_table_t *hops, steady_error_t *err)
 {
     rates_t r;
     mpq_t left, w, tp;
@@ -522,8 +535,12 @@ static steady_err_t route_trees(const steady_solution_t *s, steady_trees_t *out,
                     if (mpq_sgn(send_rate(&r, es[i], t)) > 0)
                         e = es[i];
                 if (e >= 0) {
-                    steps[n++] = (steady_step_t){
-                        .kind = STEADY_STEP_SEND, .edge = e, .type = t, .node = -1, .task = -1};
+                    steps[n++] = (steady_step_t){.kind = STEADY_STEP_SEND,
+                                                 .hop = -1,
+                                                 .edge = e,
+                                                 .type = t,
+                                                 .node = -1,
+                                                 .task = -1};
                     u = steady_platform_edge(r.p, e)->dst;
                 }
             }
@@ -542,6 +559,8 @@ static steady_err_t route_trees(const steady_solution_t *s, steady_trees_t *out,
                 goto cleanup;
             }
             take_weight(&r, steps, n, w);
+            if ((rc = hops_contract(hops, r.p, steps, &n, err)))
+                goto cleanup;
             if (!trees_append(out, w, steps, n)) {
                 rc = STEADY_ENOMEM;
                 goto cleanup;
@@ -572,6 +591,36 @@ static steady_err_t check_failed(steady_error_t *err, const char *what, int tree
         return steady_error_set(err, STEADY_EINTERNAL, "decomposition check: tree %d: %s (a bug)",
                                 tree, what);
     return steady_error_set(err, STEADY_EINTERNAL, "decomposition check: %s (a bug)", what);
+}
+
+/* The hop of a SEND step, if it is one: a path of edges from a rank to a
+ * rank whose inner nodes are switches, whose first edge is the step's. */
+static const steady_hop_t *step_hop(const rates_t *all, const steady_trees_t *trees,
+                                    const steady_step_t *st)
+{
+    if (st->kind != STEADY_STEP_SEND || st->hop < 0 || st->hop >= trees->nhops)
+        return NULL;
+    const steady_hop_t *h = &trees->hops[st->hop];
+    if (h->nedges < 1 || h->edges[0] != st->edge)
+        return NULL;
+    int at = h->src;
+    for (int k = 0; k < h->nedges; k++) {
+        int e = h->edges[k];
+        if (e < 0 || e >= all->ne || steady_platform_edge(all->p, e)->src != at)
+            return NULL;
+        at = steady_platform_edge(all->p, e)->dst;
+        bool last = k == h->nedges - 1;
+        if ((steady_platform_node(all->p, at)->kind == STEADY_SWITCH) == last)
+            return NULL;
+    }
+    return at == h->dst && steady_platform_node(all->p, h->src)->kind != STEADY_SWITCH ? h : NULL;
+}
+
+/* Adds weight w of message type t on every edge of hop h to `used`. */
+static void use_hop(rates_t *used, const steady_hop_t *h, int t, const mpq_t w)
+{
+    for (int k = 0; k < h->nedges; k++)
+        mpq_add(send_rate(used, h->edges[k], t), send_rate(used, h->edges[k], t), w);
 }
 
 /* Compares the weighted steps `used` with the rates `all` of the solution:
@@ -655,16 +704,15 @@ static steady_err_t check_reduce(const steady_solution_t *s, const steady_trees_
         for (int j = 0; j < tr->nsteps && !rc; j++) {
             const steady_step_t *st = &tr->steps[j];
             if (st->kind == STEADY_STEP_SEND) {
-                if (st->edge < 0 || st->edge >= all->ne || st->type < 0 || st->type >= T) {
-                    rc = check_failed(err, "edge or type out of range", i, j);
+                const steady_hop_t *h = step_hop(all, trees, st);
+                if (!h || st->type < 0 || st->type >= T) {
+                    rc = check_failed(err, "not a hop, or type out of range", i, j);
                     break;
                 }
-                const steady_edge_t *ed = steady_platform_edge(all->p, st->edge);
-                if (held[ed->src * T + st->type]-- <= 0)
+                if (held[h->src * T + st->type]-- <= 0)
                     rc = check_failed(err, "sends a value its source does not hold", i, j);
-                held[ed->dst * T + st->type]++;
-                mpq_add(send_rate(used, st->edge, st->type), send_rate(used, st->edge, st->type),
-                        tr->weight);
+                held[h->dst * T + st->type]++;
+                use_hop(used, h, st->type, tr->weight);
             } else if (st->kind == STEADY_STEP_COMPUTE) {
                 if (st->node < 0 || st->node >= all->nv || st->task < 0 ||
                     st->task >= all->ntasks) {
@@ -727,13 +775,13 @@ static steady_err_t check_routes(const steady_solution_t *s, const steady_trees_
         u = origin_of(s, t, &d);
         for (int j = 0; j < tr->nsteps && !rc; j++) {
             const steady_step_t *st = &tr->steps[j];
-            if (st->kind != STEADY_STEP_SEND || st->type != t || st->edge < 0 ||
-                st->edge >= all->ne || steady_platform_edge(all->p, st->edge)->src != u) {
+            const steady_hop_t *h = step_hop(all, trees, st);
+            if (!h || st->type != t || h->src != u) {
                 rc = check_failed(err, "not a send of the route's message from where it is", i, j);
                 break;
             }
-            u = steady_platform_edge(all->p, st->edge)->dst;
-            mpq_add(send_rate(used, st->edge, t), send_rate(used, st->edge, t), tr->weight);
+            u = h->dst;
+            use_hop(used, h, t, tr->weight);
         }
         if (!rc && u != d)
             rc = check_failed(err, "does not end at the message's destination", i, -1);
@@ -779,16 +827,13 @@ static steady_err_t check_broadcast(const steady_solution_t *s, const steady_tre
         reached[src] = true;
         for (int j = 0; j < tr->nsteps && !rc; j++) {
             const steady_step_t *st = &tr->steps[j];
-            const steady_edge_t *ed =
-                st->kind == STEADY_STEP_SEND && st->type == 0 && st->edge >= 0 && st->edge < all->ne
-                    ? steady_platform_edge(all->p, st->edge)
-                    : NULL;
-            if (!ed || !reached[ed->src] || reached[ed->dst]) {
-                rc = check_failed(err, "not an edge from a reached node to a new one", i, j);
+            const steady_hop_t *h = st->type == 0 ? step_hop(all, trees, st) : NULL;
+            if (!h || !reached[h->src] || reached[h->dst]) {
+                rc = check_failed(err, "not a hop from a reached node to a new one", i, j);
                 break;
             }
-            reached[ed->dst] = true;
-            mpq_add(send_rate(used, st->edge, 0), send_rate(used, st->edge, 0), tr->weight);
+            reached[h->dst] = true;
+            use_hop(used, h, 0, tr->weight);
         }
         for (int k = 0; k < nt && !rc; k++)
             if (!reached[targets[k]])
@@ -845,13 +890,16 @@ steady_err_t steady_trees_decompose(const steady_solution_t *s, steady_trees_t *
     if (!t)
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     steady_err_t rc;
+    hop_table_t hops;
+    hop_table_init(&hops, t, steady_solution_platform(s));
     switch (steady_solution_op(s)) {
-    case STEADY_OP_REDUCE: rc = reduce_trees(s, t, err); break;
-    case STEADY_OP_BROADCAST: rc = broadcast_trees(s, t, err); break;
+    case STEADY_OP_REDUCE: rc = reduce_trees(s, t, &hops, err); break;
+    case STEADY_OP_BROADCAST: rc = broadcast_trees(s, t, &hops, err); break;
     case STEADY_OP_SCATTER:
-    case STEADY_OP_GOSSIP: rc = route_trees(s, t, err); break;
+    case STEADY_OP_GOSSIP: rc = route_trees(s, t, &hops, err); break;
     default: rc = steady_error_set(err, STEADY_EINVAL, "unknown operation"); break;
     }
+    hop_table_free(&hops);
     if (!rc)
         rc = check_trees(s, t, err);
     if (rc) {

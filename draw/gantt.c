@@ -246,12 +246,12 @@ steady_err_t steady_draw_gantt(const steady_schedule_t *sc, const steady_platfor
         for (int j = 0; j < sl->ntransfers; j++) {
             const steady_sched_transfer_t *tx = &sl->transfers[j];
             const steady_sched_step_t *st = &sc->trees[tx->tree].steps[tx->step];
-            const steady_edge_t *e = steady_platform_edge(p, st->edge);
             step_label(sc, tx->tree, tx->step, label, sizeof label);
             snprintf(detail, sizeof detail,
                      "tree %d, messages [%.6g, %.6g), slot %d, time [%.6g, %.6g)", tx->tree + 1,
                      mpq_get_d(tx->from), mpq_get_d(tx->to), i + 1, start, end);
-            transfer_bars(&c, e->src, e->dst, start, end, tx->tree,
+            transfer_bars(&c, steady_sched_step_src(sc, p, st), steady_sched_step_dst(sc, p, st),
+                          start, end, tx->tree,
                           (long)ceil(mpq_get_d(tx->to) - mpq_get_d(tx->from)), label, detail);
         }
     }

@@ -268,9 +268,8 @@ steady_err_t steady_draw_trees(const steady_solution_t *s, const steady_trees_t 
             dstep_t *ds = &d->steps[j];
             ds->kind = st->kind;
             if (st->kind == STEADY_STEP_SEND) {
-                const steady_edge_t *e = steady_platform_edge(f.p, st->edge);
-                ds->src = e->src;
-                ds->dst = e->dst;
+                ds->src = t->hops[st->hop].src;
+                ds->dst = t->hops[st->hop].dst;
                 ds->type = st->type;
             } else {
                 ds->node = st->node;
@@ -369,9 +368,8 @@ steady_err_t steady_draw_schedule_trees(const steady_schedule_t *sc, const stead
             dstep_t *ds = &d->steps[j];
             ds->kind = st->kind;
             if (st->kind == STEADY_STEP_SEND) {
-                const steady_edge_t *e = steady_platform_edge(p, st->edge);
-                ds->src = e->src;
-                ds->dst = e->dst;
+                ds->src = steady_sched_step_src(sc, p, st);
+                ds->dst = steady_sched_step_dst(sc, p, st);
                 ds->type = st->type;
             } else {
                 ds->node = st->node;

@@ -220,6 +220,83 @@ void steady_exact_comm_time(const steady_platform_t *p, int edge, double msg_siz
     mpq_clear(q);
 }
 
+/* s / bandwidth(c), or c's cost. */
+static void exact_channel_time(const steady_channel_t *c, double msg_size, mpq_t t)
+{
+    if (c->cost != 0) {
+        steady_exact_decimal(t, c->cost);
+        return;
+    }
+    mpq_t q;
+    mpq_init(q);
+    steady_exact_decimal(t, msg_size);
+    steady_exact_decimal(q, c->bandwidth);
+    mpq_div(t, t, q);
+    mpq_clear(q);
+}
+
+void steady_exact_use_time(const steady_platform_t *p, int edge, const steady_use_t *u,
+                           double msg_size, mpq_t t)
+{
+    if (u->channel >= 0)
+        exact_channel_time(steady_platform_channel(p, u->channel), msg_size, t);
+    else
+        steady_exact_comm_time(p, edge, msg_size, t);
+}
+
+void steady_exact_edge_time(const steady_platform_t *p, int edge, double msg_size, mpq_t t)
+{
+    const steady_edge_t *e = steady_platform_edge(p, edge);
+    steady_exact_comm_time(p, edge, msg_size, t);
+    mpq_t q;
+    mpq_init(q);
+    for (int k = 0; k < e->ncross; k++) {
+        exact_channel_time(steady_platform_channel(p, e->cross[k].channel), msg_size, q);
+        if (mpq_cmp(q, t) > 0)
+            mpq_set(t, q);
+    }
+    mpq_clear(q);
+}
+
+void steady_exact_edge_latency(const steady_platform_t *p, int edge, mpq_t l)
+{
+    const steady_edge_t *e = steady_platform_edge(p, edge);
+    steady_exact_decimal(l, e->latency);
+    mpq_t q;
+    mpq_init(q);
+    for (int k = 0; k < e->ncross; k++) {
+        steady_exact_decimal(q, steady_platform_channel(p, e->cross[k].channel)->latency);
+        mpq_add(l, l, q);
+    }
+    mpq_clear(q);
+}
+
+void steady_exact_hop_time(const steady_platform_t *p, const steady_hop_t *h, double msg_size,
+                           mpq_t t)
+{
+    mpq_t q;
+    mpq_init(q);
+    mpq_set_ui(t, 0, 1);
+    for (int k = 0; k < h->nedges; k++) {
+        steady_exact_edge_time(p, h->edges[k], msg_size, q);
+        if (mpq_cmp(q, t) > 0)
+            mpq_set(t, q);
+    }
+    mpq_clear(q);
+}
+
+void steady_exact_hop_latency(const steady_platform_t *p, const steady_hop_t *h, mpq_t l)
+{
+    mpq_t q;
+    mpq_init(q);
+    mpq_set_ui(l, 0, 1);
+    for (int k = 0; k < h->nedges; k++) {
+        steady_exact_edge_latency(p, h->edges[k], q);
+        mpq_add(l, l, q);
+    }
+    mpq_clear(q);
+}
+
 void steady_exact_task_time(const steady_platform_t *p, int node, double task_cost, mpq_t w)
 {
     const steady_node_t *n = steady_platform_node(p, node);

@@ -100,6 +100,11 @@ static steady_err_t take_set(const steady_platform_t *p, const int *ids, int n, 
         } else if (seen[v]) {
             rc = steady_error_set(err, STEADY_EINVAL, "duplicate node in %s (%s)", what,
                                   steady_platform_node(p, v)->name);
+        } else if (steady_platform_node(p, v)->kind == STEADY_SWITCH) {
+            rc = steady_error_set(err, STEADY_EINVAL,
+                                  "%s: %s is a switch, which belongs to the network: it neither "
+                                  "sends nor receives messages of its own",
+                                  what, steady_platform_node(p, v)->name);
         } else if (!routers_ok && steady_platform_node(p, v)->kind == STEADY_ROUTER) {
             rc =
                 steady_error_set(err, STEADY_EINVAL, "%s: %s is a router, and routers only forward",
@@ -113,9 +118,9 @@ static steady_err_t take_set(const steady_platform_t *p, const int *ids, int n, 
     return rc;
 }
 
-/* Every node, or every processor, in node order, except `skip`. */
-static steady_err_t default_set(const steady_platform_t *p, bool routers, int skip, int **out,
-                                int *nout, steady_error_t *err)
+/* Every processor, in node order, except `skip`. */
+static steady_err_t default_set(const steady_platform_t *p, int skip, int **out, int *nout,
+                                steady_error_t *err)
 {
     int nv = steady_platform_node_count(p);
     *out = malloc((size_t)nv * sizeof **out);
@@ -123,7 +128,7 @@ static steady_err_t default_set(const steady_platform_t *p, bool routers, int sk
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     *nout = 0;
     for (int v = 0; v < nv; v++)
-        if (v != skip && (routers || steady_platform_node(p, v)->kind == STEADY_PROCESSOR))
+        if (v != skip && steady_platform_node(p, v)->kind == STEADY_PROCESSOR)
             (*out)[(*nout)++] = v;
     return STEADY_OK;
 }
@@ -179,7 +184,6 @@ static steady_err_t check_problem(steady_solution_t *s, const steady_problem_t *
                                   steady_error_t *err)
 {
     const steady_platform_t *p = s->p;
-    int nv = steady_platform_node_count(p);
     steady_err_t rc;
     switch (prob->op) {
     case STEADY_OP_SCATTER:
@@ -190,7 +194,7 @@ static steady_err_t check_problem(steady_solution_t *s, const steady_problem_t *
         rc = prob->ntargets > 0
                  ? take_set(p, prob->targets, prob->ntargets, bcast, "targets", &s->targets,
                             &s->ntargets, err)
-                 : default_set(p, bcast, prob->source, &s->targets, &s->ntargets, err);
+                 : default_set(p, prob->source, &s->targets, &s->ntargets, err);
         if (rc)
             return rc;
         for (int i = 0; i < s->ntargets; i++)
@@ -200,18 +204,22 @@ static steady_err_t check_problem(steady_solution_t *s, const steady_problem_t *
         if (s->ntargets == 0)
             return bad(err, "no target: %s has no other processor to send to",
                        steady_platform_name(p));
-        s->bound = bcast && s->ntargets < nv - 1;
+        /* Edmonds' theorem makes the LP's value reached when every other
+         * rank is a target and no switch would have to copy a message;
+         * otherwise it is an upper bound (docs/linear-programs.md, SSB) */
+        s->bound = bcast && (s->ntargets < steady_platform_rank_count(p) - 1 ||
+                             steady_platform_switch_count(p) > 0);
         return check_reach(s, prob->source, s->targets, s->ntargets, err);
     }
     case STEADY_OP_GOSSIP:
         rc = prob->nsources > 0 ? take_set(p, prob->sources, prob->nsources, false, "sources",
                                            &s->sources, &s->nsources, err)
-                                : default_set(p, false, -1, &s->sources, &s->nsources, err);
+                                : default_set(p, -1, &s->sources, &s->nsources, err);
         if (rc)
             return rc;
         rc = prob->ntargets > 0 ? take_set(p, prob->targets, prob->ntargets, false, "targets",
                                            &s->targets, &s->ntargets, err)
-                                : default_set(p, false, -1, &s->targets, &s->ntargets, err);
+                                : default_set(p, -1, &s->targets, &s->ntargets, err);
         if (rc)
             return rc;
         if (s->nsources == 1 && s->ntargets == 1 && s->sources[0] == s->targets[0])
@@ -233,7 +241,7 @@ static steady_err_t check_problem(steady_solution_t *s, const steady_problem_t *
     case STEADY_OP_REDUCE:
         rc = prob->nparticipants > 0 ? take_set(p, prob->participants, prob->nparticipants, false,
                                                 "participants", &s->sources, &s->nsources, err)
-                                     : default_set(p, false, -1, &s->sources, &s->nsources, err);
+                                     : default_set(p, -1, &s->sources, &s->nsources, err);
         if (rc)
             return rc;
         if (s->nsources < 2)
@@ -272,16 +280,23 @@ static void type_label(const steady_solution_t *s, int t, char *buf, size_t n)
     }
 }
 
-/* The rows shared by every LP: one-port (2) and (3) on every node, with
- * s(e) = sum over the edge's send columns of rate * c(e). */
-static void port_rows(steady_solution_t *s, lp_model_t *m)
+/* The rows shared by every LP (docs/linear-programs.md, "The network
+ * model"): one-port (2) and (3) on every processor and router, with
+ * s(e) = sum over the edge's send columns of rate * c(e); and one row per
+ * shared resource (a channel, a channel's direction, the private link
+ * between two switches), with each message charged the resource's time.
+ * Switches have no port. */
+static void capacity_rows(steady_solution_t *s, lp_model_t *m)
 {
-    int nv = steady_platform_node_count(s->p);
+    const steady_platform_t *p = s->p;
+    int nv = steady_platform_node_count(p), ne = steady_platform_edge_count(p);
     for (int dir = 0; dir < 2; dir++)
         for (int v = 0; v < nv && !m->stopped; v++) {
+            if (!steady_node_kind_is_rank(steady_platform_node(p, v)->kind))
+                continue;
             int n, row = -1;
-            const int *es = dir == 0 ? steady_platform_out_edges(s->p, v, &n)
-                                     : steady_platform_in_edges(s->p, v, &n);
+            const int *es = dir == 0 ? steady_platform_out_edges(p, v, &n)
+                                     : steady_platform_in_edges(p, v, &n);
             for (int k = 0; k < n; k++)
                 for (int t = 0; t < s->ntypes; t++) {
                     int col = s->send_col[(size_t)es[k] * s->ntypes + t];
@@ -293,6 +308,41 @@ static void port_rows(steady_solution_t *s, lp_model_t *m)
                     lp_add_entry(m, row, col, s->comm[es[k]]);
                 }
         }
+    int nr = steady_platform_resource_count(p);
+    if (nr == 0)
+        return;
+    int *row = malloc((size_t)nr * sizeof *row);
+    if (!row) {
+        m->oom = true;
+        return;
+    }
+    for (int r = 0; r < nr; r++)
+        row[r] = -1;
+    mpq_t q;
+    mpq_init(q);
+    char name[2 * STEADY_NAME_MAX + 32];
+    for (int e = 0; e < ne && !m->stopped; e++) {
+        int nu;
+        const steady_use_t *u = steady_platform_edge_uses(p, e, &nu);
+        for (int k = 0; k < nu; k++) {
+            steady_exact_use_time(p, e, &u[k], s->msg_size, q);
+            for (int t = 0; t < s->ntypes; t++) {
+                int col = s->send_col[(size_t)e * s->ntypes + t];
+                if (col < 0)
+                    continue;
+                if (row[u[k].resource] < 0) {
+                    steady_platform_resource_name(p, u[k].resource, name, sizeof name);
+                    for (char *c = name; *c; c++)
+                        if (*c == ' ')
+                            *c = '_';
+                    row[u[k].resource] = lp_add_row(m, ROW_UP, 1, "%s", name);
+                }
+                lp_add_entry(m, row[u[k].resource], col, q);
+            }
+        }
+    }
+    mpq_clear(q);
+    free(row);
 }
 
 /* Conservation of a flow `col_of(e)` at node v: in - out = 0 (skipped when
@@ -363,7 +413,7 @@ static steady_err_t build_flows(steady_solution_t *s, lp_model_t *m)
                 lp_add_col(m, "send(%s,%s;%s)", name_of(s, ed->src), name_of(s, ed->dst), label);
         }
     }
-    port_rows(s, m);
+    capacity_rows(s, m);
     for (int t = 0; t < s->ntypes && !m->stopped; t++) {
         int o = gossip ? s->type_a[t] : s->sources[0], d = s->type_b[t];
         type_label(s, t, label, sizeof label);
@@ -375,7 +425,8 @@ static steady_err_t build_flows(steady_solution_t *s, lp_model_t *m)
     return STEADY_OK;
 }
 
-/* SSB: messages n(e) = send(e, 0) and one flow per target bounded by n. */
+/* SSB: messages n(e) = send(e, 0) and one flow per target bounded by n;
+ * on a switch, n itself is conserved. */
 static steady_err_t build_broadcast(steady_solution_t *s, lp_model_t *m)
 {
     int ne = steady_platform_edge_count(s->p), nv = steady_platform_node_count(s->p);
@@ -402,7 +453,7 @@ static steady_err_t build_broadcast(steady_solution_t *s, lp_model_t *m)
                     lp_add_col(m, "x(%s,%s;%s)", name_of(s, ed->src), name_of(s, ed->dst),
                                name_of(s, s->targets[k]));
         }
-    port_rows(s, m);
+    capacity_rows(s, m);
     for (int k = 0; k < nt && !m->stopped; k++) {
         const char *tk = name_of(s, s->targets[k]);
         for (int e = 0; e < ne; e++) { /* x(e,k) <= n(e) */
@@ -420,6 +471,12 @@ static steady_err_t build_broadcast(steady_solution_t *s, lp_model_t *m)
                 conservation_row(s, m, v, s->flow_col, nt, k, tk);
         throughput_row(s, m, s->targets[k], s->flow_col, nt, k, tk);
     }
+    /* A switch forwards each message it gets once and copies none: as many
+     * messages leave it as enter it (without this row, a message entering
+     * a switch could serve the targets behind two of its edges) */
+    for (int v = 0; v < nv && !m->stopped; v++)
+        if (steady_platform_node(s->p, v)->kind == STEADY_SWITCH)
+            conservation_row(s, m, v, s->send_col, 1, 0, "msg");
     return STEADY_OK;
 }
 
@@ -512,7 +569,7 @@ static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
                 s->cons_col[(size_t)v * s->ntasks + q] =
                     lp_add_col(m, "cons(%s;%d,%d,%d)", name_of(s, v), s->task_k[q], s->task_l[q],
                                s->task_m[q]);
-    port_rows(s, m);
+    capacity_rows(s, m);
     for (int v = 0; v < nv && !m->stopped; v++) { /* (7), (9): alpha(v) = sum cons * w(v) <= 1 */
         if (steady_platform_node(s->p, v)->kind != STEADY_PROCESSOR)
             continue;

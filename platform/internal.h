@@ -37,6 +37,10 @@ const char *unit_hint(unit_kind_t kind);
  * NULL, the value itself: "non-positive bandwidth (-5MBps)". */
 steady_err_t check_field(const char *field, double value, const char *text, steady_error_t *err);
 
+/* The rule on paths through switches of steady_platform_validate
+ * (network.c). */
+steady_err_t check_switch_paths(const steady_platform_t *p, steady_error_t *err);
+
 /* Name accepted for a node: see STEADY_NAME_MAX. */
 bool valid_node_name(const char *name);
 

@@ -5,7 +5,10 @@
  *     platform NAME
  *     processor NAME speed=SPEED
  *     router NAME
- *     edge FROM TO (bandwidth=BW | cost=C) [latency=TIME] [overhead=TIME]
+ *     switch NAME
+ *     channel NAME (bandwidth=BW | cost=C) [latency=TIME] [sharing=POLICY]
+ *     edge FROM TO [bandwidth=BW | cost=C] [latency=TIME] [overhead=TIME]
+ *                  [crosses=CHANNEL[:up|:down],...]
  *     link A B     (same attributes: the two edges A->B and B->A)
  *
  * One statement a line; '#' starts a comment; tokens are separated by blanks.
@@ -77,10 +80,12 @@ typedef struct {
     const char *key;
     unit_kind_t unit;
     double *slot;
+    const char **text; /* instead of slot: the value as written, parsed by the caller */
 } attr_t;
 
 /* Parses key=value tokens from index `first` into the slots of attrs (a
- * NULL-key-terminated table).  `seen` is a bit per attr. */
+ * NULL-key-terminated table).  `seen` is a bit per attr; an attr with a
+ * `text` slot gets the value's text, its column in *text_col. */
 static steady_err_t parse_attrs(const line_t *l, int first, const attr_t *attrs, unsigned *seen,
                                 const char *what_for, const char *expected, steady_error_t *err)
 {
@@ -102,6 +107,10 @@ static steady_err_t parse_attrs(const line_t *l, int first, const attr_t *attrs,
         if (*seen & (1u << a))
             return fail(err, STEADY_EPARSE, l, t, "attribute given twice", key, NULL);
         *seen |= 1u << a;
+        if (attrs[a].text) {
+            *attrs[a].text = value;
+            continue;
+        }
         const char *why;
         if (!parse_quantity(value, attrs[a].unit, attrs[a].slot, &why))
             return fail(err, STEADY_EPARSE, l, t, why, value, unit_hint(attrs[a].unit));
@@ -125,7 +134,59 @@ static steady_err_t node_ref(steady_platform_t *p, const line_t *l, int t, int *
     *id = steady_platform_find_node(p, l->tok[t]);
     if (*id < 0)
         return fail(err, STEADY_EINVAL, l, t, "unknown node", l->tok[t],
-                    "declare it with 'processor' or 'router' first");
+                    "declare it with 'processor', 'router' or 'switch' first");
+    return STEADY_OK;
+}
+
+/* The index of the token that holds attribute `key` (from `first`), for
+ * locating an error in its value. */
+static int attr_token(const line_t *l, int first, const char *key)
+{
+    size_t n = strlen(key);
+    for (int t = first; t < l->ntok; t++)
+        if (strncmp(l->tok[t], key, n) == 0 && l->tok[t][n] == '\0')
+            return t; /* parse_attrs cut the token at its '=' */
+    return first;
+}
+
+#define MAX_CROSSINGS 64
+
+/* crosses=A,B:down,...: channels in order, with a direction on SPLITDUPLEX
+ * ones (required there, refused elsewhere, as SimGrid does). */
+static steady_err_t parse_crossings(steady_platform_t *p, const line_t *l, int t,
+                                    const char *value, steady_crossing_t *cross, int *n,
+                                    steady_error_t *err)
+{
+    char buf[1024];
+    if (strlen(value) >= sizeof buf)
+        return fail(err, STEADY_EPARSE, l, t, "crosses= list too long", value, NULL);
+    memcpy(buf, value, strlen(value) + 1);
+    *n = 0;
+    for (char *item = buf, *next; item; item = next) {
+        next = strchr(item, ',');
+        if (next)
+            *next++ = '\0';
+        char *dir = strchr(item, ':');
+        if (dir)
+            *dir++ = '\0';
+        if (*n == MAX_CROSSINGS)
+            return fail(err, STEADY_EPARSE, l, t, "too many channels in crosses=", value, NULL);
+        int c = *item ? steady_platform_find_channel(p, item) : -1;
+        if (c < 0)
+            return fail(err, STEADY_EINVAL, l, t, *item ? "unknown channel" : "empty channel name",
+                        *item ? item : value, "declare it with 'channel' first");
+        bool split = steady_platform_channel(p, c)->sharing == STEADY_SPLITDUPLEX;
+        if (dir && strcmp(dir, "up") != 0 && strcmp(dir, "down") != 0)
+            return fail(err, STEADY_EPARSE, l, t, "unknown direction", dir,
+                        "use CHANNEL:up or CHANNEL:down");
+        if (split && !dir)
+            return fail(err, STEADY_EINVAL, l, t, "missing direction of a splitduplex channel",
+                        item, "use CHANNEL:up or CHANNEL:down");
+        if (!split && dir)
+            return fail(err, STEADY_EINVAL, l, t, "direction on a channel that is not splitduplex",
+                        item, NULL);
+        cross[(*n)++] = (steady_crossing_t){c, dir && dir[0] == 'd'};
+    }
     return STEADY_OK;
 }
 
@@ -144,25 +205,65 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
         return STEADY_OK;
     }
 
-    if (strcmp(kw, "processor") == 0 || strcmp(kw, "router") == 0) {
-        bool router = kw[0] == 'r';
-        if ((rc = need_tokens(l, 2, router ? "router NAME" : "processor NAME speed=SPEED", err)))
+    if (strcmp(kw, "processor") == 0 || strcmp(kw, "router") == 0 || strcmp(kw, "switch") == 0) {
+        steady_node_kind_t kind = kw[0] == 'p'   ? STEADY_PROCESSOR
+                                  : kw[0] == 'r' ? STEADY_ROUTER
+                                                 : STEADY_SWITCH;
+        if ((rc = need_tokens(l, 2,
+                              kind == STEADY_PROCESSOR ? "processor NAME speed=SPEED"
+                              : kind == STEADY_ROUTER  ? "router NAME"
+                                                       : "switch NAME",
+                              err)))
             return rc;
         double speed = 0;
         unsigned seen = 0;
-        if (!router) {
-            attr_t attrs[] = {{"speed", UNIT_SPEED, &speed}, {NULL, UNIT_NONE, NULL}};
+        if (kind == STEADY_PROCESSOR) {
+            attr_t attrs[] = {{"speed", UNIT_SPEED, &speed, NULL}, {NULL, UNIT_NONE, NULL, NULL}};
             if ((rc = parse_attrs(l, 2, attrs, &seen, "a processor", "expected speed", err)))
                 return rc;
             if (!seen)
                 return fail(err, STEADY_EPARSE, l, 1, "missing attribute speed= for processor",
                             l->tok[1], NULL);
         } else if (l->ntok > 2) {
-            return fail(err, STEADY_EPARSE, l, 2, "unexpected token after router name", l->tok[2],
-                        "a router has no attributes");
+            return fail(err, STEADY_EPARSE, l, 2,
+                        kind == STEADY_ROUTER ? "unexpected token after router name"
+                                              : "unexpected token after switch name",
+                        l->tok[2],
+                        kind == STEADY_ROUTER ? "a router has no attributes"
+                                              : "a switch has no attributes");
         }
-        if ((rc = steady_platform_add_node(p, l->tok[1], router ? STEADY_ROUTER : STEADY_PROCESSOR,
-                                           speed, NULL, err)))
+        if ((rc = steady_platform_add_node(p, l->tok[1], kind, speed, NULL, err)))
+            return locate(err, rc, l, 1);
+        return STEADY_OK;
+    }
+
+    if (strcmp(kw, "channel") == 0) {
+        if ((rc = need_tokens(l, 2, "channel NAME bandwidth=BW|cost=C [latency=T] [sharing=S]",
+                              err)))
+            return rc;
+        steady_channel_t c = {.name = l->tok[1]};
+        const char *sharing = NULL;
+        attr_t attrs[] = {{"bandwidth", UNIT_BANDWIDTH, &c.bandwidth, NULL},
+                          {"latency", UNIT_TIME, &c.latency, NULL},
+                          {"cost", UNIT_NONE, &c.cost, NULL},
+                          {"sharing", UNIT_NONE, NULL, &sharing},
+                          {NULL, UNIT_NONE, NULL, NULL}};
+        unsigned seen;
+        if ((rc = parse_attrs(l, 2, attrs, &seen, "a channel",
+                              "expected bandwidth, latency, cost or sharing", err)))
+            return rc;
+        if (!(seen & (1u | 4u)))
+            return fail(err, STEADY_EPARSE, l, 1, "missing attribute bandwidth= or cost=",
+                        l->tok[1], NULL);
+        if (sharing) {
+            int policy = steady_sharing_from_name(sharing);
+            if (policy < 0)
+                return fail(err, STEADY_EPARSE, l, attr_token(l, 2, "sharing"),
+                            "unknown sharing policy", sharing,
+                            "expected shared, splitduplex or fatpipe");
+            c.sharing = (steady_sharing_t)policy;
+        }
+        if ((rc = steady_platform_add_channel(p, &c, NULL, err)))
             return locate(err, rc, l, 1);
         return STEADY_OK;
     }
@@ -177,27 +278,44 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
         steady_edge_t e = {0};
         if ((rc = node_ref(p, l, 1, &e.src, err)) || (rc = node_ref(p, l, 2, &e.dst, err)))
             return rc;
-        attr_t attrs[] = {{"bandwidth", UNIT_BANDWIDTH, &e.bandwidth},
-                          {"latency", UNIT_TIME, &e.latency},
-                          {"overhead", UNIT_TIME, &e.overhead},
-                          {"cost", UNIT_NONE, &e.cost},
-                          {NULL, UNIT_NONE, NULL}};
+        const char *crosses = NULL;
+        attr_t attrs[] = {{"bandwidth", UNIT_BANDWIDTH, &e.bandwidth, NULL},
+                          {"latency", UNIT_TIME, &e.latency, NULL},
+                          {"overhead", UNIT_TIME, &e.overhead, NULL},
+                          {"cost", UNIT_NONE, &e.cost, NULL},
+                          {"crosses", UNIT_NONE, NULL, &crosses},
+                          {NULL, UNIT_NONE, NULL, NULL}};
         unsigned seen;
         if ((rc = parse_attrs(l, 3, attrs, &seen, duplex ? "a link" : "an edge",
-                              "expected bandwidth, latency, overhead or cost", err)))
+                              "expected bandwidth, latency, overhead, cost or crosses", err)))
             return rc;
-        if (!(seen & (1u | 8u))) {
+        if (!(seen & (1u | 8u | 16u))) {
             char pair[2 * STEADY_NAME_MAX + 8];
             snprintf(pair, sizeof pair, "%s -> %s", l->tok[1], l->tok[2]);
-            return fail(err, STEADY_EPARSE, l, 1, "missing attribute bandwidth= or cost=", pair,
-                        NULL);
+            return fail(err, STEADY_EPARSE, l, 1, "missing attribute bandwidth=, cost= or crosses=",
+                        pair, NULL);
         }
+        steady_crossing_t cross[MAX_CROSSINGS];
+        int t = attr_token(l, 3, "crosses");
+        if (crosses && (rc = parse_crossings(p, l, t, crosses, cross, &e.ncross, err)))
+            return rc;
+        e.cross = cross;
         if ((rc = steady_platform_add_edge(p, &e, NULL, err)))
-            return locate(err, rc, l, 1);
+            return locate(err, rc, l, crosses ? t : 1);
         if (duplex) {
+            /* the way back crosses the same channels in reverse order, the
+             * other way on splitduplex ones (SimGrid's symmetrical routes) */
+            steady_crossing_t back[MAX_CROSSINGS];
+            for (int k = 0; k < e.ncross; k++) {
+                back[k] = cross[e.ncross - 1 - k];
+                back[k].down = steady_platform_channel(p, back[k].channel)->sharing ==
+                                   STEADY_SPLITDUPLEX &&
+                               !back[k].down;
+            }
             int tmp = e.src;
             e.src = e.dst;
             e.dst = tmp;
+            e.cross = back;
             if ((rc = steady_platform_add_edge(p, &e, NULL, err)))
                 return locate(err, rc, l, 1);
         }
@@ -205,7 +323,7 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
     }
 
     return fail(err, STEADY_EPARSE, l, 0, "unknown statement", kw,
-                "expected platform, processor, router, edge or link");
+                "expected platform, processor, router, switch, channel, edge or link");
 }
 
 steady_err_t parse_native(const char *text, size_t len, const char *origin, steady_platform_t *p,
@@ -258,10 +376,21 @@ steady_err_t write_native(const steady_platform_t *p, FILE *out, steady_error_t 
         const steady_node_t *n = steady_platform_node(p, v);
         if (n->kind == STEADY_ROUTER) {
             fprintf(out, "router %s\n", n->name);
+        } else if (n->kind == STEADY_SWITCH) {
+            fprintf(out, "switch %s\n", n->name);
         } else {
             format_double(a, n->speed);
             fprintf(out, "processor %s speed=%s\n", n->name, a);
         }
+    }
+    for (int k = 0; k < steady_platform_channel_count(p); k++) {
+        const steady_channel_t *c = steady_platform_channel(p, k);
+        format_double(a, c->cost ? c->cost : c->bandwidth);
+        format_double(b, c->latency);
+        fprintf(out, "channel %s %s=%s latency=%s", c->name, c->cost ? "cost" : "bandwidth", a, b);
+        if (c->sharing != STEADY_SHARED)
+            fprintf(out, " sharing=%s", steady_sharing_name(c->sharing));
+        fputc('\n', out);
     }
     for (int k = 0; k < steady_platform_edge_count(p); k++) {
         const steady_edge_t *e = steady_platform_edge(p, k);
@@ -276,6 +405,13 @@ steady_err_t write_native(const steady_platform_t *p, FILE *out, steady_error_t 
         if (e->overhead != 0) {
             format_double(b, e->overhead);
             fprintf(out, " overhead=%s", b);
+        }
+        for (int j = 0; j < e->ncross; j++) {
+            const steady_channel_t *c = steady_platform_channel(p, e->cross[j].channel);
+            fprintf(out, "%s%s%s", j ? "," : " crosses=", c->name,
+                    c->sharing != STEADY_SPLITDUPLEX ? ""
+                    : e->cross[j].down               ? ":down"
+                                                     : ":up");
         }
         fputc('\n', out);
     }

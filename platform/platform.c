@@ -1,12 +1,21 @@
 /*
- * platform.c — the platform graph: nodes, directed edges, adjacency, the
- * name index, and the model's validation rules (DESIGN.md, "Platform model").
+ * platform.c — the platform graph: nodes, channels, directed edges,
+ * adjacency, the name indexes, ranks and shared resources, and the model's
+ * rules for each element (docs/design.md, "Platform model").  The rules
+ * about the whole graph (paths through switches) are in network.c.
  *
- * Storage is a pair of growable arrays (nodes, edges) plus per-node adjacency
- * arrays of edge ids.  Names are looked up through a small open-addressing
- * hash table: readers resolve two names per edge, and a linear scan would make
- * reading a 10^4-node platform quadratic.  (igraph's string trie is internal
- * to igraph, so the table is written here.)
+ * Storage is growable arrays (nodes, channels, edges) plus per-node
+ * adjacency arrays of edge ids.  Names are looked up through small
+ * open-addressing hash tables, one for nodes and one for channels (SimGrid
+ * keeps links and hosts in different namespaces): readers resolve two names
+ * per edge, and a linear scan would make reading a 10^4-node platform
+ * quadratic.  (igraph's string trie is internal to igraph, so the table is
+ * written here.)
+ *
+ * Ranks and resources are numbered as the elements are added: a node that
+ * holds ports gets the next rank, a SHARED channel the next resource, a
+ * SPLITDUPLEX one the next two, an edge between two switches (no port
+ * bounds it) the next one; so they never need recomputing.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
@@ -22,16 +31,36 @@ typedef struct {
     int count, cap;
 } id_list_t;
 
+/* An open-addressing table of names: ids or -1, size cap (a power of 2). */
+typedef struct {
+    int *slots;
+    int cap;
+} name_table_t;
+
+/* Per edge: its resources besides the ports (shared resources). */
+typedef struct {
+    steady_use_t *uses;
+    int count;
+} use_list_t;
+
 struct steady_platform {
     char *name;
     steady_node_t *nodes;
     int node_count, node_cap;
     steady_edge_t *edges;
     int edge_count, edge_cap;
-    id_list_t *out, *in; /* per node, parallel to nodes */
-    int processors;
-    int *slots; /* name hash table: node id or -1; size slot_cap (power of 2) */
-    int slot_cap;
+    steady_channel_t *channels;
+    int channel_count, channel_cap;
+    int *channel_resource; /* per channel: its first resource, or -1 (FATPIPE) */
+    id_list_t *out, *in;   /* per node, parallel to nodes */
+    int processors, switches;
+    int *rank_of, *rank_node; /* per node (-1: switch), per rank */
+    int ranks;
+    use_list_t *uses; /* per edge */
+    int resources;
+    int *resource_edge; /* per resource: the private edge, or -1 for a channel's */
+    int resource_cap;
+    name_table_t node_names, channel_names;
 };
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -61,34 +90,48 @@ static uint64_t hash_name(const char *s)
     return h;
 }
 
-/* Slot where name is, or the empty slot where it would go. */
-static int find_slot(const steady_platform_t *p, const char *name)
+typedef const char *(*name_of_fn)(const steady_platform_t *p, int id);
+
+static const char *node_name_of(const steady_platform_t *p, int id)
 {
-    size_t mask = (size_t)p->slot_cap - 1;
+    return p->nodes[id].name;
+}
+
+static const char *channel_name_of(const steady_platform_t *p, int id)
+{
+    return p->channels[id].name;
+}
+
+/* Slot where name is, or the empty slot where it would go. */
+static int find_slot(const steady_platform_t *p, const name_table_t *t, name_of_fn name_of,
+                     const char *name)
+{
+    size_t mask = (size_t)t->cap - 1;
     size_t i = (size_t)hash_name(name) & mask;
-    while (p->slots[i] >= 0 && strcmp(p->nodes[p->slots[i]].name, name) != 0)
+    while (t->slots[i] >= 0 && strcmp(name_of(p, t->slots[i]), name) != 0)
         i = (i + 1) & mask;
     return (int)i;
 }
 
-/* Keeps the table at most half full so probes stay short. */
-static bool reserve_slots(steady_platform_t *p, int nodes)
+/* Keeps the table at most half full so probes stay short; `count` names
+ * (ids 0 .. count - 1 minus the newest) are in it. */
+static bool reserve_slots(steady_platform_t *p, name_table_t *t, name_of_fn name_of, int count)
 {
-    if (2 * nodes <= p->slot_cap)
+    if (2 * count <= t->cap)
         return true;
-    int ncap = p->slot_cap ? p->slot_cap : 16;
-    while (2 * nodes > ncap)
+    int ncap = t->cap ? t->cap : 16;
+    while (2 * count > ncap)
         ncap *= 2;
     int *n = malloc((size_t)ncap * sizeof *n);
     if (!n)
         return false;
-    int *old = p->slots;
-    p->slots = n;
-    p->slot_cap = ncap;
+    int *old = t->slots;
+    t->slots = n;
+    t->cap = ncap;
     for (int i = 0; i < ncap; i++)
-        p->slots[i] = -1;
-    for (int v = 0; v < p->node_count; v++)
-        p->slots[find_slot(p, p->nodes[v].name)] = v;
+        t->slots[i] = -1;
+    for (int v = 0; v < count - 1; v++)
+        t->slots[find_slot(p, t, name_of, name_of(p, v))] = v;
     free(old);
     return true;
 }
@@ -131,7 +174,8 @@ steady_err_t steady_platform_create(steady_platform_t **out, steady_error_t *err
     if (!p)
         return oom(err);
     p->name = strdup("platform");
-    if (!p->name || !reserve_slots(p, 1)) {
+    if (!p->name || !reserve_slots(p, &p->node_names, node_name_of, 1) ||
+        !reserve_slots(p, &p->channel_names, channel_name_of, 1)) {
         steady_platform_destroy(p);
         return oom(err);
     }
@@ -148,11 +192,24 @@ void steady_platform_destroy(steady_platform_t *p)
         free(p->out[v].ids);
         free(p->in[v].ids);
     }
+    for (int c = 0; c < p->channel_count; c++)
+        free((char *)p->channels[c].name);
+    for (int e = 0; e < p->edge_count; e++) {
+        free((steady_crossing_t *)p->edges[e].cross);
+        free(p->uses[e].uses);
+    }
     free(p->nodes);
     free(p->out);
     free(p->in);
+    free(p->rank_of);
+    free(p->rank_node);
     free(p->edges);
-    free(p->slots);
+    free(p->uses);
+    free(p->channels);
+    free(p->channel_resource);
+    free(p->resource_edge);
+    free(p->node_names.slots);
+    free(p->channel_names.slots);
     free(p->name);
     free(p);
 }
@@ -174,6 +231,39 @@ const char *steady_platform_name(const steady_platform_t *p)
     return p->name;
 }
 
+bool steady_node_kind_is_rank(steady_node_kind_t kind)
+{
+    return kind == STEADY_PROCESSOR || kind == STEADY_ROUTER;
+}
+
+static const char *const kind_names[] = {"processor", "router", "switch"};
+
+int steady_node_kind_from_name(const char *name)
+{
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, kind_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *steady_node_kind_name(steady_node_kind_t kind)
+{
+    return (unsigned)kind < 3 ? kind_names[kind] : "?";
+}
+
+/* Appends n resources (of the private edge `edge`, or -1 for a channel's)
+ * and returns the first one's id, or -1 when memory runs out. */
+static int new_resources(steady_platform_t *p, int n, int edge)
+{
+    if (!array_grow((void **)&p->resource_edge, &p->resource_cap, p->resources + n,
+                    sizeof *p->resource_edge, 8))
+        return -1;
+    for (int k = 0; k < n; k++)
+        p->resource_edge[p->resources + k] = edge;
+    p->resources += n;
+    return p->resources - n;
+}
+
 steady_err_t steady_platform_add_node(steady_platform_t *p, const char *name,
                                       steady_node_kind_t kind, double speed, int *id,
                                       steady_error_t *err)
@@ -183,15 +273,16 @@ steady_err_t steady_platform_add_node(steady_platform_t *p, const char *name,
                                 "invalid node name (%.300s): use 1 to %d characters from "
                                 "A-Z a-z 0-9 _ . : @ + / -",
                                 name, STEADY_NAME_MAX);
-    if (p->slots[find_slot(p, name)] >= 0)
+    if (p->node_names.slots[find_slot(p, &p->node_names, node_name_of, name)] >= 0)
         return steady_error_set(err, STEADY_EINVAL, "duplicate node (%s)", name);
     if (kind == STEADY_PROCESSOR) {
         steady_err_t rc = check_field("speed", speed, NULL, err);
         if (rc)
             return rc;
-    } else if (kind == STEADY_ROUTER) {
+    } else if (kind == STEADY_ROUTER || kind == STEADY_SWITCH) {
         if (speed != 0)
-            return steady_error_set(err, STEADY_EINVAL, "a router has no speed (%g)", speed);
+            return steady_error_set(err, STEADY_EINVAL, "a %s has no speed (%g)",
+                                    kind == STEADY_ROUTER ? "router" : "switch", speed);
     } else {
         return steady_error_set(err, STEADY_EINVAL, "unknown node kind (%d)", (int)kind);
     }
@@ -200,13 +291,16 @@ steady_err_t steady_platform_add_node(steady_platform_t *p, const char *name,
     int cap = p->node_cap;
     if (!array_grow((void **)&p->nodes, &cap, n + 1, sizeof *p->nodes, 8))
         return oom(err);
-    /* out and in grow in step with nodes, to the same capacity */
-    int cap_out = p->node_cap, cap_in = p->node_cap;
+    /* out, in and rank_of grow in step with nodes, to the same capacity */
+    int cap_out = p->node_cap, cap_in = p->node_cap, cap_rank = p->node_cap,
+        cap_rnode = p->node_cap;
     if (!array_grow((void **)&p->out, &cap_out, cap, sizeof *p->out, 8) ||
-        !array_grow((void **)&p->in, &cap_in, cap, sizeof *p->in, 8))
+        !array_grow((void **)&p->in, &cap_in, cap, sizeof *p->in, 8) ||
+        !array_grow((void **)&p->rank_of, &cap_rank, cap, sizeof *p->rank_of, 8) ||
+        !array_grow((void **)&p->rank_node, &cap_rnode, cap, sizeof *p->rank_node, 8))
         return oom(err);
     p->node_cap = cap;
-    if (!reserve_slots(p, n + 1))
+    if (!reserve_slots(p, &p->node_names, node_name_of, n + 1))
         return oom(err);
     char *copy = strdup(name);
     if (!copy)
@@ -214,10 +308,103 @@ steady_err_t steady_platform_add_node(steady_platform_t *p, const char *name,
     p->nodes[n] = (steady_node_t){.name = copy, .kind = kind, .speed = speed};
     p->out[n] = (id_list_t){0};
     p->in[n] = (id_list_t){0};
-    p->slots[find_slot(p, name)] = n;
+    p->node_names.slots[find_slot(p, &p->node_names, node_name_of, name)] = n;
     p->node_count++;
     if (kind == STEADY_PROCESSOR)
         p->processors++;
+    if (kind == STEADY_SWITCH) {
+        p->switches++;
+        p->rank_of[n] = -1;
+    } else {
+        p->rank_node[p->ranks] = n;
+        p->rank_of[n] = p->ranks++;
+    }
+    if (id)
+        *id = n;
+    return STEADY_OK;
+}
+
+static const char *const sharing_names[] = {"shared", "splitduplex", "fatpipe"};
+
+int steady_sharing_from_name(const char *name)
+{
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, sharing_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *steady_sharing_name(steady_sharing_t s)
+{
+    return (unsigned)s < 3 ? sharing_names[s] : "?";
+}
+
+/* Whether the platform measures times in abstract costs: decided by its
+ * first edge or channel. */
+static int platform_kind(const steady_platform_t *p)
+{
+    if (p->edge_count > 0)
+        return p->edges[0].cost != 0;
+    if (p->channel_count > 0)
+        return p->channels[0].cost != 0;
+    return -1;
+}
+
+steady_err_t steady_platform_add_channel(steady_platform_t *p, const steady_channel_t *c, int *id,
+                                         steady_error_t *err)
+{
+    if (!valid_node_name(c->name))
+        return steady_error_set(err, STEADY_EINVAL,
+                                "invalid channel name (%.300s): use 1 to %d characters from "
+                                "A-Z a-z 0-9 _ . : @ + / -",
+                                c->name, STEADY_NAME_MAX);
+    if (p->channel_names.slots[find_slot(p, &p->channel_names, channel_name_of, c->name)] >= 0)
+        return steady_error_set(err, STEADY_EINVAL, "duplicate channel (%s)", c->name);
+    if ((unsigned)c->sharing > STEADY_FATPIPE)
+        return steady_error_set(err, STEADY_EINVAL, "unknown sharing policy (%d)",
+                                (int)c->sharing);
+    bool cost = c->cost != 0;
+    if (c->bandwidth != 0 && cost)
+        return steady_error_set(err, STEADY_EINVAL, "channel has both a bandwidth and a cost (%s)",
+                                c->name);
+    if (c->bandwidth == 0 && !cost)
+        return steady_error_set(err, STEADY_EINVAL,
+                                "channel has neither a bandwidth nor a cost (%s)", c->name);
+    steady_err_t rc;
+    if ((rc = check_field(cost ? "cost" : "bandwidth", cost ? c->cost : c->bandwidth, NULL,
+                          err)) ||
+        (rc = check_field("latency", c->latency, NULL, err)))
+        return rc;
+    int kind = platform_kind(p);
+    if (kind >= 0 && kind != cost)
+        return steady_error_set(err, STEADY_EINVAL,
+                                "channel %s uses a %s but the platform's first %s uses a %s: a "
+                                "platform uses abstract costs or bandwidths, not both",
+                                c->name, cost ? "cost" : "bandwidth",
+                                p->edge_count > 0 ? "edge" : "channel",
+                                cost ? "bandwidth" : "cost");
+
+    int n = p->channel_count;
+    int cap = p->channel_cap, cap_res = p->channel_cap;
+    if (!array_grow((void **)&p->channels, &cap, n + 1, sizeof *p->channels, 8) ||
+        !array_grow((void **)&p->channel_resource, &cap_res, cap, sizeof *p->channel_resource,
+                    8))
+        return oom(err);
+    p->channel_cap = cap;
+    if (!reserve_slots(p, &p->channel_names, channel_name_of, n + 1))
+        return oom(err);
+    int first = -1;
+    if (c->sharing != STEADY_FATPIPE &&
+        (first = new_resources(p, c->sharing == STEADY_SPLITDUPLEX ? 2 : 1, -1)) < 0)
+        return oom(err);
+    char *copy = strdup(c->name);
+    if (!copy)
+        return oom(err);
+    p->channels[n] = *c;
+    p->channels[n].name = copy;
+    p->channel_resource[n] = first;
+    p->channel_names.slots[find_slot(p, &p->channel_names, channel_name_of, c->name)] = n;
+    p->channel_count++;
     if (id)
         *id = n;
     return STEADY_OK;
@@ -228,9 +415,88 @@ static bool is_cost_edge(const steady_edge_t *e)
     return e->cost != 0;
 }
 
-steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t *e, int *id,
+/* Checks e's crossings: known channels, none twice, a direction only on
+ * a SPLITDUPLEX channel, every channel of the platform's kind. */
+static steady_err_t check_crossings(const steady_platform_t *p, const steady_edge_t *e, bool cost,
+                                    steady_error_t *err)
+{
+    const char *s = p->nodes[e->src].name, *d = p->nodes[e->dst].name;
+    if (e->ncross < 0 || (e->ncross > 0 && !e->cross))
+        return steady_error_set(err, STEADY_EINVAL, "bad crossing list in edge %s -> %s (%d)", s,
+                                d, e->ncross);
+    for (int k = 0; k < e->ncross; k++) {
+        const steady_crossing_t *x = &e->cross[k];
+        if (x->channel < 0 || x->channel >= p->channel_count)
+            return steady_error_set(err, STEADY_EINVAL, "unknown channel id in edge %s -> %s (%d)",
+                                    s, d, x->channel);
+        const steady_channel_t *c = &p->channels[x->channel];
+        for (int j = 0; j < k; j++)
+            if (e->cross[j].channel == x->channel)
+                return steady_error_set(err, STEADY_EINVAL,
+                                        "edge %s -> %s crosses channel %s twice", s, d, c->name);
+        if (x->down && c->sharing != STEADY_SPLITDUPLEX)
+            return steady_error_set(err, STEADY_EINVAL,
+                                    "edge %s -> %s crosses channel %s downwards, but only a "
+                                    "splitduplex channel has directions (it is %s)",
+                                    s, d, c->name, steady_sharing_name(c->sharing));
+        if ((c->cost != 0) != cost)
+            return steady_error_set(err, STEADY_EINVAL,
+                                    "edge %s -> %s crosses channel %s, which uses a %s, but the "
+                                    "edge uses a %s: a platform uses abstract costs or "
+                                    "bandwidths, not both",
+                                    s, d, c->name, cost ? "bandwidth" : "cost",
+                                    cost ? "cost" : "bandwidth");
+    }
+    return STEADY_OK;
+}
+
+/* The slowest of e's channels: the smallest bandwidth, or the largest cost. */
+static void slowest_channel(const steady_platform_t *p, steady_edge_t *e)
+{
+    for (int k = 0; k < e->ncross; k++) {
+        const steady_channel_t *c = &p->channels[e->cross[k].channel];
+        if (c->cost != 0 && c->cost > e->cost)
+            e->cost = c->cost;
+        else if (c->cost == 0 && (e->bandwidth == 0 || c->bandwidth < e->bandwidth))
+            e->bandwidth = c->bandwidth;
+    }
+}
+
+/* The resources of e besides the ports, into *u: its channels that are
+ * resources, or its own link when it crosses none and joins two switches
+ * (a new resource). */
+static bool edge_uses(steady_platform_t *p, const steady_edge_t *e, use_list_t *u)
+{
+    bool own = e->ncross == 0 && p->nodes[e->src].kind == STEADY_SWITCH &&
+               p->nodes[e->dst].kind == STEADY_SWITCH;
+    int n = own;
+    for (int k = 0; k < e->ncross; k++)
+        n += p->channel_resource[e->cross[k].channel] >= 0;
+    *u = (use_list_t){0};
+    if (n == 0)
+        return true;
+    if (!(u->uses = malloc((size_t)n * sizeof *u->uses)))
+        return false;
+    for (int k = 0; k < e->ncross; k++) {
+        int r = p->channel_resource[e->cross[k].channel];
+        if (r >= 0)
+            u->uses[u->count++] = (steady_use_t){r + e->cross[k].down, e->cross[k].channel};
+    }
+    if (own) {
+        int r = new_resources(p, 1, p->edge_count);
+        if (r < 0) {
+            free(u->uses);
+            return false;
+        }
+        u->uses[u->count++] = (steady_use_t){r, -1};
+    }
+    return true;
+}
+
+steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t *edge, int *id,
                                       steady_error_t *err)
 {
+    steady_edge_t copy = *edge, *e = &copy;
     if (e->src < 0 || e->src >= p->node_count || e->dst < 0 || e->dst >= p->node_count)
         return steady_error_set(err, STEADY_EINVAL, "unknown node id in edge (%d -> %d)", e->src,
                                 e->dst);
@@ -239,38 +505,68 @@ steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t 
         return steady_error_set(err, STEADY_EINVAL, "self-loop (%s -> %s)", s, d);
     if (steady_platform_find_edge(p, e->src, e->dst) >= 0)
         return steady_error_set(err, STEADY_EINVAL, "duplicate edge (%s -> %s)", s, d);
-
     if (e->bandwidth != 0 && e->cost != 0)
         return steady_error_set(err, STEADY_EINVAL,
                                 "edge has both a bandwidth and a cost (%s -> %s)", s, d);
-    if (e->bandwidth == 0 && e->cost == 0)
+    if (e->bandwidth == 0 && e->cost == 0 && e->ncross == 0)
         return steady_error_set(err, STEADY_EINVAL,
                                 "edge has neither a bandwidth nor a cost (%s -> %s)", s, d);
-    if (is_cost_edge(e) && e->overhead != 0)
+    /* the edge's kind: its own value's, else its first channel's */
+    bool cost = is_cost_edge(e);
+    if (e->bandwidth == 0 && e->cost == 0 && e->ncross > 0 && e->cross &&
+        e->cross[0].channel >= 0 && e->cross[0].channel < p->channel_count)
+        cost = p->channels[e->cross[0].channel].cost != 0;
+    steady_err_t rc;
+    if ((rc = check_crossings(p, e, cost, err)))
+        return rc;
+    if (e->bandwidth == 0 && e->cost == 0)
+        slowest_channel(p, e);
+    if (cost && e->overhead != 0)
         return steady_error_set(err, STEADY_EINVAL,
                                 "an overhead has no meaning on a cost edge (%s -> %s)", s, d);
-    steady_err_t rc;
-    if ((rc = check_field(is_cost_edge(e) ? "cost" : "bandwidth",
-                          is_cost_edge(e) ? e->cost : e->bandwidth, NULL, err)) ||
+    if ((rc = check_field(cost ? "cost" : "bandwidth", cost ? e->cost : e->bandwidth, NULL, err)) ||
         (rc = check_field("latency", e->latency, NULL, err)) ||
         (rc = check_field("overhead", e->overhead, NULL, err)))
         return rc;
-    if (p->edge_count > 0 && is_cost_edge(e) != is_cost_edge(&p->edges[0]))
+    int kind = platform_kind(p);
+    if (kind >= 0 && kind != cost)
         return steady_error_set(err, STEADY_EINVAL,
-                                "edge %s -> %s uses a %s but the platform's first edge uses a %s: "
-                                "a platform uses abstract costs or bandwidths, not both",
-                                s, d, is_cost_edge(e) ? "cost" : "bandwidth",
-                                is_cost_edge(e) ? "bandwidth" : "cost");
+                                "edge %s -> %s uses a %s but the platform's first %s uses a %s: a "
+                                "platform uses abstract costs or bandwidths, not both",
+                                s, d, cost ? "cost" : "bandwidth",
+                                p->edge_count > 0 ? "edge" : "channel",
+                                cost ? "bandwidth" : "cost");
 
     int m = p->edge_count;
-    if (!array_grow((void **)&p->edges, &p->edge_cap, m + 1, sizeof *p->edges, 8) ||
-        !id_list_push(&p->out[e->src], m))
+    int cap = p->edge_cap, cap_uses = p->edge_cap;
+    if (!array_grow((void **)&p->edges, &cap, m + 1, sizeof *p->edges, 8) ||
+        !array_grow((void **)&p->uses, &cap_uses, cap, sizeof *p->uses, 8))
         return oom(err);
+    p->edge_cap = cap;
+    steady_crossing_t *cross = NULL;
+    if (e->ncross > 0) {
+        if (!(cross = malloc((size_t)e->ncross * sizeof *cross)))
+            return oom(err);
+        memcpy(cross, e->cross, (size_t)e->ncross * sizeof *cross);
+    }
+    e->cross = cross;
+    use_list_t uses;
+    int resources = p->resources;
+    if (!edge_uses(p, e, &uses) || !id_list_push(&p->out[e->src], m)) {
+        free(cross);
+        free(uses.uses);
+        p->resources = resources;
+        return oom(err);
+    }
     if (!id_list_push(&p->in[e->dst], m)) {
         p->out[e->src].count--;
+        free(cross);
+        free(uses.uses);
+        p->resources = resources;
         return oom(err);
     }
     p->edges[m] = *e;
+    p->uses[m] = uses;
     p->edge_count++;
     if (id)
         *id = m;
@@ -282,9 +578,12 @@ steady_err_t steady_platform_validate(const steady_platform_t *p, steady_error_t
     if (p->node_count == 0)
         return steady_error_set(err, STEADY_EINVAL, "empty platform: no node is declared");
     if (p->processors == 0)
-        return steady_error_set(err, STEADY_EINVAL, "platform has no processor (%d routers only)",
-                                p->node_count);
-    return STEADY_OK;
+        return steady_error_set(err, STEADY_EINVAL, "platform has no processor (%d %s only)",
+                                p->node_count,
+                                p->switches == 0               ? "routers"
+                                : p->switches == p->node_count ? "switches"
+                                                               : "routers and switches");
+    return check_switch_paths(p, err);
 }
 
 /* ---- queries ------------------------------------------------------------------- */
@@ -299,9 +598,19 @@ int steady_platform_processor_count(const steady_platform_t *p)
     return p->processors;
 }
 
+int steady_platform_switch_count(const steady_platform_t *p)
+{
+    return p->switches;
+}
+
 int steady_platform_edge_count(const steady_platform_t *p)
 {
     return p->edge_count;
+}
+
+int steady_platform_channel_count(const steady_platform_t *p)
+{
+    return p->channel_count;
 }
 
 const steady_node_t *steady_platform_node(const steady_platform_t *p, int id)
@@ -314,9 +623,19 @@ const steady_edge_t *steady_platform_edge(const steady_platform_t *p, int id)
     return &p->edges[id];
 }
 
+const steady_channel_t *steady_platform_channel(const steady_platform_t *p, int id)
+{
+    return &p->channels[id];
+}
+
 int steady_platform_find_node(const steady_platform_t *p, const char *name)
 {
-    return p->slots[find_slot(p, name)];
+    return p->node_names.slots[find_slot(p, &p->node_names, node_name_of, name)];
+}
+
+int steady_platform_find_channel(const steady_platform_t *p, const char *name)
+{
+    return p->channel_names.slots[find_slot(p, &p->channel_names, channel_name_of, name)];
 }
 
 int steady_platform_find_edge(const steady_platform_t *p, int src, int dst)
@@ -347,9 +666,61 @@ const int *steady_platform_in_edges(const steady_platform_t *p, int v, int *coun
     return p->in[v].ids;
 }
 
+int steady_platform_rank_count(const steady_platform_t *p)
+{
+    return p->ranks;
+}
+
+int steady_platform_rank_of(const steady_platform_t *p, int v)
+{
+    return p->rank_of[v];
+}
+
+int steady_platform_rank_node(const steady_platform_t *p, int r)
+{
+    return p->rank_node[r];
+}
+
+int steady_platform_resource_count(const steady_platform_t *p)
+{
+    return p->resources;
+}
+
+const steady_use_t *steady_platform_edge_uses(const steady_platform_t *p, int e, int *count)
+{
+    *count = p->uses[e].count;
+    return p->uses[e].uses;
+}
+
+void steady_platform_resource_name(const steady_platform_t *p, int r, char *buf, size_t n)
+{
+    int e = p->resource_edge[r];
+    if (e >= 0) {
+        snprintf(buf, n, "edge %s -> %s", p->nodes[p->edges[e].src].name,
+                 p->nodes[p->edges[e].dst].name);
+        return;
+    }
+    for (int c = 0; c < p->channel_count; c++) {
+        int first = p->channel_resource[c];
+        if (first >= 0 && r >= first && r <= first + (p->channels[c].sharing == STEADY_SPLITDUPLEX)) {
+            snprintf(buf, n, "channel %s%s", p->channels[c].name,
+                     p->channels[c].sharing != STEADY_SPLITDUPLEX ? ""
+                     : r == first                                 ? " (up)"
+                                                                  : " (down)");
+            return;
+        }
+    }
+    snprintf(buf, n, "resource %d", r);
+}
+
 bool steady_platform_is_abstract(const steady_platform_t *p)
 {
-    return p->edge_count > 0 && is_cost_edge(&p->edges[0]);
+    return platform_kind(p) == 1;
+}
+
+bool steady_platform_has_network(const steady_platform_t *p)
+{
+    return p->switches > 0 || p->channel_count > 0;
 }
 
 double steady_platform_comm_time(const steady_platform_t *p, int edge, double msg_size)
@@ -358,8 +729,60 @@ double steady_platform_comm_time(const steady_platform_t *p, int edge, double ms
     return is_cost_edge(e) ? e->cost : e->overhead + msg_size / e->bandwidth;
 }
 
+static double channel_time(const steady_channel_t *c, double msg_size)
+{
+    return c->cost != 0 ? c->cost : msg_size / c->bandwidth;
+}
+
+double steady_platform_use_time(const steady_platform_t *p, int e, const steady_use_t *u,
+                                double msg_size)
+{
+    return u->channel >= 0 ? channel_time(&p->channels[u->channel], msg_size)
+                           : steady_platform_comm_time(p, e, msg_size);
+}
+
+double steady_platform_edge_time(const steady_platform_t *p, int edge, double msg_size)
+{
+    const steady_edge_t *e = &p->edges[edge];
+    double t = steady_platform_comm_time(p, edge, msg_size);
+    for (int k = 0; k < e->ncross; k++) {
+        double c = channel_time(&p->channels[e->cross[k].channel], msg_size);
+        if (c > t)
+            t = c;
+    }
+    return t;
+}
+
+double steady_platform_edge_latency(const steady_platform_t *p, int edge)
+{
+    const steady_edge_t *e = &p->edges[edge];
+    double l = e->latency;
+    for (int k = 0; k < e->ncross; k++)
+        l += p->channels[e->cross[k].channel].latency;
+    return l;
+}
+
+double steady_hop_time(const steady_platform_t *p, const steady_hop_t *h, double msg_size)
+{
+    double t = 0;
+    for (int k = 0; k < h->nedges; k++) {
+        double x = steady_platform_edge_time(p, h->edges[k], msg_size);
+        if (x > t)
+            t = x;
+    }
+    return t;
+}
+
+double steady_hop_latency(const steady_platform_t *p, const steady_hop_t *h)
+{
+    double l = 0;
+    for (int k = 0; k < h->nedges; k++)
+        l += steady_platform_edge_latency(p, h->edges[k]);
+    return l;
+}
+
 double steady_platform_task_time(const steady_platform_t *p, int node, double task_cost)
 {
     const steady_node_t *n = &p->nodes[node];
-    return n->kind == STEADY_ROUTER ? INFINITY : task_cost / n->speed;
+    return n->kind != STEADY_PROCESSOR ? INFINITY : task_cost / n->speed;
 }

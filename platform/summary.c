@@ -2,8 +2,8 @@
  * summary.c — steady_platform_summarize(): counts, value ranges, degrees,
  * duplex pairs and strongly connected components of a platform.
  *
- * The strongly connected components come from igraph (STYLE.md: prefer a
- * well-kept library for graph algorithms).  igraph's default error handler
+ * The strongly connected components come from igraph (docs/design.md:
+ * prefer a well-kept library for graph algorithms).  igraph's default error handler
  * aborts the process, which the library must never do (error.h), so every
  * igraph call here runs under igraph_error_handler_ignore — igraph then
  * frees its own temporaries and returns the error code, which becomes a
@@ -99,8 +99,10 @@ steady_err_t steady_platform_summarize(const steady_platform_t *p, steady_platfo
     int n = steady_platform_node_count(p), m = steady_platform_edge_count(p);
     s->nodes = n;
     s->processors = steady_platform_processor_count(p);
-    s->routers = n - s->processors;
+    s->switches = steady_platform_switch_count(p);
+    s->routers = n - s->processors - s->switches;
     s->edges = m;
+    s->channels = steady_platform_channel_count(p);
     s->abstract = steady_platform_is_abstract(p);
 
     bool seen_speed = false;

@@ -189,7 +189,8 @@ static void check_chunk(aexec_t *x, aslot_t *s, const ev_t *e, const unsigned ch
 /* The die and stall faults, when this node reaches the operation. */
 static void maybe_fail(aexec_t *x, long op)
 {
-    if (x->fired || x->fault->rank != x->ap->me || x->fault->op != op ||
+    if (x->fired || x->fault->rank != steady_platform_rank_of(x->ap->p, x->ap->me) ||
+        x->fault->op != op ||
         (x->fault->kind != FAULT_DIE && x->fault->kind != FAULT_STALL))
         return;
     x->fired = true;
@@ -220,7 +221,8 @@ static bool try_send(aexec_t *x)
     } else {
         buf = s->data + e->data;
     }
-    if (x->fault->kind == FAULT_CORRUPT && !x->fired && x->fault->rank == ap->me &&
+    if (x->fault->kind == FAULT_CORRUPT && !x->fired &&
+        x->fault->rank == steady_platform_rank_of(ap->p, ap->me) &&
         x->fault->op == op) {
         if (buf != x->sbuf)
             memcpy(x->sbuf, buf, len);
@@ -228,7 +230,8 @@ static bool try_send(aexec_t *x)
         buf[0] ^= 1;
         x->fired = true;
     }
-    MPI_Isend(buf, (int)len, MPI_BYTE, e->peer, (int)(op % STALL_TAG), MPI_COMM_WORLD, &x->req[0]);
+    MPI_Isend(buf, (int)len, MPI_BYTE, steady_platform_rank_of(ap->p, e->peer),
+              (int)(op % STALL_TAG), MPI_COMM_WORLD, &x->req[0]);
     x->st->messages++;
     x->st->bytes += (double)len;
     x->inflight = x->send;
@@ -248,7 +251,8 @@ static bool try_recv(aexec_t *x)
     if (!s)
         return false;
     maybe_fail(x, op);
-    MPI_Irecv(s->data + e->data, (int)(e->hi - e->lo), MPI_BYTE, e->peer, (int)(op % STALL_TAG),
+    MPI_Irecv(s->data + e->data, (int)(e->hi - e->lo), MPI_BYTE,
+              steady_platform_rank_of(ap->p, e->peer), (int)(op % STALL_TAG),
               MPI_COMM_WORLD, &x->req[1]);
     x->posted = x->recv;
     activity(x, A_RECV, true);

@@ -282,7 +282,7 @@ static bool touches(const program_t *pg, const piece_t *x, long b, long n, long 
 static void maybe_fail(exec_t *x, const piece_t *piece, long b, long n)
 {
     long j;
-    if (x->fired || x->fault->rank != x->pg->me ||
+    if (x->fired || x->fault->rank != steady_platform_rank_of(x->pg->p, x->pg->me) ||
         (x->fault->kind != FAULT_DIE && x->fault->kind != FAULT_STALL) ||
         !touches(x->pg, piece, b, n, x->fault->op, &j))
         return;
@@ -341,8 +341,9 @@ static void watch_report(const watch_t *w, const char *why)
     else
         snprintf(buf, sizeof buf, "%s", w->what);
     steady_progress_line_clear(w->line);
-    fprintf(stderr, "steady-run: %s (rank %d): %s: %s\n", steady_platform_node(w->p, w->me)->name,
-            w->me, why, buf);
+    fprintf(stderr, "steady-run: %s (rank %d): %s: %s\n",
+            steady_platform_node(w->p, steady_platform_rank_node(w->p, w->me))->name, w->me, why,
+            buf);
     fflush(stderr);
 }
 
@@ -502,7 +503,8 @@ static bool try_send(exec_t *x)
             release(pg, in, b);
         }
         long j;
-        if (x->fault->kind == FAULT_CORRUPT && !x->fired && x->fault->rank == pg->me &&
+        if (x->fault->kind == FAULT_CORRUPT && !x->fired &&
+            x->fault->rank == steady_platform_rank_of(pg->p, pg->me) &&
             touches(pg, pc, b, n, x->fault->op, &j) && (size_t)(j + 1) * pg->S > lo) {
             size_t at = (size_t)j * pg->S > lo ? (size_t)j * pg->S : lo;
             if (at < hi) {
@@ -512,8 +514,8 @@ static bool try_send(exec_t *x)
         }
         len += hi - lo;
     }
-    MPI_Isend(x->sbuf, (int)len, MPI_BYTE, m->peer, (int)(q % STALL_TAG), MPI_COMM_WORLD,
-              &x->req[0]);
+    MPI_Isend(x->sbuf, (int)len, MPI_BYTE, steady_platform_rank_of(pg->p, m->peer),
+              (int)(q % STALL_TAG), MPI_COMM_WORLD, &x->req[0]);
     x->st->messages++;
     x->st->bytes += (double)len;
     x->inflight = x->send;
@@ -550,8 +552,8 @@ static bool try_recv(exec_t *x)
         piece_span(pg, pc, n, &lo, &hi);
         len += hi - lo;
     }
-    MPI_Irecv(x->rbuf, (int)len, MPI_BYTE, m->peer, (int)(q % STALL_TAG), MPI_COMM_WORLD,
-              &x->req[1]);
+    MPI_Irecv(x->rbuf, (int)len, MPI_BYTE, steady_platform_rank_of(pg->p, m->peer),
+              (int)(q % STALL_TAG), MPI_COMM_WORLD, &x->req[1]);
     x->rlen = len;
     x->posted = x->recv;
     activity(x, A_RECV, true);

@@ -315,12 +315,14 @@ static int load(const options_t *o, int rank, int size, steady_platform_t **p,
     if (steady_platform_read(o->plat, o->from, p, NULL, &err) ||
         steady_schedule_read(o->sched, *p, sc, &err))
         return fail(f, steady_err_exit_status(err.code), "steady-run: %s", err.msg);
-    int nodes = steady_platform_node_count(*p);
-    if (nodes != size)
+    int ranks = steady_platform_rank_count(*p);
+    if (ranks != size)
         return fail(f, RUN_USAGE,
-                    "steady-run: %s: the schedule has %d nodes but the job has %d ranks (start "
-                    "one rank per node: -np %d)",
-                    o->sched, nodes, size, nodes);
+                    "steady-run: %s: the schedule has %d %s but the job has %d ranks (start "
+                    "one rank per %s: -np %d)",
+                    o->sched, ranks,
+                    steady_platform_switch_count(*p) ? "processors and routers" : "nodes", size,
+                    steady_platform_switch_count(*p) ? "processor and router" : "node", ranks);
     if ((*sc)->abstract && o->msg_bytes == 0)
         return fail(f, RUN_USAGE,
                     "steady-run: %s: the schedule is for an abstract platform (costs in time "
@@ -409,12 +411,16 @@ static int load_algo(const options_t *o, int rank, int size, steady_platform_t *
     steady_error_t err = {0};
     if (steady_platform_read(o->plat, o->from, p, NULL, &err))
         return fail(f, steady_err_exit_status(err.code), "steady-run: %s", err.msg);
-    int nodes = steady_platform_node_count(*p), procs = steady_platform_processor_count(*p);
-    if (nodes != size)
+    int ranks = steady_platform_rank_count(*p), procs = steady_platform_processor_count(*p);
+    if (ranks != size)
         return fail(f, RUN_USAGE,
-                    "steady-run: %s: the platform has %d nodes but the job has %d ranks (start "
-                    "one rank per node, routers included: -np %d)",
-                    o->plat, nodes, size, nodes);
+                    "steady-run: %s: the platform has %d %s but the job has %d ranks (start "
+                    "one rank per %s: -np %d)",
+                    o->plat, ranks,
+                    steady_platform_switch_count(*p) ? "processors and routers" : "nodes", size,
+                    steady_platform_switch_count(*p) ? "processor and router"
+                                                     : "node, routers included",
+                    ranks);
     if (procs < 2)
         return fail(f, RUN_USAGE, "steady-run: %s: a collective needs 2 processors (%d)", o->plat,
                     procs);
@@ -466,10 +472,11 @@ static int load_algo(const options_t *o, int rank, int size, steady_platform_t *
                         err.msg);
         ar->planned = model.throughput;
         ar->chunks = model.chunks;
-        if (algo_program_build(ar->coll, *p, ar->routes, rank, o->ops, *bytes, ar->task_cost,
+        int node = steady_platform_rank_node(*p, rank);
+        if (algo_program_build(ar->coll, *p, ar->routes, node, o->ops, *bytes, ar->task_cost,
                                &ar->ap, &err))
             return fail(f, steady_err_exit_status(err.code), "steady-run: %s: %s (on %s)", o->plat,
-                        err.msg, steady_platform_node(*p, rank)->name);
+                        err.msg, steady_platform_node(*p, node)->name);
         ar->commutative = ar->ap.commutative;
     }
     if (rank == 0)
@@ -533,7 +540,7 @@ static int report(const report_info_t *ri, const steady_platform_t *p, const dou
             const double *mr = m + (size_t)r * M_COUNT;
             double e = elapsed > 0 ? elapsed : 1;
             json_array_append_new(nodes, json_pack("{s:s, s:f, s:f, s:f, s:f, s:f}", "name",
-                                                   steady_platform_node(p, r)->name, "busy",
+                                                   steady_platform_node(p, steady_platform_rank_node(p, r))->name, "busy",
                                                    mr[M_BUSY] / e, "send", mr[M_SEND] / e, "recv",
                                                    mr[M_RECV] / e, "cpu", mr[M_CPU] / e, "buffers",
                                                    mr[M_BUFFERS]));
@@ -589,7 +596,7 @@ static int report(const report_info_t *ri, const steady_platform_t *p, const dou
                messages, bytes, tasks, ar ? "combines" : "tasks", buffers);
         printf("busy        ");
         for (int r = 0; r < size; r++)
-            printf(" %s %.1f%%%s", steady_platform_node(p, r)->name,
+            printf(" %s %.1f%%%s", steady_platform_node(p, steady_platform_rank_node(p, r))->name,
                    elapsed > 0 ? 100 * m[(size_t)r * M_COUNT + M_BUSY] / elapsed : 0,
                    r + 1 < size ? "," : "\n");
     }
@@ -628,9 +635,10 @@ int main(int argc, char **argv)
         status = load_algo(&o, rank, size, &p, &ar, &bytes, &f);
     if (!status && o.algo == ALGO_NONE) {
         steady_error_t err = {0};
-        if (program_build(sc, p, rank, o.ops, bytes, &pg, &err))
+        int node = steady_platform_rank_node(p, rank);
+        if (program_build(sc, p, node, o.ops, bytes, &pg, &err))
             status = fail(&f, steady_err_exit_status(err.code), "steady-run: %s: %s (on %s)",
-                          o.sched, err.msg, steady_platform_node(p, rank)->name);
+                          o.sched, err.msg, steady_platform_node(p, node)->name);
     }
     if (!status) {
         flags = calloc((size_t)o.ops, 1);
@@ -658,8 +666,8 @@ int main(int argc, char **argv)
     else
         rc = algo_execute(&ar.ap, &fault, &w, flags, &st, &err);
     if (rc) {
-        fprintf(stderr, "steady-run: %s (rank %d): %s\n", steady_platform_node(p, rank)->name, rank,
-                err.msg);
+        fprintf(stderr, "steady-run: %s (rank %d): %s\n",
+                steady_platform_node(p, steady_platform_rank_node(p, rank))->name, rank, err.msg);
         MPI_Abort(MPI_COMM_WORLD, RUN_FAIL);
     }
     double held = o.algo == ALGO_NONE  ? (double)pg.buffers

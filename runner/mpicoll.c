@@ -48,9 +48,10 @@ steady_err_t mpicoll_execute(const steady_platform_t *p, steady_collop_t op, int
 {
     int me, n = steady_platform_node_count(p), rank = -1, nranks = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    int node = steady_platform_rank_node(p, me);
     for (int v = 0; v < n; v++)
         if (steady_platform_node(p, v)->kind == STEADY_PROCESSOR) {
-            if (v == me)
+            if (v == node)
                 rank = nranks;
             nranks++;
         }

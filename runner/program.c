@@ -215,14 +215,15 @@ static steady_err_t build_steps(program_t *pg, steady_error_t *err)
                                         sc->max_lag);
             steady_err_t rc;
             if (st->kind == STEADY_STEP_SEND) {
-                if (st->edge < 0 || st->edge >= ne || st->type < 0 || st->type >= sc->ntypes ||
-                    !type_value(pg, sc->types[st->type], &ps->value))
+                if (st->edge < 0 || st->edge >= ne || st->hop >= sc->nhops || st->type < 0 ||
+                    st->type >= sc->ntypes || !type_value(pg, sc->types[st->type], &ps->value))
                     return steady_error_set(err, STEADY_EINVAL,
-                                            "tree %d step %d: no edge %d or message type %d", t, s,
-                                            st->edge, st->type);
-                const steady_edge_t *e = steady_platform_edge(pg->p, st->edge);
-                ps->sender = e->src;
-                ps->node = e->dst;
+                                            "tree %d step %d: no edge %d, hop %d or message type "
+                                            "%d",
+                                            t, s, st->edge, st->hop, st->type);
+                /* through switches too, a message goes from rank to rank */
+                ps->sender = steady_sched_step_src(sc, pg->p, st);
+                ps->node = steady_sched_step_dst(sc, pg->p, st);
                 ps->nin = 1;
                 rc = find_input(pg, t, s, ps->value, ps->sender, &ps->in[0], err);
             } else {

@@ -82,9 +82,9 @@ typedef struct {
     int *tree_off;  /* first flat step index of each tree */
     bool *step_ok;  /* flat step index -> the step is well-formed */
     int nitems;     /* things an operation delivers (see item_of) */
-    mpq_t *c;       /* c(e) per edge */
+    mpq_t *c;       /* per edge: the time a message takes on it alone (edge time) */
     mpq_t *w;       /* w(v) per node */
-    mpq_t *lat;     /* latency(e) per edge */
+    mpq_t *lat;     /* per edge: its latency, its channels' included */
     bool period_ok; /* period > 0 */
     int (*same)[3]; /* (tree, step, producer): sends with their producing send's lag */
     int nsame, capsame;
@@ -138,6 +138,72 @@ static bool is_processor(const ctx_t *x, int id)
     return id >= 0 && id < x->nn && steady_platform_node(x->p, id)->kind == STEADY_PROCESSOR;
 }
 
+/* The ends of a well-formed send step's hop. */
+static int step_src(const ctx_t *x, const steady_sched_step_t *s)
+{
+    return steady_sched_step_src(x->sc, x->p, s);
+}
+
+static int step_dst(const ctx_t *x, const steady_sched_step_t *s)
+{
+    return steady_sched_step_dst(x->sc, x->p, s);
+}
+
+/* A well-formed send step's hop time (its slowest edge) and latency (the
+ * sum of its edges'). */
+static void hop_time(const ctx_t *x, const steady_sched_step_t *s, mpq_t t)
+{
+    int n;
+    const int *edges = steady_sched_step_edges(x->sc, s, &n);
+    mpq_set_ui(t, 0, 1);
+    for (int k = 0; k < n; k++)
+        if (mpq_cmp(x->c[edges[k]], t) > 0)
+            mpq_set(t, x->c[edges[k]]);
+}
+
+static void hop_latency(const ctx_t *x, const steady_sched_step_t *s, mpq_t l)
+{
+    int n;
+    const int *edges = steady_sched_step_edges(x->sc, s, &n);
+    mpq_set_ui(l, 0, 1);
+    for (int k = 0; k < n; k++)
+        mpq_add(l, l, x->lat[edges[k]]);
+}
+
+/* Why the hop of a send step whose edge exists does not make a message
+ * from rank to rank through switches, or NULL: its hop (if any) is a chain
+ * of edges starting with the step's edge, and only its inner nodes are
+ * switches. */
+static const char *bad_hop(const ctx_t *x, const steady_sched_step_t *s)
+{
+    const steady_schedule_t *sc = x->sc;
+    if (s->hop >= sc->nhops || (s->hop >= 0 && (!sc->hops || sc->hops[s->hop].nedges < 1 ||
+                                                !sc->hops[s->hop].edges)))
+        return "its hop does not exist";
+    int n;
+    const int *edges = steady_sched_step_edges(sc, s, &n);
+    if (edges[0] != s->edge)
+        return "its hop does not start with its edge";
+    int at = steady_platform_edge(x->p, edges[0])->src;
+    if (!steady_node_kind_is_rank(steady_platform_node(x->p, at)->kind))
+        return "it starts at a switch";
+    for (int k = 0; k < n; k++) {
+        if (edges[k] < 0 || edges[k] >= x->ne || steady_platform_edge(x->p, edges[k])->src != at)
+            return "its hop is not a path of edges";
+        at = steady_platform_edge(x->p, edges[k])->dst;
+        bool sw = steady_platform_node(x->p, at)->kind == STEADY_SWITCH;
+        if (k < n - 1 && !sw)
+            return "its hop goes through a node that is not a switch";
+        if (k == n - 1 && sw)
+            return "it ends at a switch";
+    }
+    if (s->hop >= 0 &&
+        (sc->hops[s->hop].src != steady_platform_edge(x->p, edges[0])->src ||
+         sc->hops[s->hop].dst != at))
+        return "its hop's ends are not its path's";
+    return NULL;
+}
+
 /* A value (a message type's content) is identified by a key: reduce
  * k * N + m for v[k,m]; scatter the destination node; gossip src * nn +
  * dst; broadcast 0. */
@@ -160,8 +226,7 @@ static void value_name(const ctx_t *x, long key, char *buf, size_t n)
 static void step_desc(const ctx_t *x, const steady_sched_step_t *s, char *buf, size_t n)
 {
     if (s->kind == STEADY_STEP_SEND) {
-        const steady_edge_t *e = steady_platform_edge(x->p, s->edge);
-        snprintf(buf, n, "%s -> %s, type %s", nname(x, e->src), nname(x, e->dst),
+        snprintf(buf, n, "%s -> %s, type %s", nname(x, step_src(x, s)), nname(x, step_dst(x, s)),
                  x->sc->types[s->type]);
     } else {
         snprintf(buf, n, "compute T(%d,%d,%d) on %s", s->k, s->l, s->m, nname(x, s->node));
@@ -294,13 +359,16 @@ static bool check_problem(ctx_t *x)
     }
     for (int i = 0; i < sc->nsources; i++)
         if (!is_processor(x, sc->sources[i]))
-            report(x, "sources: %s is a router, and routers only forward",
-                   nname(x, sc->sources[i]));
-    if (sc->op != STEADY_OP_BROADCAST)
-        for (int i = 0; i < sc->ntargets; i++)
-            if (!is_processor(x, sc->targets[i]))
-                report(x, "targets: %s is a router, and routers only forward",
-                       nname(x, sc->targets[i]));
+            report(x, "sources: %s is a %s, and only processors send operations",
+                   nname(x, sc->sources[i]),
+                   steady_node_kind_name(steady_platform_node(x->p, sc->sources[i])->kind));
+    for (int i = 0; i < sc->ntargets; i++)
+        if (sc->op == STEADY_OP_BROADCAST
+                ? !steady_node_kind_is_rank(steady_platform_node(x->p, sc->targets[i])->kind)
+                : !is_processor(x, sc->targets[i]))
+            report(x, "targets: %s is a %s, which receives no operation",
+                   nname(x, sc->targets[i]),
+                   steady_node_kind_name(steady_platform_node(x->p, sc->targets[i])->kind));
     for (int i = 0; i < sc->nsources; i++)
         x->src_idx[sc->sources[i]] = i;
     for (int i = 0; i < sc->ntargets; i++)
@@ -406,9 +474,14 @@ static void check_steps(ctx_t *x)
             const steady_sched_step_t *s = &tr->steps[i];
             bool ok = true;
             if (s->kind == STEADY_STEP_SEND) {
+                const char *why = NULL;
                 if (s->edge < 0 || s->edge >= x->ne) {
                     report(x, "tree %d step %d: edge %d does not exist (the platform has %d edges)",
                            t, i, s->edge, x->ne);
+                    ok = false;
+                } else if ((why = bad_hop(x, s))) {
+                    report(x, "tree %d step %d: the message from %s: %s", t, i,
+                           nname(x, steady_platform_edge(x->p, s->edge)->src), why);
                     ok = false;
                 }
                 if (s->type < 0 || s->type >= sc->ntypes) {
@@ -430,8 +503,10 @@ static void check_steps(ctx_t *x)
                            t, i, s->k, s->l, s->m, nname(x, s->node), x->N);
                     ok = false;
                 } else if (!is_processor(x, s->node)) {
-                    report(x, "tree %d step %d: compute T(%d,%d,%d) on the router %s", t, i, s->k,
-                           s->l, s->m, nname(x, s->node));
+                    report(x, "tree %d step %d: compute T(%d,%d,%d) on the %s %s", t, i, s->k,
+                           s->l, s->m,
+                           steady_node_kind_name(steady_platform_node(x->p, s->node)->kind),
+                           nname(x, s->node));
                     ok = false;
                 }
             } else {
@@ -637,10 +712,9 @@ static steady_err_t simulate_trees(ctx_t *x, long *taken, needs_t *needs)
                 continue;
             step_desc(x, s, desc, sizeof desc);
             if (s->kind == STEADY_STEP_SEND) {
-                const steady_edge_t *e = steady_platform_edge(x->p, s->edge);
                 long key = x->tkey[s->type];
-                consume(x, tok, &ntok, t, i, key, e->src, desc);
-                produce(x, tok, &ntok, t, i, key, e->dst, desc);
+                consume(x, tok, &ntok, t, i, key, step_src(x, s), desc);
+                produce(x, tok, &ntok, t, i, key, step_dst(x, s), desc);
                 int it = item_of(x, key);
                 if (stamp[it] != t) {
                     stamp[it] = t;
@@ -768,9 +842,14 @@ static void check_rates(ctx_t *x)
                sc->throughput, sc->ops_per_period, sc->period, tp);
     if (mpq_cmp(tp, sc->optimum) > 0)
         report(x, "schedule: throughput %Qd is above the optimum %Qd", tp, sc->optimum);
-    /* a broadcast to a subset of the nodes: the LP's value is only a bound */
-    bool bound = sc->op == STEADY_OP_BROADCAST && sc->ntargets < x->nn - 1;
-    if (!sc->fixed_period && !bound && mpq_cmp(tp, sc->optimum) < 0)
+    /* a broadcast to a subset of the ranks, or through switches: the LP's
+     * value is only a bound; on a platform with switches or channels the
+     * schedule's slots may also need more than the LP's time (a transfer
+     * through a slower link, a channel shared by a slot's transfers) */
+    bool network = steady_platform_has_network(x->p);
+    bool bound = sc->op == STEADY_OP_BROADCAST &&
+                 (sc->ntargets < steady_platform_rank_count(x->p) - 1 || network);
+    if (!sc->fixed_period && !bound && !network && mpq_cmp(tp, sc->optimum) < 0)
         report(x, "schedule: the exact period gives throughput %Qd, below the optimum %Qd", tp,
                sc->optimum);
     if (sc->fixed_period) {
@@ -788,7 +867,7 @@ static void check_rates(ctx_t *x)
                    "%Qd",
                    sc->loss_bound, sc->ntrees, sc->period);
         mpq_sub(tp, sc->optimum, tp);
-        if (mpq_cmp(tp, sc->loss_bound) > 0)
+        if (!network && mpq_cmp(tp, sc->loss_bound) > 0)
             report(x, "schedule: the loss %Qd exceeds the bound %Qd (paper §4.6)", tp,
                    sc->loss_bound);
     }
@@ -822,21 +901,33 @@ static const steady_sched_step_t *transfer_step(const ctx_t *x, const steady_sch
     return s;
 }
 
+/* One-port and the slot's length: in a slot a node sends at most once and
+ * receives at most once; every transfer lasts (to - from) times its hop's
+ * time, which is the slot's length; or, when the transfers' load on a
+ * shared resource needs longer, the slot lasts exactly what its busiest
+ * resource needs and its transfers all last the same (the matching's
+ * length: they share the resource and end with the slot). */
 static steady_err_t check_slots(ctx_t *x)
 {
     const steady_schedule_t *sc = x->sc;
+    int nres = steady_platform_resource_count(x->p);
     int *send_at = malloc((size_t)x->nn * sizeof *send_at); /* transfer using the port */
     int *recv_at = malloc((size_t)x->nn * sizeof *recv_at);
     int *stamp_s = malloc((size_t)x->nn * sizeof *stamp_s);
     int *stamp_r = malloc((size_t)x->nn * sizeof *stamp_r);
-    mpq_t end, d;
-    mpq_inits(end, d, NULL);
+    int *touched = malloc(((size_t)nres + 1) * sizeof *touched);
+    mpq_t *load = malloc(((size_t)nres + 1) * sizeof *load);
+    mpq_t end, d, t, longest, need;
+    mpq_inits(end, d, t, longest, need, NULL);
     steady_err_t rc = STEADY_ENOMEM;
-    if (!send_at || !recv_at || !stamp_s || !stamp_r)
+    if (load)
+        for (int r = 0; r < nres; r++)
+            mpq_init(load[r]);
+    if (!send_at || !recv_at || !stamp_s || !stamp_r || !touched || !load)
         goto cleanup;
     for (int v = 0; v < x->nn; v++)
         stamp_s[v] = stamp_r[v] = -1;
-    char desc[DESC_MAX];
+    char desc[DESC_MAX], res[2 * STEADY_NAME_MAX + 32];
     for (int i = 0; i < sc->nslots; i++) {
         const steady_sched_slot_t *sl = &sc->slots[i];
         if (mpq_sgn(sl->duration) <= 0)
@@ -857,6 +948,8 @@ static steady_err_t check_slots(ctx_t *x)
             report(x, "slot %d: malformed transfer list", i);
             continue;
         }
+        int ntouched = 0;
+        mpq_set_ui(longest, 0, 1);
         for (int j = 0; j < sl->ntransfers; j++) {
             const steady_sched_transfer_t *tr = &sl->transfers[j];
             const steady_sched_step_t *s = transfer_step(x, tr);
@@ -870,7 +963,7 @@ static steady_err_t check_slots(ctx_t *x)
                            tr->step);
                 continue; /* a malformed send step is reported with the tree */
             }
-            const steady_edge_t *e = steady_platform_edge(x->p, s->edge);
+            int src = step_src(x, s), dst = step_dst(x, s);
             step_desc(x, s, desc, sizeof desc);
             long w = sc->trees[tr->tree].weight;
             if (mpq_sgn(tr->from) < 0 || mpq_cmp(tr->from, tr->to) >= 0 ||
@@ -880,33 +973,92 @@ static steady_err_t check_slots(ctx_t *x)
                        "[0, %ld]",
                        i, tr->tree, tr->step, desc, tr->from, tr->to, w);
             mpq_sub(d, tr->to, tr->from);
-            mpq_mul(d, d, x->c[s->edge]);
-            if (!mpq_equal(d, sl->duration))
+            hop_time(x, s, t);
+            mpq_mul(t, t, d);
+            if (mpq_cmp(t, longest) > 0)
+                mpq_set(longest, t);
+            /* what it puts on the shared resources of its edges */
+            int n;
+            const int *edges = steady_sched_step_edges(sc, s, &n);
+            for (int k = 0; k < n; k++) {
+                int nu;
+                const steady_use_t *u = steady_platform_edge_uses(x->p, edges[k], &nu);
+                for (int y = 0; y < nu; y++) {
+                    int r = u[y].resource;
+                    if (mpq_sgn(load[r]) == 0)
+                        touched[ntouched++] = r;
+                    steady_exact_use_time(x->p, edges[k], &u[y], sc->msg_size, t);
+                    mpq_mul(t, t, d);
+                    mpq_add(load[r], load[r], t);
+                }
+            }
+            if (stamp_s[src] == i) {
+                const steady_sched_step_t *o = transfer_step(x, &sl->transfers[send_at[src]]);
+                report(x, "slot %d: %s sends twice (to %s and to %s)", i, nname(x, src),
+                       nname(x, step_dst(x, o)), nname(x, dst));
+            } else {
+                stamp_s[src] = i;
+                send_at[src] = j;
+            }
+            if (stamp_r[dst] == i) {
+                const steady_sched_step_t *o = transfer_step(x, &sl->transfers[recv_at[dst]]);
+                report(x, "slot %d: %s receives twice (from %s and from %s)", i, nname(x, dst),
+                       nname(x, step_src(x, o)), nname(x, src));
+            } else {
+                stamp_r[dst] = i;
+                recv_at[dst] = j;
+            }
+        }
+        /* the busiest shared resource: a slot it needs longer than its
+         * transfers is stretched to exactly what it needs */
+        int busiest = -1;
+        mpq_set(need, longest);
+        for (int k = 0; k < ntouched; k++) {
+            if (mpq_cmp(load[touched[k]], need) > 0) {
+                mpq_set(need, load[touched[k]]);
+                busiest = touched[k];
+            }
+            mpq_set_ui(load[touched[k]], 0, 1);
+        }
+        if (busiest >= 0 && !mpq_equal(need, sl->duration)) {
+            steady_platform_resource_name(x->p, busiest, res, sizeof res);
+            report(x, "slot %d: lasts %Qd, but %s needs %Qd for its transfers", i, sl->duration,
+                   res, need);
+        }
+        /* every transfer lasts the slot, or the longest transfer of a
+         * stretched slot */
+        mpq_set(need, busiest >= 0 ? longest : sl->duration);
+        for (int j = 0; j < sl->ntransfers; j++) {
+            const steady_sched_transfer_t *tr = &sl->transfers[j];
+            const steady_sched_step_t *s = transfer_step(x, tr);
+            if (!s)
+                continue;
+            mpq_sub(d, tr->to, tr->from);
+            hop_time(x, s, t);
+            mpq_mul(t, t, d);
+            if (mpq_equal(t, need))
+                continue;
+            step_desc(x, s, desc, sizeof desc);
+            if (busiest < 0)
                 report(x,
                        "slot %d: tree %d step %d (%s) carries [%Qd, %Qd) in %Qd, but the slot "
                        "lasts %Qd",
-                       i, tr->tree, tr->step, desc, tr->from, tr->to, d, sl->duration);
-            if (stamp_s[e->src] == i) {
-                const steady_sched_step_t *o = transfer_step(x, &sl->transfers[send_at[e->src]]);
-                report(x, "slot %d: %s sends twice (to %s and to %s)", i, nname(x, e->src),
-                       nname(x, steady_platform_edge(x->p, o->edge)->dst), nname(x, e->dst));
-            } else {
-                stamp_s[e->src] = i;
-                send_at[e->src] = j;
-            }
-            if (stamp_r[e->dst] == i) {
-                const steady_sched_step_t *o = transfer_step(x, &sl->transfers[recv_at[e->dst]]);
-                report(x, "slot %d: %s receives twice (from %s and from %s)", i, nname(x, e->dst),
-                       nname(x, steady_platform_edge(x->p, o->edge)->src), nname(x, e->src));
-            } else {
-                stamp_r[e->dst] = i;
-                recv_at[e->dst] = j;
-            }
+                       i, tr->tree, tr->step, desc, tr->from, tr->to, t, sl->duration);
+            else
+                report(x,
+                       "slot %d: tree %d step %d (%s) carries [%Qd, %Qd) in %Qd, but the slot's "
+                       "longest transfer lasts %Qd",
+                       i, tr->tree, tr->step, desc, tr->from, tr->to, t, need);
         }
     }
     rc = STEADY_OK;
 cleanup:
-    mpq_clears(end, d, NULL);
+    if (load)
+        for (int r = 0; r < nres; r++)
+            mpq_clear(load[r]);
+    mpq_clears(end, d, t, longest, need, NULL);
+    free(load);
+    free(touched);
     free(send_at);
     free(recv_at);
     free(stamp_s);
@@ -1024,8 +1176,8 @@ static steady_err_t check_forwarding(ctx_t *x, int nflat)
         return STEADY_OK;
     int *start;
     part_t *parts;
-    mpq_t arrive, lo, hi;
-    mpq_inits(arrive, lo, hi, NULL);
+    mpq_t arrive, lo, hi, lat;
+    mpq_inits(arrive, lo, hi, lat, NULL);
     steady_err_t rc = STEADY_ENOMEM;
     if (!group_parts(x, nflat, false, &start, &parts))
         goto cleanup;
@@ -1034,7 +1186,7 @@ static steady_err_t check_forwarding(ctx_t *x, int nflat)
         int t = x->same[k][0], i = x->same[k][1], j = x->same[k][2];
         int f = x->tree_off[t] + i, g = x->tree_off[t] + j;
         const steady_sched_step_t *ps = &sc->trees[t].steps[j];
-        const steady_edge_t *pe = steady_platform_edge(x->p, ps->edge);
+        hop_latency(x, ps, lat);
         for (int a = start[f]; a < start[f + 1]; a++) {
             const steady_sched_slot_t *sa = &sc->slots[parts[a].slot];
             for (int b = start[g]; b < start[g + 1]; b++) {
@@ -1043,7 +1195,7 @@ static steady_err_t check_forwarding(ctx_t *x, int nflat)
                     continue;
                 const steady_sched_slot_t *sb = &sc->slots[parts[b].slot];
                 mpq_add(arrive, sb->start, sb->duration);
-                mpq_add(arrive, arrive, x->lat[ps->edge]);
+                mpq_add(arrive, arrive, lat);
                 if (mpq_cmp(arrive, sa->start) <= 0)
                     continue;
                 mpq_set(lo, mpq_cmp(ta->from, tb->from) > 0 ? ta->from : tb->from);
@@ -1053,14 +1205,14 @@ static steady_err_t check_forwarding(ctx_t *x, int nflat)
                        "tree %d step %d (%s): slot %d starts at %Qd and forwards messages "
                        "[%Qd, %Qd), which step %d (%s -> %s) delivers in slot %d only at %Qd "
                        "(slot end + latency), with the same lag %d",
-                       t, i, desc, parts[a].slot, sa->start, lo, hi, j, nname(x, pe->src),
-                       nname(x, pe->dst), parts[b].slot, arrive, ps->lag);
+                       t, i, desc, parts[a].slot, sa->start, lo, hi, j, nname(x, step_src(x, ps)),
+                       nname(x, step_dst(x, ps)), parts[b].slot, arrive, ps->lag);
             }
         }
     }
     rc = STEADY_OK;
 cleanup:
-    mpq_clears(arrive, lo, hi, NULL);
+    mpq_clears(arrive, lo, hi, lat, NULL);
     free(start);
     free(parts);
     return rc;
@@ -1102,7 +1254,9 @@ static steady_err_t check_compute(ctx_t *x, int nflat)
         if (ce->node < 0 || ce->node >= x->nn)
             report(x, "compute %d: node %d does not exist", c, ce->node);
         else if (!is_processor(x, ce->node))
-            report(x, "compute %d: tasks on the router %s", c, nname(x, ce->node));
+            report(x, "compute %d: tasks on the %s %s", c,
+                   steady_node_kind_name(steady_platform_node(x->p, ce->node)->kind),
+                   nname(x, ce->node));
         if (!x->step_ok[f])
             continue;
         step_desc(x, s, desc, sizeof desc);
@@ -1264,9 +1418,10 @@ static bool check_platform(ctx_t *x, steady_err_t *rc, steady_error_t *err)
     if (sc->op == STEADY_OP_REDUCE && !(sc->task_cost > 0))
         report(x, "schedule: task_cost %g is not positive", sc->task_cost);
     if (sc->ntypes < 0 || sc->ntrees < 0 || sc->nslots < 0 || sc->ncompute < 0 ||
-        sc->nbuffers < 0 || (sc->ntypes && !sc->types) || (sc->ntrees && !sc->trees) ||
-        (sc->nslots && !sc->slots) || (sc->ncompute && !sc->compute) ||
-        (sc->nbuffers && !sc->buffers)) {
+        sc->nbuffers < 0 || sc->nhops < 0 || (sc->ntypes && !sc->types) ||
+        (sc->ntrees && !sc->trees) || (sc->nslots && !sc->slots) ||
+        (sc->ncompute && !sc->compute) || (sc->nbuffers && !sc->buffers) ||
+        (sc->nhops && !sc->hops)) {
         report(x, "schedule: malformed lists");
         return false;
     }
@@ -1304,9 +1459,9 @@ steady_err_t steady_schedule_check(const steady_schedule_t *sc, const steady_pla
     }
     for (int e = 0; e < x.ne; e++) {
         mpq_init(x.c[e]);
-        steady_exact_comm_time(p, e, sc->msg_size, x.c[e]);
+        steady_exact_edge_time(p, e, sc->msg_size, x.c[e]);
         mpq_init(x.lat[e]);
-        steady_exact_decimal(x.lat[e], steady_platform_edge(p, e)->latency);
+        steady_exact_edge_latency(p, e, x.lat[e]);
     }
     for (int n = 0; n < x.nn; n++) {
         mpq_init(x.w[n]);

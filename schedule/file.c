@@ -17,10 +17,11 @@
 #define FORMAT_NAME "steady-schedule"
 /* Version 2 lets a send forward, in the same period, what an earlier slot
  * delivered (the same lag as its producer, docs/schedule-format.md);
- * version 3 cuts an operation's message into "segments".  The rules only
- * widen: an older file means the same under a newer version (one segment),
- * so all are read; an older reader refuses what a newer version writes. */
-#define FORMAT_VERSION     3
+ * version 3 cuts an operation's message into "segments"; version 4 lets a
+ * send cross switches ("via").  The rules only widen: an older file means
+ * the same under a newer version (one segment, no switch), so all are
+ * read; an older reader refuses what a newer version writes. */
+#define FORMAT_VERSION     4
 #define FORMAT_VERSION_MIN 1
 
 const char *steady_schedule_unit(const steady_schedule_t *sc)
@@ -75,9 +76,20 @@ static json_t *step_json(const steady_schedule_t *sc, const steady_platform_t *p
                          const steady_sched_step_t *st)
 {
     if (st->kind == STEADY_STEP_SEND) {
-        const steady_edge_t *e = steady_platform_edge(p, st->edge);
-        return json_pack("{s:s, s:s, s:s, s:s, s:i}", "kind", "send", "from", node_name(p, e->src),
-                         "to", node_name(p, e->dst), "type", sc->types[st->type], "lag", st->lag);
+        json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:i}", "kind", "send", "from",
+                              node_name(p, steady_sched_step_src(sc, p, st)), "to",
+                              node_name(p, steady_sched_step_dst(sc, p, st)), "type",
+                              sc->types[st->type], "lag", st->lag);
+        int n;
+        const int *edges = steady_sched_step_edges(sc, st, &n);
+        if (n > 1) { /* the switches it crosses, in order */
+            json_t *via = json_array();
+            for (int k = 0; k < n - 1; k++)
+                json_array_append_new(via,
+                                      json_string(node_name(p, steady_platform_edge(p, edges[k])->dst)));
+            json_object_set_new(j, "via", via);
+        }
+        return j;
     }
     return json_pack("{s:s, s:s, s:[i,i,i], s:i}", "kind", "compute", "node",
                      node_name(p, st->node), "task", st->k, st->l, st->m, "lag", st->lag);
@@ -273,6 +285,59 @@ static steady_err_t type_index(reader_t *r, const char *name, int *t)
     return STEADY_OK;
 }
 
+/* A send through switches: from u through the switches named by via
+ * (an array of names) to v, edge by edge; its hop is added to the
+ * schedule's hops unless one with the same first edge and last node is
+ * there already. */
+static steady_err_t read_hop(reader_t *r, json_t *via, const char *where, int u, int v,
+                             steady_sched_step_t *st)
+{
+    steady_schedule_t *sc = r->sc;
+    size_t n = json_is_array(via) ? json_array_size(via) : 0;
+    if (n == 0 || n > (size_t)steady_platform_node_count(r->p))
+        return steady_error_set(r->err, STEADY_EPARSE,
+                                "%s: %s: via must be a non-empty array of switch names", r->path,
+                                where);
+    int *edges = malloc((n + 1) * sizeof *edges);
+    if (!edges)
+        return steady_error_set(r->err, STEADY_ENOMEM, "out of memory");
+    steady_err_t rc = STEADY_OK;
+    int at = u;
+    for (size_t k = 0; k <= n && !rc; k++) {
+        int next = v;
+        if (k < n && (rc = get_node(r, json_array_get(via, k), where, &next)))
+            break;
+        if (k < n && steady_platform_node(r->p, next)->kind != STEADY_SWITCH) {
+            rc = steady_error_set(r->err, STEADY_EINVAL, "%s: %s: via names %s, not a switch",
+                                  r->path, where, node_name(r->p, next));
+            break;
+        }
+        edges[k] = steady_platform_find_edge(r->p, at, next);
+        if (edges[k] < 0)
+            rc = steady_error_set(r->err, STEADY_EINVAL, "%s: %s: no edge %s -> %s", r->path,
+                                  where, node_name(r->p, at), node_name(r->p, next));
+        at = next;
+    }
+    st->edge = edges[0];
+    for (int h = 0; h < sc->nhops && !rc; h++)
+        if (sc->hops[h].edges[0] == edges[0] && sc->hops[h].dst == v) {
+            st->hop = h;
+            free(edges);
+            return STEADY_OK;
+        }
+    steady_hop_t *grown = rc ? NULL : realloc(sc->hops, (size_t)(sc->nhops + 1) * sizeof *grown);
+    if (!rc && !grown)
+        rc = steady_error_set(r->err, STEADY_ENOMEM, "out of memory");
+    if (rc) {
+        free(edges);
+        return rc;
+    }
+    sc->hops = grown;
+    sc->hops[sc->nhops] = (steady_hop_t){.src = u, .dst = v, .nedges = (int)n + 1, .edges = edges};
+    st->hop = sc->nhops++;
+    return STEADY_OK;
+}
+
 static steady_err_t read_step(reader_t *r, json_t *j, const char *where, steady_sched_step_t *st)
 {
     json_t *kind, *x;
@@ -284,7 +349,7 @@ static steady_err_t read_step(reader_t *r, json_t *j, const char *where, steady_
         (rc = get_int(r, j, where, "lag", 0, 1000000, &lag)))
         return rc;
     st->lag = (int)lag;
-    st->edge = st->node = st->type = -1;
+    st->edge = st->hop = st->node = st->type = -1;
     if (strcmp(json_string_value(kind), "send") == 0) {
         int u, v;
         st->kind = STEADY_STEP_SEND;
@@ -294,6 +359,9 @@ static steady_err_t read_step(reader_t *r, json_t *j, const char *where, steady_
             (rc = member(r, j, where, "type", JSON_STRING, &x)) ||
             (rc = type_index(r, json_string_value(x), &st->type)))
             return rc;
+        json_t *via = json_object_get(j, "via");
+        if (via)
+            return read_hop(r, via, where, u, v, st);
         st->edge = steady_platform_find_edge(r->p, u, v);
         if (st->edge < 0)
             return steady_error_set(r->err, STEADY_EINVAL, "%s: %s: no edge %s -> %s", r->path,

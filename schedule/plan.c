@@ -59,6 +59,9 @@ void steady_schedule_destroy(steady_schedule_t *sc)
     free(sc->slots);
     free(sc->compute);
     free(sc->buffers);
+    for (int h = 0; h < sc->nhops; h++)
+        free(sc->hops[h].edges);
+    free(sc->hops);
     free(sc);
 }
 
@@ -132,12 +135,20 @@ static int tree_group(const steady_schedule_t *sc, const steady_tree_t *t)
 
 /* What one operation of a tree costs each resource: the send port of node
  * u (index u), the receive port of v (nv + v), the processor of v
- * (2 nv + v), in time per period. */
+ * (2 nv + v), shared resource r (3 nv + r, platform.h), in time per
+ * period.  A message holds its sender's and its receiver's ports for its
+ * hop's time (the slowest of its edges and channels: a transfer through a
+ * slower link is that slow) and each shared resource for its own time. */
 typedef struct {
     int n;
     int *port;
     mpq_t *amount;
 } tree_load_t;
+
+static int load_count(const steady_platform_t *p)
+{
+    return 3 * steady_platform_node_count(p) + steady_platform_resource_count(p);
+}
 
 static void loads_free(tree_load_t *loads, int ntrees)
 {
@@ -155,7 +166,8 @@ static void loads_free(tree_load_t *loads, int ntrees)
 static tree_load_t *tree_loads(const steady_solution_t *s, const steady_trees_t *tr)
 {
     const steady_platform_t *p = steady_solution_platform(s);
-    int nv = steady_platform_node_count(p), np = 3 * nv;
+    int nv = steady_platform_node_count(p), np = load_count(p);
+    double size = steady_solution_msg_size(s);
     tree_load_t *loads = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *loads);
     mpq_t *dense = malloc((size_t)np * sizeof *dense);
     if (!loads || !dense) {
@@ -172,10 +184,18 @@ static tree_load_t *tree_loads(const steady_solution_t *s, const steady_trees_t 
         for (int j = 0; j < tr->trees[i].nsteps; j++) {
             const steady_step_t *st = &tr->trees[i].steps[j];
             if (st->kind == STEADY_STEP_SEND) {
-                const steady_edge_t *e = steady_platform_edge(p, st->edge);
-                steady_exact_comm_time(p, st->edge, steady_solution_msg_size(s), c);
-                mpq_add(dense[e->src], dense[e->src], c);
-                mpq_add(dense[nv + e->dst], dense[nv + e->dst], c);
+                const steady_hop_t *h = &tr->hops[st->hop];
+                steady_exact_hop_time(p, h, size, c);
+                mpq_add(dense[h->src], dense[h->src], c);
+                mpq_add(dense[nv + h->dst], dense[nv + h->dst], c);
+                for (int k = 0; k < h->nedges; k++) {
+                    int nu;
+                    const steady_use_t *u = steady_platform_edge_uses(p, h->edges[k], &nu);
+                    for (int x = 0; x < nu; x++) {
+                        steady_exact_use_time(p, h->edges[k], &u[x], size, c);
+                        mpq_add(dense[3 * nv + u[x].resource], dense[3 * nv + u[x].resource], c);
+                    }
+                }
             } else {
                 steady_exact_task_time(p, st->node, steady_solution_task_cost(s), c);
                 mpq_add(dense[2 * nv + st->node], dense[2 * nv + st->node], c);
@@ -461,7 +481,7 @@ static steady_err_t choose_period(steady_schedule_t *sc, const steady_solution_t
                                   long *weight, candidates_t *cands, steady_error_t *err)
 {
     steady_err_t rc = STEADY_OK;
-    int nports = 3 * steady_platform_node_count(steady_solution_platform(s));
+    int nports = load_count(steady_solution_platform(s));
     tree_load_t *loads = NULL;
     long *trial = malloc((size_t)(tr->ntrees ? tr->ntrees : 1) * sizeof *trial);
     mpz_t l, g, c;
@@ -586,16 +606,15 @@ cleanup:
 
 /* The (node, type) inputs of a step and the (node, type) it produces.
  * interval[k * N + m] is the type of v[k,m] (reduce). */
-static void step_io(const steady_platform_t *p, const int *interval, int N,
-                    const steady_sched_step_t *st, int ins[2][2], int *nin, int *out_node,
+static void step_io(const steady_schedule_t *sc, const steady_platform_t *p, const int *interval,
+                    int N, const steady_sched_step_t *st, int ins[2][2], int *nin, int *out_node,
                     int *out_type)
 {
     if (st->kind == STEADY_STEP_SEND) {
-        const steady_edge_t *e = steady_platform_edge(p, st->edge);
-        ins[0][0] = e->src;
+        ins[0][0] = steady_sched_step_src(sc, p, st);
         ins[0][1] = st->type;
         *nin = 1;
-        *out_node = e->dst;
+        *out_node = steady_sched_step_dst(sc, p, st);
         *out_type = st->type;
     } else { /* T(k,l,m): v[k,l] and v[l+1,m] into v[k,m] */
         ins[0][0] = ins[1][0] = *out_node = st->node;
@@ -604,6 +623,25 @@ static void step_io(const steady_platform_t *p, const int *interval, int N,
         *nin = 2;
         *out_type = interval[st->k * N + st->m];
     }
+}
+
+/* Appends a copy of hop h (through switches) to sc's hops; *index gets
+ * its place. */
+static steady_err_t add_hop(steady_schedule_t *sc, const steady_hop_t *h, int *index,
+                            steady_error_t *err)
+{
+    steady_hop_t *grown = realloc(sc->hops, (size_t)(sc->nhops + 1) * sizeof *grown);
+    if (!grown)
+        return oom(err);
+    sc->hops = grown;
+    int *edges = malloc((size_t)h->nedges * sizeof *edges);
+    if (!edges)
+        return oom(err);
+    memcpy(edges, h->edges, (size_t)h->nedges * sizeof *edges);
+    sc->hops[sc->nhops] = *h;
+    sc->hops[sc->nhops].edges = edges;
+    *index = sc->nhops++;
+    return STEADY_OK;
 }
 
 /* Copies the trees that run at least one operation, with lags and the
@@ -619,10 +657,13 @@ static steady_err_t copy_trees(steady_schedule_t *sc, const steady_solution_t *s
     sc->trees = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *sc->trees);
     long *first = calloc((size_t)nt, sizeof *first);
     int *producer = malloc((size_t)nv * nt * sizeof *producer); /* (node, type) -> step */
-    if (!sc->trees || !first || !producer) {
+    int *hop_of = malloc((size_t)(tr->nhops + 1) * sizeof *hop_of); /* trees' hop -> sc's */
+    if (!sc->trees || !first || !producer || !hop_of) {
         rc = oom(err);
         goto cleanup;
     }
+    for (int h = 0; h < tr->nhops; h++)
+        hop_of[h] = -1;
     for (int i = 0; i < tr->ntrees; i++) {
         if (weight[i] == 0)
             continue;
@@ -645,15 +686,21 @@ static steady_err_t copy_trees(steady_schedule_t *sc, const steady_solution_t *s
             steady_sched_step_t *o = &out->steps[j];
             o->kind = st->kind;
             o->edge = o->node = o->type = -1;
+            o->hop = -1;
             if (st->kind == STEADY_STEP_SEND) {
                 o->edge = st->edge;
                 o->type = st->type;
+                const steady_hop_t *h = &tr->hops[st->hop];
+                if (h->nedges > 1 && hop_of[st->hop] < 0 &&
+                    (rc = add_hop(sc, h, &hop_of[st->hop], err)))
+                    goto cleanup;
+                o->hop = hop_of[st->hop];
             } else {
                 steady_solution_task(s, st->task, &o->k, &o->l, &o->m);
                 o->node = st->node;
             }
             int ins[2][2], nin, out_node, out_type;
-            step_io(p, interval, N, o, ins, &nin, &out_node, &out_type);
+            step_io(sc, p, interval, N, o, ins, &nin, &out_node, &out_type);
             /* one period per send: the hop depth that order_slots() starts
              * from (build_slots() sets the lags once the slots exist); a
              * task runs after its period's slots and the earlier tasks */
@@ -673,6 +720,7 @@ static steady_err_t copy_trees(steady_schedule_t *sc, const steady_solution_t *s
 cleanup:
     free(first);
     free(producer);
+    free(hop_of);
     return rc;
 }
 
@@ -700,7 +748,7 @@ static steady_err_t compute_buffers(steady_schedule_t *sc, const steady_platform
          * holds it once); in a tree each value is produced once */
         for (int j = 0; j < tr->nsteps; j++) {
             int ins[2][2], nin, out_node, out_type;
-            step_io(p, interval, N, &tr->steps[j], ins, &nin, &out_node, &out_type);
+            step_io(sc, p, interval, N, &tr->steps[j], ins, &nin, &out_node, &out_type);
             for (int x = 0; x < nin; x++) {
                 int key = ins[x][0] * nt + ins[x][1];
                 if (producer[key] >= 0 && tr->steps[j].lag > last[key])
@@ -710,7 +758,7 @@ static steady_err_t compute_buffers(steady_schedule_t *sc, const steady_platform
         }
         for (int j = 0; j < tr->nsteps; j++) {
             int ins[2][2], nin, out_node, out_type;
-            step_io(p, interval, N, &tr->steps[j], ins, &nin, &out_node, &out_type);
+            step_io(sc, p, interval, N, &tr->steps[j], ins, &nin, &out_node, &out_type);
             int key = out_node * nt + out_type;
             if (last[key] >= 0)
                 need[key] += tr->weight * (last[key] - tr->steps[j].lag);
@@ -768,7 +816,7 @@ static steady_err_t step_producers(const steady_schedule_t *sc, const steady_pla
             producer[x] = -1;
         for (int j = 0; j < tr->nsteps; j++) {
             int ins[2][2], nin, out_node, out_type;
-            step_io(p, interval, sc->nsources, &tr->steps[j], ins, &nin, &out_node, &out_type);
+            step_io(sc, p, interval, sc->nsources, &tr->steps[j], ins, &nin, &out_node, &out_type);
             prod[base[i] + j][0] = prod[base[i] + j][1] = -1;
             for (int x = 0; x < nin; x++)
                 prod[base[i] + j][x] = producer[ins[x][0] * nt + ins[x][1]];
@@ -787,7 +835,9 @@ static bool same_period_ok(const steady_schedule_t *sc, const steady_platform_t 
 {
     mpq_t arrive, lat;
     mpq_inits(arrive, lat, NULL);
-    steady_exact_decimal(lat, steady_platform_edge(p, gs->edge)->latency);
+    steady_hop_t h = {.nedges = 0};
+    h.edges = (int *)steady_sched_step_edges(sc, gs, &h.nedges);
+    steady_exact_hop_latency(p, &h, lat);
     bool ok = true;
     for (int a = pfirst[f]; ok && a < pfirst[f + 1]; a++) {
         const steady_sched_slot_t *sa = &sc->slots[piece[a][0]];
@@ -815,8 +865,9 @@ typedef struct {
     const int *tree_of;        /* flat step -> tree */
     const int *comm_of;        /* flat step -> comm, -1 for a task */
     const int *sfirst, *scomm; /* slot x's comms: scomm[sfirst[x] .. sfirst[x + 1]) */
-    const double *dur;         /* slot */
-    const double *cost, *lat;  /* comm: c(e), latency(e) */
+    const double *dur;         /* slot: its length (stretched for shared resources) */
+    const double *mdur;        /* slot: the matching's length, which sets the parts */
+    const double *cost, *lat;  /* comm: its hop's time and latency */
     const int *pfirst;         /* comm c's pieces: pfirst[c] .. pfirst[c + 1] */
     const double *work;        /* task step: its tasks' time per period; send: 0 */
     const int *node;           /* task step: its processor */
@@ -866,7 +917,7 @@ static order_score_t evaluate_order(search_t *s, const int *order)
             s->ps[k] = s->start[x];
             s->pe[k] = s->start[x] + s->dur[x];
             s->pf[k] = s->pos[c];
-            s->pos[c] += s->dur[x] / s->cost[c];
+            s->pos[c] += s->mdur[x] / s->cost[c];
             s->pt[k] = s->pos[c];
         }
     }
@@ -1114,9 +1165,53 @@ static steady_err_t set_lags(steady_schedule_t *sc, const steady_platform_t *p, 
     return STEADY_OK;
 }
 
+/* How much longer than its matching slot x must last for the shared
+ * resources its comms cross (exact): the largest, over the resources, of
+ * the time they need per unit of the slot, sum over the slot's comms c of
+ * t_r(c) / d(c) (a comm moves duration / d(c) messages, each holding r for
+ * t_r(c)), and at least 1.  acc and touched have one entry per resource. */
+static void slot_stretch(const steady_platform_t *p, const steady_schedule_t *sc,
+                         const steady_slot_t *slot, const int *tree, const int *step,
+                         const mpq_t *comm, mpq_t *acc, int *touched, mpq_t factor)
+{
+    int nt = 0;
+    mpq_t q;
+    mpq_init(q);
+    mpq_set_ui(factor, 1, 1);
+    for (int y = 0; y < slot->ncomms; y++) {
+        int c = slot->comms[y], n;
+        const int *edges =
+            steady_sched_step_edges(sc, &sc->trees[tree[c]].steps[step[c]], &n);
+        for (int k = 0; k < n; k++) {
+            int nu;
+            const steady_use_t *u = steady_platform_edge_uses(p, edges[k], &nu);
+            for (int x = 0; x < nu; x++) {
+                int r = u[x].resource;
+                if (mpq_sgn(acc[r]) == 0)
+                    touched[nt++] = r;
+                steady_exact_use_time(p, edges[k], &u[x], sc->msg_size, q);
+                mpq_div(q, q, comm[c]);
+                mpq_add(acc[r], acc[r], q);
+            }
+        }
+    }
+    for (int i = 0; i < nt; i++) {
+        if (mpq_cmp(acc[touched[i]], factor) > 0)
+            mpq_set(factor, acc[touched[i]]);
+        mpq_set_ui(acc[touched[i]], 0, 1);
+    }
+    mpq_clear(q);
+}
+
 /* The slots: the period's sends as a bipartite graph decomposed into
  * matchings, run in the order order_slots() chooses, each comm's messages
- * handed out in order along its slots; then the lags (set_lags()). */
+ * handed out in order along its slots; then the lags (set_lags()).  A
+ * comm lasts its weight times its hop's time.  A slot whose comms load a
+ * shared resource (a channel, a link between switches) beyond the slot's
+ * length is stretched to what the resource needs: its transfers share the
+ * resource and take longer, and the period grows by as much (the
+ * schedule's throughput then falls below the LP's, which `steady plan`
+ * reports). */
 static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *p,
                                 const int *interval, steady_error_t *err)
 {
@@ -1143,7 +1238,9 @@ static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *
     double *cost = malloc(nc1 * sizeof *cost), *lat = malloc(nc1 * sizeof *lat);
     int *pfirst = calloc(nc1 + 1, sizeof *pfirst);
     steady_matchings_t *mt = NULL;
-    int *order = NULL, *sfirst = NULL, *scomm = NULL;
+    int *order = NULL, *sfirst = NULL, *scomm = NULL, *touched = NULL;
+    mpq_t *stretched = NULL, *acc = NULL;
+    int nstretched = 0, nacc = 0;
     search_t s = {0};
     int k = 0;
     mpq_t at, amount;
@@ -1172,15 +1269,17 @@ static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *
                 tnode[f] = st->node;
                 continue;
             }
-            const steady_edge_t *e = steady_platform_edge(p, st->edge);
+            steady_hop_t h = {.src = steady_sched_step_src(sc, p, st),
+                              .dst = steady_sched_step_dst(sc, p, st)};
+            h.edges = (int *)steady_sched_step_edges(sc, st, &h.nedges);
             mpq_inits(dur[k], comm[k], pos[k], NULL);
-            steady_exact_comm_time(p, st->edge, sc->msg_size, comm[k]);
+            steady_exact_hop_time(p, &h, sc->msg_size, comm[k]);
             mpq_set_si(dur[k], sc->trees[i].weight, 1);
             mpq_mul(dur[k], dur[k], comm[k]);
             cost[k] = mpq_get_d(comm[k]);
-            lat[k] = e->latency;
-            src[k] = e->src;
-            dst[k] = e->dst;
+            lat[k] = steady_hop_latency(p, &h);
+            src[k] = h.src;
+            dst[k] = h.dst;
             tree[k] = i;
             comm_of[f] = k;
             step[k++] = j;
@@ -1192,23 +1291,25 @@ static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *
     if ((rc = steady_matchings_decompose(steady_platform_node_count(p), ncomms, src, dst,
                                          (const mpq_t *)dur, &mt, err)))
         goto cleanup;
-    if (mpq_cmp(mt->total, sc->period) > 0) {
-        rc = steady_error_set(err, STEADY_EINTERNAL,
-                              "the period's communications take %.6g, longer than the period "
-                              "%.6g (a bug)",
-                              mpq_get_d(mt->total), mpq_get_d(sc->period));
-        goto cleanup;
-    }
 
     /* the order of the matchings */
-    int n = mt->nslots, npieces = 0;
+    int n = mt->nslots, npieces = 0, nres = steady_platform_resource_count(p);
     for (int x = 0; x < n; x++)
         npieces += mt->slots[x].ncomms;
     size_t n1 = (size_t)n + 1, np1 = (size_t)npieces + 1;
     order = malloc(n1 * sizeof *order);
     sfirst = malloc((n1 + 1) * sizeof *sfirst);
     scomm = malloc(np1 * sizeof *scomm);
-    double *sdur = malloc(n1 * sizeof *sdur);
+    double *sdur = malloc(n1 * sizeof *sdur), *mdur = malloc(n1 * sizeof *mdur);
+    stretched = malloc(n1 * sizeof *stretched);
+    acc = malloc(((size_t)nres + 1) * sizeof *acc);
+    touched = malloc(((size_t)nres + 1) * sizeof *touched);
+    if (stretched)
+        for (; nstretched < n; nstretched++)
+            mpq_init(stretched[nstretched]);
+    if (acc)
+        for (; nacc < nres; nacc++)
+            mpq_init(acc[nacc]);
     s = (search_t){.nslots = n,
                    .ncomms = ncomms,
                    .nflat = nflat,
@@ -1220,6 +1321,7 @@ static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *
                    .sfirst = sfirst,
                    .scomm = scomm,
                    .dur = sdur,
+                   .mdur = mdur,
                    .cost = cost,
                    .lat = lat,
                    .pfirst = pfirst,
@@ -1238,14 +1340,19 @@ static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *
     s.tlag = malloc(((size_t)sc->ntrees + 1) * sizeof *s.tlag);
     s.done = malloc(nf1 * sizeof *s.done);
     s.cpu = malloc(((size_t)s.nnodes + 1) * sizeof *s.cpu);
-    if (!order || !sfirst || !scomm || !sdur || !s.start || !s.pos || !s.ps || !s.pe || !s.pf ||
-        !s.pt || !s.pn || !s.lag || !s.tlag || !s.done || !s.cpu) {
+    if (!order || !sfirst || !scomm || !sdur || !mdur || !stretched || !acc || !touched ||
+        !s.start || !s.pos || !s.ps || !s.pe || !s.pf || !s.pt || !s.pn || !s.lag || !s.tlag ||
+        !s.done || !s.cpu) {
         rc = oom(err);
         goto cleanup;
     }
     for (int x = 0, y = 0; x < n; x++) {
         sfirst[x] = y;
-        sdur[x] = mpq_get_d(mt->slots[x].duration);
+        slot_stretch(p, sc, &mt->slots[x], tree, step, (const mpq_t *)comm, acc, touched,
+                     stretched[x]);
+        mpq_mul(stretched[x], stretched[x], mt->slots[x].duration);
+        sdur[x] = mpq_get_d(stretched[x]);
+        mdur[x] = mpq_get_d(mt->slots[x].duration);
         for (int z = 0; z < mt->slots[x].ncomms; z++) {
             scomm[y++] = mt->slots[x].comms[z];
             pfirst[mt->slots[x].comms[z] + 1]++;
@@ -1267,8 +1374,8 @@ static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *
         steady_sched_slot_t *out = &sc->slots[sc->nslots++];
         mpq_inits(out->start, out->duration, NULL);
         mpq_set(out->start, at);
-        mpq_set(out->duration, in->duration);
-        mpq_add(at, at, in->duration);
+        mpq_set(out->duration, stretched[order[r]]);
+        mpq_add(at, at, stretched[order[r]]);
         out->transfers = calloc((size_t)in->ncomms, sizeof *out->transfers);
         if (!out->transfers) {
             rc = oom(err);
@@ -1286,9 +1393,27 @@ static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *
             mpq_set(tf->to, pos[c]);
         }
     }
+    /* a schedule whose messages take longer than the LP's ports say (a
+     * slow link on a hop, a stretched slot) needs a longer period */
+    if (mpq_cmp(at, sc->period) > 0) {
+        mpq_set(sc->period, at);
+        s.period = mpq_get_d(at);
+        mpq_set_si(sc->throughput, sc->ops_per_period, 1);
+        mpq_div(sc->throughput, sc->throughput, sc->period);
+        if (sc->fixed_period)
+            mpq_sub(sc->loss, sc->optimum, sc->throughput);
+    }
     rc = set_lags(sc, p, &s, order, err);
 
 cleanup:
+    for (int x = 0; x < nstretched; x++)
+        mpq_clear(stretched[x]);
+    for (int x = 0; x < nacc; x++)
+        mpq_clear(acc[x]);
+    free(stretched);
+    free(acc);
+    free(touched);
+    free((void *)s.mdur);
     steady_matchings_destroy(mt);
     if (dur)
         for (int x = 0; x < k; x++)

@@ -77,58 +77,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "steady/schedule.h"
+#include "replay.h"
 
-/* A step of the schedule, flattened over the trees. */
-typedef struct {
-    int tree, step;
-    int lag;
-    int in[2]; /* producing steps (flat indices); -1: an initial value (time 0) */
-    int nin;
-    long cover; /* compute step: tasks of the period given by the compute entries so far */
-} rstep_t;
-
-/* The producer pieces an input waits for: dep[first .. first + n). */
-typedef struct {
-    int first, n;
-} rdeps_t;
-
-/* A transfer of the period, with what the loop needs at hand. */
-typedef struct {
-    int flat; /* its step */
-    int tree;
-    int slot, index; /* where it is in the schedule */
-    int from_node, to_node;
-    double from, to; /* message positions */
-    double c, latency;
-    rdeps_t in;
-} rtransfer_t;
-
-/* A compute entry of the period. */
-typedef struct {
-    int flat, tree, node;
-    long offset, count; /* positions [offset, offset + count) of the step's tasks */
-    double w;
-    rdeps_t in[2];
-} rcompute_t;
-
-typedef struct {
-    const steady_schedule_t *sc;
-    const steady_platform_t *p;
-    int nflat;
-    int *base; /* flat index of tree i's step 0 */
-    rstep_t *steps;
-    int nx, nc;
-    rtransfer_t *x;
-    rcompute_t *cp;
-    int (*interval)[2]; /* reduce: [k, m] of each message type */
-    int *origin;        /* gossip: the sender of each message type */
-    int ndep;
-    int *dep;      /* producer pieces: transfers 0 .. nx - 1, compute entries nx .. */
-    double *dfrom; /* where each dep's positions start (it is absent from batches that end there) */
-} replay_t;
-
-static void replay_free(replay_t *r)
+void replay_free(replay_t *r)
 {
     free(r->base);
     free(r->steps);
@@ -138,13 +89,15 @@ static void replay_free(replay_t *r)
     free(r->origin);
     free(r->dep);
     free(r->dfrom);
+    free(r->use_res);
+    free(r->use_time);
 }
 
 /* The node where a step's output lives: the receiver of a send, the
  * processor of a task. */
 static int out_node(const replay_t *r, const steady_sched_step_t *st)
 {
-    return st->kind == STEADY_STEP_SEND ? steady_platform_edge(r->p, st->edge)->dst : st->node;
+    return st->kind == STEADY_STEP_SEND ? steady_sched_step_dst(r->sc, r->p, st) : st->node;
 }
 
 /* True when step st makes the value `type` (send) or the interval [k, m]
@@ -251,12 +204,28 @@ static steady_err_t parse_types(replay_t *r, steady_error_t *err)
     return STEADY_OK;
 }
 
+/* True when a send step's hop is a chain of the platform's edges (`steady
+ * check` says more). */
+static bool hop_ok(const replay_t *r, const steady_sched_step_t *st)
+{
+    int ne = steady_platform_edge_count(r->p), n;
+    if (st->edge < 0 || st->edge >= ne || st->hop >= r->sc->nhops)
+        return false;
+    const int *edges = steady_sched_step_edges(r->sc, st, &n);
+    for (int k = 0; k < n; k++)
+        if (edges[k] < 0 || edges[k] >= ne ||
+            (k > 0 && steady_platform_edge(r->p, edges[k])->src !=
+                          steady_platform_edge(r->p, edges[k - 1])->dst))
+            return false;
+    return edges[0] == st->edge;
+}
+
 /* Flattens the steps, checks every reference the loop follows, and finds
  * each step's producers. */
 static steady_err_t prepare_steps(replay_t *r, steady_error_t *err)
 {
     const steady_schedule_t *sc = r->sc;
-    int nv = steady_platform_node_count(r->p), ne = steady_platform_edge_count(r->p);
+    int nv = steady_platform_node_count(r->p);
     steady_err_t rc;
     r->base = malloc((size_t)(sc->ntrees + 1) * sizeof *r->base);
     if (!r->base)
@@ -290,11 +259,12 @@ static steady_err_t prepare_steps(replay_t *r, steady_error_t *err)
                                         "replay: tree %d step %d: lag %d outside [0, %d]", t, s,
                                         st->lag, sc->max_lag);
             if (st->kind == STEADY_STEP_SEND) {
-                if (st->edge < 0 || st->edge >= ne || st->type < 0 || st->type >= sc->ntypes)
+                if (!hop_ok(r, st) || st->type < 0 || st->type >= sc->ntypes)
                     return steady_error_set(err, STEADY_EINVAL,
-                                            "replay: tree %d step %d: no edge %d or type %d", t, s,
-                                            st->edge, st->type);
-                int u = steady_platform_edge(r->p, st->edge)->src;
+                                            "replay: tree %d step %d: no edge %d, hop %d or type "
+                                            "%d",
+                                            t, s, st->edge, st->hop, st->type);
+                int u = steady_sched_step_src(sc, r->p, st);
                 int k = r->interval ? r->interval[st->type][0] : 0;
                 int m = r->interval ? r->interval[st->type][1] : 0;
                 rs->nin = 1;
@@ -325,6 +295,52 @@ static steady_err_t prepare_steps(replay_t *r, steady_error_t *err)
     return STEADY_OK;
 }
 
+/* Appends the shared resources of transfer x's hop h to r's uses, each
+ * with the time a message holds it (a resource crossed twice counts
+ * twice). */
+static bool add_uses(replay_t *r, int *cap, rtransfer_t *x, const steady_hop_t *h)
+{
+    const steady_schedule_t *sc = r->sc;
+    mpq_t u;
+    mpq_init(u);
+    x->use_first = r->nuse;
+    x->nuse = 0;
+    bool ok = true;
+    for (int k = 0; k < h->nedges && ok; k++) {
+        int nu;
+        const steady_use_t *us = steady_platform_edge_uses(r->p, h->edges[k], &nu);
+        for (int y = 0; y < nu && ok; y++) {
+            steady_exact_use_time(r->p, h->edges[k], &us[y], sc->msg_size, u);
+            int at = x->use_first;
+            while (at < r->nuse && r->use_res[at] != us[y].resource)
+                at++;
+            if (at < r->nuse) {
+                r->use_time[at] += mpq_get_d(u);
+                continue;
+            }
+            if (r->nuse == *cap) {
+                int ncap = *cap ? 2 * *cap : 64;
+                int *res = realloc(r->use_res, (size_t)ncap * sizeof *res);
+                if (res)
+                    r->use_res = res;
+                double *frac = realloc(r->use_time, (size_t)ncap * sizeof *frac);
+                if (frac)
+                    r->use_time = frac;
+                if (!res || !frac) {
+                    ok = false;
+                    break;
+                }
+                *cap = ncap;
+            }
+            r->use_res[r->nuse] = us[y].resource;
+            r->use_time[r->nuse++] = mpq_get_d(u);
+            x->nuse++;
+        }
+    }
+    mpq_clear(u);
+    return ok;
+}
+
 /* The period's transfers and compute entries as flat arrays, with c(e),
  * latency(e), w(x) as doubles (the simulation clock is a double; the
  * values come from the exact c(e) and w(x) the LP used).  Checks that each
@@ -335,6 +351,7 @@ static steady_err_t prepare_events(replay_t *r, steady_error_t *err)
 {
     const steady_schedule_t *sc = r->sc;
     steady_err_t rc = STEADY_OK;
+    int ucap = 0;
     mpq_t q, *carried = NULL;
     mpq_init(q);
     r->nx = 0;
@@ -368,19 +385,25 @@ static steady_err_t prepare_events(replay_t *r, steady_error_t *err)
                 break;
             }
             const steady_sched_step_t *st = &sc->trees[tx->tree].steps[tx->step];
-            const steady_edge_t *e = steady_platform_edge(r->p, st->edge);
+            steady_hop_t h = {.src = steady_sched_step_src(sc, r->p, st),
+                              .dst = steady_sched_step_dst(sc, r->p, st)};
+            h.edges = (int *)steady_sched_step_edges(sc, st, &h.nedges);
             rtransfer_t *x = &r->x[n++];
             x->flat = r->base[tx->tree] + tx->step;
             x->tree = tx->tree;
             x->slot = i;
             x->index = j;
-            x->from_node = e->src;
-            x->to_node = e->dst;
+            x->from_node = h.src;
+            x->to_node = h.dst;
             x->from = mpq_get_d(tx->from);
             x->to = mpq_get_d(tx->to);
-            steady_exact_comm_time(r->p, st->edge, sc->msg_size, q);
+            steady_exact_hop_time(r->p, &h, sc->msg_size, q);
             x->c = mpq_get_d(q);
-            x->latency = e->latency;
+            x->latency = steady_hop_latency(r->p, &h);
+            if (!add_uses(r, &ucap, x, &h)) {
+                rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+                break;
+            }
             mpq_sub(q, tx->to, tx->from);
             mpq_add(carried[x->flat], carried[x->flat], q);
         }
@@ -540,26 +563,26 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
     return rc;
 }
 
+steady_err_t replay_prepare(replay_t *r, steady_error_t *err)
+{
+    steady_err_t rc = parse_types(r, err);
+    if (!rc)
+        rc = prepare_steps(r, err);
+    if (!rc)
+        rc = prepare_events(r, err);
+    if (!rc)
+        rc = prepare_deps(r, err);
+    return rc;
+}
+
 /* A step in the current period. */
 typedef struct {
     long n;    /* message positions of its batch that exist; 0: no batch */
     long slot; /* its batch's place in the rings */
 } cur_t;
 
-/* fmax / fmin without their NaN handling, which costs a library call on
- * the hot path (no time here is ever NaN). */
-static inline double later(double a, double b)
-{
-    return a > b ? a : b;
-}
-
-static inline double earlier(double a, double b)
-{
-    return a < b ? a : b;
-}
-
 /* Messages of tree t in batch b that exist: positions [0, n). */
-static long batch_size(const steady_schedule_t *sc, int t, long b, long msgs)
+long batch_size(const steady_schedule_t *sc, int t, long b, long msgs)
 {
     long n = msgs - b * sc->ops_per_period - sc->trees[t].first;
     if (n < 0)
@@ -574,9 +597,9 @@ steady_err_t steady_schedule_replay(const steady_schedule_t *sc, const steady_pl
 }
 
 /* Tells the observer about an event (kept out of the loop's way). */
-static void observe(const steady_replay_observer_t *obs, const replay_t *r, long q, int flat,
-                    const rtransfer_t *x, const rcompute_t *c, int compute, double amount,
-                    double start, double end, double done)
+void observe(const steady_replay_observer_t *obs, const replay_t *r, long q, int flat,
+             const rtransfer_t *x, const rcompute_t *c, int compute, double amount, double start,
+             double end, double done)
 {
     const rstep_t *rs = &r->steps[flat];
     steady_replay_event_t ev = {
@@ -626,15 +649,12 @@ static steady_err_t replay_messages(const steady_schedule_t *sc, const steady_pl
             return steady_error_set(err, STEADY_EINVAL, "replay: source %d is no node (%d)", i,
                                     sc->sources[i]);
 
-    rc = parse_types(&r, err);
-    if (!rc)
-        rc = prepare_steps(&r, err);
-    if (!rc)
-        rc = prepare_events(&r, err);
-    if (!rc)
-        rc = prepare_deps(&r, err);
-    if (rc)
+    if ((rc = replay_prepare(&r, err)))
         goto cleanup;
+    if (r.nuse > 0) {
+        rc = replay_fluid(&r, msgs, obs, res, err);
+        goto cleanup;
+    }
 
     int nv = steady_platform_node_count(p);
     long K = sc->ops_per_period, L = sc->max_lag, R = L + 1;

@@ -63,7 +63,8 @@ typedef enum {
 
 typedef struct {
     steady_step_kind_t kind;
-    int edge; /* SEND */
+    int hop;  /* SEND: index into the trees' hops (the message goes from rank to rank) */
+    int edge; /* SEND: the hop's first edge */
     int type; /* SEND: the message type (as in steady_solution_type_*) */
     int node; /* COMPUTE */
     int task; /* COMPUTE: as in steady_solution_task() */
@@ -78,21 +79,32 @@ typedef struct {
     steady_step_t *steps;
 } steady_tree_t;
 
+/* The trees, and the hops their SEND steps take: on a platform without
+ * switches every hop is one edge; through switches, a hop is the path of
+ * edges a message follows from one rank to the next (platform.h).  Each
+ * hop is listed once (no two hops have the same first edge and last
+ * node). */
 typedef struct {
     int ntrees;
     steady_tree_t *trees;
+    int nhops;
+    steady_hop_t *hops;
 } steady_trees_t;
 
 /* Decomposes a solution into weighted trees whose weights add up to TP and
- * whose steps, weighted, add up exactly to the solution's rates, except for
- * circulations (flows around a cycle, which carry nothing: GLPK's optimal
- * vertices do contain some), which no tree uses and a schedule drops:
+ * whose steps, weighted, add up exactly to the solution's rates (a hop's
+ * weight counts on each of its edges), except for circulations (flows
+ * around a cycle, which carry nothing: GLPK's optimal vertices do contain
+ * some), which no tree uses and a schedule drops:
  *   reduce     reduction trees, by the paper's EXTRACT_TREES / FIND_TREE
  *              (Figure 8): each tree reduces v[0,N-1] onto the target;
  *   broadcast  spanning arborescences rooted at the source (Edmonds'
- *              branching theorem) when every other node is a target; for a
- *              subset of targets, arborescences reaching every target, whose
- *              weights may add up to less than the LP bound;
+ *              branching theorem) when every other rank is a target and
+ *              the platform has no switch; for a subset of targets, or
+ *              through switches (whose copies the LP forbids only in
+ *              total, steady_solution_is_bound), arborescences of hops
+ *              reaching every target, whose weights may add up to less
+ *              than the LP bound;
  *   scatter,   one route per message type: for a scatter the trees are the
  *   gossip     paths of each type's flow (a flow decomposition), one tree
  *              per path, so that their weights add up to TP per type.

@@ -179,6 +179,16 @@ void steady_exact_decimal(mpq_t q, double x);
  * their shortest decimals: bandwidth=125MBps is 125000000, latency 1e-05 is
  * 1/100000, not the binary fractions nearest to them. */
 void steady_exact_comm_time(const steady_platform_t *p, int edge, double msg_size, mpq_t c);
+/* The exact steady_platform_use_time, steady_platform_edge_time and
+ * steady_platform_edge_latency (platform.h). */
+void steady_exact_use_time(const steady_platform_t *p, int edge, const steady_use_t *u,
+                           double msg_size, mpq_t t);
+void steady_exact_edge_time(const steady_platform_t *p, int edge, double msg_size, mpq_t t);
+void steady_exact_edge_latency(const steady_platform_t *p, int edge, mpq_t l);
+/* The exact steady_hop_time and steady_hop_latency (platform.h). */
+void steady_exact_hop_time(const steady_platform_t *p, const steady_hop_t *h, double msg_size,
+                           mpq_t t);
+void steady_exact_hop_latency(const steady_platform_t *p, const steady_hop_t *h, mpq_t l);
 void steady_exact_task_time(const steady_platform_t *p, int node, double task_cost, mpq_t w);
 
 /* ---- statistics -------------------------------------------------------- */

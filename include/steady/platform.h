@@ -1,12 +1,14 @@
 /*
  * steady/platform.h — the heterogeneous platform model: a directed graph of
- * named processors and routers joined by edges with bandwidth, latency and
- * per-message overhead (or an abstract per-message cost), its file formats
- * (native text, GraphML, SimGrid platform XML), generators and a summary.
+ * named processors, routers and switches joined by edges with bandwidth,
+ * latency and per-message overhead (or an abstract per-message cost), and
+ * the named channels (SimGrid's links) that edges may share; its file
+ * formats (native text, GraphML, SimGrid platform XML), generators and a
+ * summary.
  *
- * Units (DESIGN.md): bandwidth in bytes/s, latency and overhead in seconds,
- * speed in flop/s.  For a message of s bytes the port occupation of one
- * message on edge e = (i,j) is
+ * Units (docs/design.md): bandwidth in bytes/s, latency and overhead in
+ * seconds, speed in flop/s.  For a message of s bytes the occupation of
+ * one message on edge e = (i,j) is
  *     c(e) = overhead(e) + s / bandwidth(e)          (bandwidth edges)
  *     c(e) = cost(e)                                 (abstract-cost edges)
  * and a task of f flop takes w(i) = f / speed(i) on processor i.  Latency
@@ -14,8 +16,27 @@
  * bandwidth edges or abstract-cost edges, never both: abstract platforms
  * (the paper's examples) express every time in one abstract unit.
  *
- * Nodes and edges are numbered densely from 0 in insertion order; the order
- * is part of the platform (it is the rank order of the MPI executor).
+ * Resources (docs/linear-programs.md, "The network model").  Every message
+ * occupies resources, each of which is busy at most all of the time:
+ *   - the send port of a processor or router it leaves, and the receive
+ *     port of one it enters, for c(e) (one-port, as in the paper);
+ *   - a switch has no port: a non-blocking crossbar, the network forwards
+ *     through it without a rank and without a copy;
+ *   - an edge that crosses no channel is a private link: its own capacity,
+ *     c(e) per message;
+ *   - a channel the edge crosses: s / bandwidth(channel) per message (its
+ *     cost on an abstract platform), summed over every edge crossing it
+ *     (SHARED), over the edges crossing it in the same direction
+ *     (SPLITDUPLEX), or not at all (FATPIPE: each flow is bounded alone).
+ * With every node one-port and every edge private this is exactly the
+ * paper's model.  A message sent between two ranks (processors or routers)
+ * along a path whose inner nodes are switches is one transfer, a *hop*:
+ * it holds the sender's port for c(first edge), the receiver's for c(last
+ * edge), and every resource of every edge of the path.
+ *
+ * Nodes, channels and edges are numbered densely from 0 in insertion
+ * order; the order is part of the platform (the processors and routers,
+ * in node order, are the ranks of the MPI executor).
  */
 #ifndef STEADY_PLATFORM_H
 #define STEADY_PLATFORM_H
@@ -33,15 +54,50 @@ extern "C" {
 typedef struct steady_platform steady_platform_t;
 
 typedef enum {
-    STEADY_PROCESSOR = 0, /* computes, sends and receives */
-    STEADY_ROUTER = 1     /* only forwards messages; never computes */
+    STEADY_PROCESSOR = 0, /* computes, sends and receives (one-port); a rank */
+    STEADY_ROUTER = 1,    /* one-port, only forwards messages, never computes; a rank */
+    STEADY_SWITCH = 2     /* a crossbar: no port, no rank; the network forwards through it */
 } steady_node_kind_t;
+
+/* True for the kinds that hold a send and a receive port and run as an MPI
+ * rank (processors and routers). */
+bool steady_node_kind_is_rank(steady_node_kind_t kind);
+
+/* "processor", "router", "switch" -> kind, or -1; and back. */
+int steady_node_kind_from_name(const char *name);
+const char *steady_node_kind_name(steady_node_kind_t kind);
 
 typedef struct {
     const char *name; /* owned by the platform */
     steady_node_kind_t kind;
-    double speed; /* flop/s (or abstract tasks per time unit); 0 for routers */
+    double speed; /* flop/s (or abstract tasks per time unit); 0 for routers and switches */
 } steady_node_t;
+
+/* How the messages crossing a channel share it (SimGrid's sharing_policy). */
+typedef enum {
+    STEADY_SHARED = 0,  /* one capacity for every crossing, both directions */
+    STEADY_SPLITDUPLEX, /* one capacity per direction (crossings say up or down) */
+    STEADY_FATPIPE      /* no shared capacity: each message is bounded alone */
+} steady_sharing_t;
+
+/* "shared", "splitduplex", "fatpipe" -> policy, or -1. */
+int steady_sharing_from_name(const char *name);
+const char *steady_sharing_name(steady_sharing_t s);
+
+typedef struct {
+    const char *name; /* owned by the platform; the node-name rules apply */
+    double bandwidth; /* bytes/s; 0 on an abstract platform */
+    double latency;   /* seconds, >= 0: added to the latency of every edge crossing it */
+    double cost;      /* abstract occupation per message; 0 on a bandwidth platform */
+    steady_sharing_t sharing;
+} steady_channel_t;
+
+/* One channel an edge crosses; `down` is the DOWN direction of a
+ * SPLITDUPLEX channel (false: UP, and the only one of the others). */
+typedef struct {
+    int channel;
+    bool down;
+} steady_crossing_t;
 
 typedef struct {
     int src, dst;     /* node ids */
@@ -49,6 +105,10 @@ typedef struct {
     double latency;   /* seconds (abstract time units on abstract platforms), >= 0 */
     double overhead;  /* seconds per message, >= 0; 0 on an abstract-cost edge */
     double cost;      /* abstract per-message port occupation; 0 on a bandwidth edge */
+    /* the channels the edge crosses, in order (none: the edge is a private
+     * link); add_edge copies them, the platform owns the array */
+    int ncross;
+    const steady_crossing_t *cross;
 } steady_edge_t;
 
 /* Node names: 1..255 characters from [A-Za-z0-9_.:@+/-]. */
@@ -68,37 +128,97 @@ const char *steady_platform_name(const steady_platform_t *p);
 
 /* Adds a node and stores its id in *id (id may be NULL).  Rejects an invalid
  * or duplicate name, and a processor speed that is not finite and positive;
- * a router's speed must be 0.  Amortised O(1). */
+ * a router's or a switch's speed must be 0.  Amortised O(1). */
 steady_err_t steady_platform_add_node(steady_platform_t *p, const char *name,
                                       steady_node_kind_t kind, double speed, int *id,
                                       steady_error_t *err);
+
+/* Adds a channel (its name is copied; the name-index is shared with the
+ * nodes, so a channel and a node cannot have the same name) and stores its
+ * id in *id (may be NULL).  Exactly one of bandwidth and cost, of the
+ * platform's kind (as for edges); latency >= 0.  Amortised O(1). */
+steady_err_t steady_platform_add_channel(steady_platform_t *p, const steady_channel_t *c, int *id,
+                                         steady_error_t *err);
 
 /* Adds the directed edge e->src -> e->dst with e's attributes.  Rejects an
  * unknown node id, a self-loop, a duplicate edge, an edge with both or
  * neither of bandwidth and cost, a non-finite or non-positive bandwidth or
  * cost, a negative or non-finite latency or overhead, an overhead on a cost
  * edge, and the first edge whose kind (cost or bandwidth) differs from the
- * earlier edges'.  O(min(out-degree of src, in-degree of dst)). */
+ * earlier edges'; an unknown channel, a channel crossed twice, a direction
+ * (down) on a channel that is not SPLITDUPLEX.  An edge crossing channels
+ * may leave bandwidth (or cost) at 0: it is then the smallest of its
+ * channels'.  O(min(out-degree of src, in-degree of dst) + crossings). */
 steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t *e, int *id,
                                       steady_error_t *err);
 
 /* Whole-graph checks that a reader runs after the last statement: the
- * platform has at least one processor.  O(1). */
+ * platform has at least one processor, and the paths through switches
+ * are unambiguous: from each switch, every node is reached along at most
+ * one path whose inner nodes are switches (so that a hop is named by its
+ * first edge and its last node, as schedules do).  O(V + E) per switch,
+ * over the part of the platform the switch reaches through switches. */
 steady_err_t steady_platform_validate(const steady_platform_t *p, steady_error_t *err);
 
 /* ---- queries ----------------------------------------------------------- */
 
 int steady_platform_node_count(const steady_platform_t *p);
 int steady_platform_processor_count(const steady_platform_t *p);
+int steady_platform_switch_count(const steady_platform_t *p);
 int steady_platform_edge_count(const steady_platform_t *p);
+int steady_platform_channel_count(const steady_platform_t *p);
 
-/* The node / edge with that id (0 <= id < count); valid until the next
- * add_node / add_edge. */
+/* The node / edge / channel with that id (0 <= id < count); valid until
+ * the next add_node / add_edge / add_channel. */
 const steady_node_t *steady_platform_node(const steady_platform_t *p, int id);
 const steady_edge_t *steady_platform_edge(const steady_platform_t *p, int id);
+const steady_channel_t *steady_platform_channel(const steady_platform_t *p, int id);
 
 /* Id of the node with that name, or -1.  O(1) expected. */
 int steady_platform_find_node(const steady_platform_t *p, const char *name);
+
+/* Id of the channel with that name, or -1.  O(1) expected. */
+int steady_platform_find_channel(const steady_platform_t *p, const char *name);
+
+/* ---- ranks ---------------------------------------------------------------
+ * The nodes that hold ports (processors and routers) run as MPI ranks, in
+ * node order; switches do not. */
+
+int steady_platform_rank_count(const steady_platform_t *p);
+/* The rank of node v, or -1 for a switch.  O(1). */
+int steady_platform_rank_of(const steady_platform_t *p, int v);
+/* The node of rank r (0 <= r < rank_count).  O(1). */
+int steady_platform_rank_node(const steady_platform_t *p, int r);
+
+/* ---- shared resources ---------------------------------------------------
+ * The resources a message occupies besides the ports: each SHARED channel
+ * (one resource), each SPLITDUPLEX channel (two: up, down), and each
+ * private edge whose ends are both switches (no port bounds it).  Private
+ * edges with a port at one end are bounded by that port and are not
+ * resources; FATPIPE channels bound each message alone and are not
+ * resources either.  Resources are numbered densely from 0. */
+
+int steady_platform_resource_count(const steady_platform_t *p);
+
+/* One resource a message on an edge occupies. */
+typedef struct {
+    int resource;
+    int channel; /* the channel, or -1 for the edge's own private link */
+} steady_use_t;
+
+/* The resources one message on edge e occupies (may be none); the array
+ * belongs to the platform.  O(1). */
+const steady_use_t *steady_platform_edge_uses(const steady_platform_t *p, int e, int *count);
+
+/* A readable name of resource r: "channel bb", "channel wan (up)", "edge
+ * s1 -> s2".  Written to buf (n bytes). */
+void steady_platform_resource_name(const steady_platform_t *p, int r, char *buf, size_t n);
+
+/* The time one message of msg_size bytes occupies the resource of u on
+ * edge e: s / bandwidth (the channel's cost on an abstract platform) for a
+ * channel, c(e) for the edge's own link. */
+double steady_platform_use_time(const steady_platform_t *p, int e, const steady_use_t *u,
+                                double msg_size);
 
 /* Id of the edge src -> dst, or -1.  O(min(out-degree of src, in-degree of dst)). */
 int steady_platform_find_edge(const steady_platform_t *p, int src, int dst);
@@ -111,10 +231,42 @@ const int *steady_platform_in_edges(const steady_platform_t *p, int v, int *coun
 /* True when the platform's edges carry abstract per-message costs. */
 bool steady_platform_is_abstract(const steady_platform_t *p);
 
+/* True when the platform has a switch, a channel or an edge between two
+ * switches: a model beyond the paper's (every node one-port, every edge
+ * private). */
+bool steady_platform_has_network(const steady_platform_t *p);
+
 /* c(e) for a message of msg_size bytes (ignored on abstract-cost edges). */
 double steady_platform_comm_time(const steady_platform_t *p, int edge, double msg_size);
 
-/* w(v) = task_cost / speed(v); +infinity for a router. */
+/* The time one message of msg_size bytes takes on edge e alone: the
+ * largest of c(e) and the time of each channel it crosses. */
+double steady_platform_edge_time(const steady_platform_t *p, int edge, double msg_size);
+
+/* The latency of edge e: its own plus that of every channel it crosses. */
+double steady_platform_edge_latency(const steady_platform_t *p, int edge);
+
+/* ---- hops ----------------------------------------------------------------
+ * A hop is one message between two ranks along a path of edges whose inner
+ * nodes are switches (the network forwards it: one transfer, one MPI
+ * message).  steady_platform_validate makes a hop determined by its first
+ * edge and its last node. */
+
+typedef struct {
+    int src, dst; /* rank nodes: edges[0]'s source, edges[nedges - 1]'s destination */
+    int nedges;
+    int *edges; /* the path, in order (owned by whoever holds the hop) */
+} steady_hop_t;
+
+/* The time one message of msg_size bytes takes along the hop alone: the
+ * largest steady_platform_edge_time of its edges.  The sender's port is
+ * held c(edges[0]), the receiver's c(edges[nedges - 1]). */
+double steady_hop_time(const steady_platform_t *p, const steady_hop_t *h, double msg_size);
+
+/* The hop's latency: the sum of its edges'. */
+double steady_hop_latency(const steady_platform_t *p, const steady_hop_t *h);
+
+/* w(v) = task_cost / speed(v); +infinity for a router or a switch. */
 double steady_platform_task_time(const steady_platform_t *p, int node, double task_cost);
 
 /* ---- file formats ------------------------------------------------------ */
@@ -183,7 +335,7 @@ typedef struct {
 } steady_range_t;
 
 typedef struct {
-    int nodes, processors, routers, edges;
+    int nodes, processors, routers, switches, edges, channels;
     int duplex_pairs; /* pairs {i,j} with both i->j and j->i */
     int components;   /* strongly connected components */
     bool strongly_connected;

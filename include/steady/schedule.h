@@ -26,7 +26,9 @@ extern "C" {
 
 typedef struct {
     steady_step_kind_t kind;
-    int edge;    /* SEND: platform edge id */
+    int edge;    /* SEND: platform edge id: the first edge of the message's hop */
+    int hop;     /* SEND: index into the schedule's hops when the message crosses switches
+                    (a path of several edges), -1 when it is the edge alone */
     int type;    /* SEND: index into the schedule's type names */
     int node;    /* COMPUTE: processor id */
     int k, l, m; /* COMPUTE: task T(k,l,m), participant indices */
@@ -97,7 +99,20 @@ typedef struct {
     steady_sched_compute_t *compute;
     int nbuffers;
     steady_sched_buffer_t *buffers;
+    /* the hops through switches that send steps take (platform.h) */
+    int nhops;
+    steady_hop_t *hops;
 } steady_schedule_t;
+
+/* The edges a SEND step's message crosses, from its sender to its
+ * receiver: its hop's path, or its edge alone (*n gets their number). */
+const int *steady_sched_step_edges(const steady_schedule_t *sc, const steady_sched_step_t *st,
+                                   int *n);
+/* The sender and the receiver of a SEND step (ranks). */
+int steady_sched_step_src(const steady_schedule_t *sc, const steady_platform_t *p,
+                          const steady_sched_step_t *st);
+int steady_sched_step_dst(const steady_schedule_t *sc, const steady_platform_t *p,
+                          const steady_sched_step_t *st);
 
 /* steady_plan_options_t.period: */
 #define STEADY_PERIOD_AUTO    0.0  /* T = K / TP, K <= 128 chosen for the series length */

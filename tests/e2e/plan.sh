@@ -80,7 +80,7 @@ done
 # operations of a 4-segment schedule is replaying 4 N messages of it read
 # as one segment each, to the last bit of the makespan; version 2 files
 # are one segment; and what cannot be cut is refused
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["version"], d["segments"], d["msg_size"]) == (3, 4, 262144), d["segments"]' "$tmp/q2-reduce.sched" ||
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["version"], d["segments"], d["msg_size"]) == (4, 4, 262144), d["segments"]' "$tmp/q2-reduce.sched" ||
     fail "automatic segments on q2 reduce"
 "$steady" check "$tmp/q2-reduce.sched" "$tmp/q2.plat" | grep -q "; 4 segments per operation: [0-9.]* operations per second$" || fail "check's line on segments"
 "$steady" plan --op reduce --series 2000 --segments 4 -o "$tmp/seg4.sched" "$tmp/q2.plat" >"$tmp/seg4.out" || fail "plan --segments 4"

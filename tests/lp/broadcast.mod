@@ -12,18 +12,21 @@
      - conservation of the flow x(.,k) at every node except s and k;
      - in_x(k,k) = TP for every target k;
      - x(e,k) = 0 for e in in(s) and for e in out(k).
-   With every node other than s as a target this is the exact optimum;
-   with a subset of targets it is an upper bound (see the docs). */
+   With every rank other than s as a target and no switch this is the
+   exact optimum; otherwise it is an upper bound (see the docs). */
 
-set V;                              # all nodes (processors and routers)
+set V;                              # all nodes (processors, routers, switches)
 set P within V;                     # processors
+set H within V;                     # nodes with one-port ports (processors and routers)
 set E within V cross V;             # directed edges (from, to)
 param c{E} > 0;                     # port occupation of one message on e
+set R;                              # shared resources (docs: "The network model")
+param u{E, R} >= 0, default 0;      # time one message on e holds resource r
 param port_scale > 0, default 1;    # power of two, see below
 param w{P} > 0;                     # task duration (unused by broadcasts)
 
 param source symbolic in V;         # s
-set T within V;                     # targets (processors or routers)
+set T within H;                     # targets (processors or routers)
 check: source not in T;
 
 /* port_scale (and, in reduce.mod, compute_scale) is a power of two that
@@ -42,12 +45,22 @@ var x{E, T} >= 0;                   # flow towards target k on e
 maximize throughput: TP;
 
 /* (2): one emission at a time */
-s.t. one_port_out{i in V}:
+s.t. one_port_out{i in H}:
     sum{(a,b) in E: a = i} n[a,b] * c[a,b] * port_scale <= port_scale;
 
 /* (3): one reception at a time */
-s.t. one_port_in{i in V}:
+s.t. one_port_in{i in H}:
     sum{(a,b) in E: b = i} n[a,b] * c[a,b] * port_scale <= port_scale;
+
+/* every shared resource (a channel, a channel's direction, the link
+   between two switches) is busy at most all of the time; scaled like the
+   one-port rows */
+s.t. capacity{q in R}:
+    sum{(a,b) in E: u[a,b,q] > 0} n[a,b] * u[a,b,q] * port_scale <= port_scale;
+
+/* a switch copies no message: as many leave it as enter it */
+s.t. switch_conservation{i in V diff H}:
+    sum{(a,b) in E: b = i} n[a,b] = sum{(a,b) in E: a = i} n[a,b];
 
 /* a message sent on e serves every target behind e */
 s.t. shared_edge{(a,b) in E, k in T}: x[a,b,k] <= n[a,b];

@@ -14,10 +14,13 @@
        at the destination as the docs specify);
      - send(e,(k,l)) = 0 for e in out(l) and for e in in(k). */
 
-set V;                              # all nodes (processors and routers)
+set V;                              # all nodes (processors, routers, switches)
 set P within V;                     # processors
+set H within V;                     # nodes with one-port ports (processors and routers)
 set E within V cross V;             # directed edges (from, to)
 param c{E} > 0;                     # port occupation of one message on e
+set R;                              # shared resources (docs: "The network model")
+param u{E, R} >= 0, default 0;      # time one message on e holds resource r
 param port_scale > 0, default 1;    # power of two, see below
 param w{P} > 0;                     # task duration (unused by gossips)
 
@@ -41,12 +44,18 @@ var send{E, K} >= 0;                # messages m_{k,l} crossing e per time unit
 maximize throughput: TP;
 
 /* (2): one emission at a time */
-s.t. one_port_out{i in V}:
+s.t. one_port_out{i in H}:
     sum{(a,b) in E: a = i} sum{(k,l) in K} send[a,b,k,l] * c[a,b] * port_scale <= port_scale;
 
 /* (3): one reception at a time */
-s.t. one_port_in{i in V}:
+s.t. one_port_in{i in H}:
     sum{(a,b) in E: b = i} sum{(k,l) in K} send[a,b,k,l] * c[a,b] * port_scale <= port_scale;
+
+/* every shared resource (a channel, a channel's direction, the link
+   between two switches) is busy at most all of the time; scaled like the
+   one-port rows */
+s.t. capacity{q in R}:
+    sum{(a,b) in E: u[a,b,q] > 0} sum{(k,l) in K} send[a,b,k,l] * u[a,b,q] * port_scale <= port_scale;
 
 /* (5): conservation of m_{k,l} away from its source and its target */
 s.t. conservation{(k,l) in K, i in V diff {k, l}}:

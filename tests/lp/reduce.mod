@@ -22,10 +22,13 @@
    not commutative); v[k,m] = v_k (+) ... (+) v_m; task T(k,l,m), k <= l < m,
    computes v[k,m] = v[k,l] (+) v[l+1,m]. */
 
-set V;                              # all nodes (processors and routers)
+set V;                              # all nodes (processors, routers, switches)
 set P within V;                     # processors
+set H within V;                     # nodes with one-port ports (processors and routers)
 set E within V cross V;             # directed edges (from, to)
 param c{E} > 0;                     # port occupation of one message on e
+set R;                              # shared resources (docs: "The network model")
+param u{E, R} >= 0, default 0;      # time one message on e holds resource r
 param port_scale > 0, default 1;    # power of two, see below
 param w{P} > 0;                     # duration of one task on processor i
 param compute_scale > 0, default 1; # power of two, see below
@@ -53,12 +56,18 @@ var cons{P, TK} >= 0;               # tasks T(k,l,m) computed on i per time unit
 maximize throughput: TP;
 
 /* (2), (8): one emission at a time */
-s.t. one_port_out{i in V}:
+s.t. one_port_out{i in H}:
     sum{(a,b) in E: a = i} sum{(k,m) in I} send[a,b,k,m] * c[a,b] * port_scale <= port_scale;
 
 /* (3), (8): one reception at a time */
-s.t. one_port_in{i in V}:
+s.t. one_port_in{i in H}:
     sum{(a,b) in E: b = i} sum{(k,m) in I} send[a,b,k,m] * c[a,b] * port_scale <= port_scale;
+
+/* every shared resource (a channel, a channel's direction, the link
+   between two switches) is busy at most all of the time; scaled like the
+   one-port rows */
+s.t. capacity{q in R}:
+    sum{(a,b) in E: u[a,b,q] > 0} sum{(k,m) in I} send[a,b,k,m] * u[a,b,q] * port_scale <= port_scale;
 
 /* (7), (9): alpha(i) <= 1 */
 s.t. compute{i in P}:

@@ -14,10 +14,13 @@
      - throughput at each target, paper eq. (6): in_send(k,k) = TP;
      - send(e,k) = 0 for e in out(k) and for e in in(s) (docs' last line). */
 
-set V;                              # all nodes (processors and routers)
+set V;                              # all nodes (processors, routers, switches)
 set P within V;                     # processors
+set H within V;                     # nodes with one-port ports (processors and routers)
 set E within V cross V;             # directed edges (from, to)
 param c{E} > 0;                     # port occupation of one message on e
+set R;                              # shared resources (docs: "The network model")
+param u{E, R} >= 0, default 0;      # time one message on e holds resource r
 param port_scale > 0, default 1;    # power of two, see below
 param w{P} > 0;                     # task duration (unused by scatters)
 
@@ -40,12 +43,18 @@ var send{E, T} >= 0;                # messages m_k crossing e per time unit
 maximize throughput: TP;
 
 /* (2): one emission at a time */
-s.t. one_port_out{i in V}:
+s.t. one_port_out{i in H}:
     sum{(a,b) in E: a = i} sum{k in T} send[a,b,k] * c[a,b] * port_scale <= port_scale;
 
 /* (3): one reception at a time */
-s.t. one_port_in{i in V}:
+s.t. one_port_in{i in H}:
     sum{(a,b) in E: b = i} sum{k in T} send[a,b,k] * c[a,b] * port_scale <= port_scale;
+
+/* every shared resource (a channel, a channel's direction, the link
+   between two switches) is busy at most all of the time; scaled like the
+   one-port rows */
+s.t. capacity{q in R}:
+    sum{(a,b) in E: u[a,b,q] > 0} sum{k in T} send[a,b,k] * u[a,b,q] * port_scale <= port_scale;
 
 /* (5): what enters a node that neither creates nor consumes m_k leaves it */
 s.t. conservation{k in T, i in V diff {source, k}}:

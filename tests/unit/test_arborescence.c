@@ -145,13 +145,22 @@ static int violations(const steady_solution_t *s, const steady_trees_t *t, mpq_t
     return bad;
 }
 
-/* Decomposes the broadcast from `source` on p; the trees must pass
- * violations() and carry exactly TP, which must be num/den when den > 0.
- * Returns the number of trees. */
+/* Decomposes the broadcast from `source` to every other node, routers
+ * included (Edmonds' theorem needs every rank a target); the trees must
+ * pass violations() and carry exactly TP, which must be num/den when
+ * den > 0.  Returns the number of trees. */
 static int assert_broadcast(const steady_platform_t *p, int source, long num, unsigned long den)
 {
-    steady_solution_t *s =
-        solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = source});
+    int nv = steady_platform_node_count(p), nt = 0;
+    int *targets = malloc((size_t)nv * sizeof *targets);
+    for (int v = 0; v < nv; v++)
+        if (v != source)
+            targets[nt++] = v;
+    steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST,
+                                                          .source = source,
+                                                          .targets = targets,
+                                                          .ntargets = nt});
+    free(targets);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_FALSE(steady_solution_is_bound(s));
     steady_trees_t *t = trees_ok(s);

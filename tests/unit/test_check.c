@@ -101,13 +101,15 @@ static steady_sched_step_t send(const steady_platform_t *p, const char *a, const
                                 int lag)
 {
     return (steady_sched_step_t){
-        .kind = STEADY_STEP_SEND, .edge = edge(p, a, b), .type = type, .node = -1, .lag = lag};
+        .kind = STEADY_STEP_SEND, .edge = edge(p, a, b), .hop = -1, .type = type, .node = -1,
+        .lag = lag};
 }
 
 static steady_sched_step_t task(const steady_platform_t *p, const char *on, int k, int l, int m,
                                 int lag)
 {
     return (steady_sched_step_t){.kind = STEADY_STEP_COMPUTE,
+                                 .hop = -1,
                                  .edge = -1,
                                  .type = -1,
                                  .node = node(p, on),

@@ -95,7 +95,7 @@ static void test_errors(void)
         const char *msg;
     } cases[] = {
         {"processor A speed=1\nedge A B cost=1\n", STEADY_EINVAL,
-         "test:2:8: unknown node (B): declare it with 'processor' or 'router' first"},
+         "test:2:8: unknown node (B): declare it with 'processor', 'router' or 'switch' first"},
         {"processor A speed=1\n  processor A speed=2\n", STEADY_EINVAL,
          "test:2:13: duplicate node (A)"},
         {"processor A speed=1\nprocessor B speed=1\nedge A B cost=1\nedge A B cost=2\n",
@@ -125,8 +125,8 @@ static void test_errors(void)
         {"processor A speed=1 bandwidth=2\n", STEADY_EPARSE,
          "test:1:21: unknown attribute for a processor (bandwidth): expected speed"},
         {"PROCESSOR A speed=1\n", STEADY_EPARSE,
-         "test:1:1: unknown statement (PROCESSOR): expected platform, processor, router, edge or "
-         "link"},
+         "test:1:1: unknown statement (PROCESSOR): expected platform, processor, router, switch, "
+         "channel, edge or link"},
         {"processor A speed=1 a b c d e f g h i j k l m n\n", STEADY_EPARSE,
          "test:1:47: too many tokens on one line"},
     };

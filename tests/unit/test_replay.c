@@ -101,6 +101,7 @@ static void add_send(steady_schedule_t *sc, const steady_platform_t *p, int tree
     CU_ASSERT_FATAL(e >= 0);
     add_step(sc, tree,
              (steady_sched_step_t){.kind = STEADY_STEP_SEND,
+                                   .hop = -1,
                                    .edge = e,
                                    .type = type_id(sc, type),
                                    .node = -1,
@@ -115,6 +116,7 @@ static void add_task(steady_schedule_t *sc, const steady_platform_t *p, int tree
     int v = steady_platform_find_node(p, node);
     add_step(sc, tree,
              (steady_sched_step_t){.kind = STEADY_STEP_COMPUTE,
+                                   .hop = -1,
                                    .edge = -1,
                                    .type = -1,
                                    .node = v,

@@ -1,0 +1,104 @@
+/*
+ * network.c — the rule that makes hops well defined: paths through
+ * switches are unambiguous (steady_platform_validate).
+ *
+ * A hop is one message between two ranks along edges whose inner nodes
+ * are switches (platform.h).  Schedules name a hop by its first edge and
+ * its last node, and the MPI runtime (SimGrid's routing, or the machine's)
+ * has one route between two hosts; so from the switch a hop enters first,
+ * every node must be reached along one path through switches at most.
+ *
+ * Check.  From each switch W that a rank sends to, a depth-first search
+ * over the edges leaving switches (a rank ends a path: it is a hop's end,
+ * not a switch to cross) finds every node W reaches through switches.  In a
+ * depth-first search of a directed graph, a node is reached along two
+ * different simple paths exactly when some edge leads to a node already
+ * visited that is not on the current path (a forward or a cross edge); an
+ * edge to a node on the current path (a back edge, e.g. the other
+ * direction of a duplex link between two switches) closes a cycle, which
+ * no simple path uses.  Cost: O(nodes and edges reached) per entry switch,
+ * with one stamp per node shared by the searches.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    int node, next; /* the node and the index of its next out-edge to look at */
+} frame_t;
+
+steady_err_t check_switch_paths(const steady_platform_t *p, steady_error_t *err)
+{
+    int n = steady_platform_node_count(p);
+    if (steady_platform_switch_count(p) == 0)
+        return STEADY_OK;
+    int *stamp = malloc((size_t)n * sizeof *stamp);   /* the search that visited a node */
+    int *parent = malloc((size_t)n * sizeof *parent); /* the node it was reached from */
+    char *on_path = calloc((size_t)n, 1);
+    frame_t *stack = malloc((size_t)n * sizeof *stack);
+    if (!stamp || !parent || !on_path || !stack) {
+        free(stamp);
+        free(parent);
+        free(on_path);
+        free(stack);
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    }
+    for (int v = 0; v < n; v++)
+        stamp[v] = -1;
+    steady_err_t rc = STEADY_OK;
+    for (int w = 0; w < n && !rc; w++) {
+        if (steady_platform_node(p, w)->kind != STEADY_SWITCH)
+            continue;
+        /* an entry switch: some rank sends to it */
+        int nin;
+        const int *in = steady_platform_in_edges(p, w, &nin);
+        bool entry = false;
+        for (int k = 0; k < nin && !entry; k++)
+            entry = steady_platform_node(p, steady_platform_edge(p, in[k])->src)->kind !=
+                    STEADY_SWITCH;
+        if (!entry)
+            continue;
+        int top = 0;
+        stack[top++] = (frame_t){w, 0};
+        stamp[w] = w;
+        parent[w] = -1;
+        on_path[w] = 1;
+        while (top > 0 && !rc) {
+            frame_t *f = &stack[top - 1];
+            int nout;
+            const int *out = steady_platform_out_edges(p, f->node, &nout);
+            if (f->next == nout) {
+                on_path[f->node] = 0;
+                top--;
+                continue;
+            }
+            int x = steady_platform_edge(p, out[f->next++])->dst;
+            if (stamp[x] == w) {
+                if (on_path[x])
+                    continue; /* a cycle back along the current path */
+                const char *a = steady_platform_node(p, parent[x])->name;
+                const char *b = steady_platform_node(p, f->node)->name;
+                rc = steady_error_set(
+                    err, STEADY_EINVAL,
+                    "two paths through switches lead from switch %s to %s (last through %s and "
+                    "through %s): a message between two ranks must have one route; remove an "
+                    "edge or make a node on one path a router",
+                    steady_platform_node(p, w)->name, steady_platform_node(p, x)->name, a, b);
+                break;
+            }
+            stamp[x] = w;
+            parent[x] = f->node;
+            if (steady_platform_node(p, x)->kind == STEADY_SWITCH) {
+                on_path[x] = 1;
+                stack[top++] = (frame_t){x, 0};
+            }
+        }
+        while (top > 0)
+            on_path[stack[--top].node] = 0;
+    }
+    free(stamp);
+    free(parent);
+    free(on_path);
+    free(stack);
+    return rc;
+}

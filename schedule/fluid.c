@@ -1,0 +1,637 @@
+/*
+ * fluid.c — the replay of a schedule whose messages share resources
+ * (channels, links between switches: platform.h), simulated in time.
+ *
+ * The semantics are replay.c's (read its comment first): every port and
+ * processor works through its pieces in program order, self-timed; a
+ * piece starts once the previous piece of each of its ports has ended and
+ * its inputs have arrived.  What changes is that a transfer's duration is
+ * no longer known when it starts.  The transfers running at once share
+ * each resource they cross as SimGrid's network model shares a link among
+ * flows, max-min fairly: each message moves at the same rate, raised until
+ * a resource is full or the transfer reaches its full speed (one message
+ * per hop time), then the others keep rising (progressive filling).  So
+ * the replay advances from event to event in simulated time — a transfer
+ * or a task ends, an input arrives — recomputing the rates whenever the
+ * set of running transfers changes.
+ *
+ * Because pieces now run in time order rather than in program order, a
+ * piece may finish batches well ahead of the pieces that read them (a
+ * source feeding a slow subtree).  Each piece keeps the arrival times of
+ * its batches in a ring that grows when a batch would overwrite one that
+ * is still to be read (the readers of each batch are counted when it is
+ * written), so the replay needs no more memory than the execution's
+ * spread in batches.
+ *
+ * Cost: per event, O(running transfers x their resources) for the rates
+ * and O(ports of the piece + readers) for what may start; the events are
+ * the program's pieces, twice each.  Platforms that share nothing but
+ * ports never come here (replay.c's loop is linear and faster).
+ */
+#include "replay.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The arrival times of one piece's batches. */
+typedef struct {
+    double *time;
+    long *batch; /* -1: free */
+    int *pending; /* reads still to come */
+    int cap;
+} ring_t;
+
+/* A transfer running. */
+typedef struct {
+    long q;
+    int i;
+    double work;  /* left, in units of time at full speed */
+    double rate;  /* fraction of full speed */
+    double m;     /* messages per unit of time (progressive filling) */
+    double start, amount;
+    bool frozen;
+} run_t;
+
+/* A piece instance waiting until an input arrives. */
+typedef struct {
+    double t;
+    long q;
+    int i;
+} wait_t;
+
+typedef struct {
+    const replay_t *r;
+    const steady_replay_observer_t *obs;
+    long msgs, P, L;
+    int nv, np, nports;
+    int *pstart, *plist; /* port p's pieces in period order: plist[pstart[p] .. pstart[p + 1]) */
+    long *cq;            /* port p's head: piece plist[pstart[p] + ck[p]] of period cq[p] */
+    int *ck;
+    bool *busy;          /* its head has started */
+    int *rstart, *rlist; /* the deps naming piece y: rlist[rstart[y] .. rstart[y + 1]) */
+    int *owner;          /* per dep: the piece that reads through it */
+    ring_t *ring;
+    run_t *run;
+    int nrun;
+    long *cpu_q;   /* per node: the compute piece running (period), -1 */
+    int *cpu_i;
+    double *cpu_start, *cpu_end, *cpu_n;
+    wait_t *heap;
+    int nheap, capheap;
+    double *load; /* per resource, the progressive filling's frozen load */
+    double *need; /* per resource, the unfrozen flows' time per message */
+    double now, makespan;
+    long ntransfers, ntasks;
+    bool rates_stale, oom;
+} fluid_t;
+
+/* ---- pieces ---------------------------------------------------------------- */
+
+static int flat_of(const fluid_t *f, int i)
+{
+    return i < f->r->nx ? f->r->x[i].flat : f->r->cp[i - f->r->nx].flat;
+}
+
+/* The ports piece i uses: send and receive port (transfer), or the CPU. */
+static int ports_of(const fluid_t *f, int i, int port[2])
+{
+    if (i < f->r->nx) {
+        port[0] = f->r->x[i].from_node;
+        port[1] = f->nv + f->r->x[i].to_node;
+        return 2;
+    }
+    port[0] = 2 * f->nv + f->r->cp[i - f->r->nx].node;
+    return 1;
+}
+
+/* The batch piece i of period q works on, and how much it does: messages
+ * (transfer) or tasks (compute entry); 0 when nothing. */
+static double amount_of(const fluid_t *f, long q, int i, long *batch, long *n)
+{
+    const replay_t *r = f->r;
+    int flat = flat_of(f, i);
+    long b = q - r->steps[flat].lag;
+    *batch = b;
+    *n = b >= 0 && b < f->P ? batch_size(r->sc, r->steps[flat].tree, b, f->msgs) : 0;
+    if (*n <= 0)
+        return 0;
+    if (i < r->nx) {
+        double a = earlier(r->x[i].to, (double)*n) - r->x[i].from;
+        return a > 0 ? a : 0;
+    }
+    const rcompute_t *c = &r->cp[i - r->nx];
+    long k = *n - c->offset;
+    return k <= 0 ? 0 : (double)(k < c->count ? k : c->count);
+}
+
+/* The dependencies of piece i: one list for a transfer, two for a task. */
+static int deps_of(const fluid_t *f, int i, rdeps_t d[2])
+{
+    if (i < f->r->nx) {
+        d[0] = f->r->x[i].in;
+        return 1;
+    }
+    d[0] = f->r->cp[i - f->r->nx].in[0];
+    d[1] = f->r->cp[i - f->r->nx].in[1];
+    return 2;
+}
+
+/* ---- rings ------------------------------------------------------------------ */
+
+static bool ring_grow(ring_t *g)
+{
+    int ncap = 2 * g->cap;
+    double *time = malloc((size_t)ncap * sizeof *time);
+    long *batch = malloc((size_t)ncap * sizeof *batch);
+    int *pending = malloc((size_t)ncap * sizeof *pending);
+    if (!time || !batch || !pending) {
+        free(time);
+        free(batch);
+        free(pending);
+        return false;
+    }
+    for (int k = 0; k < ncap; k++)
+        batch[k] = -1;
+    for (int k = 0; k < g->cap; k++)
+        if (g->batch[k] >= 0) {
+            int s = (int)(g->batch[k] % ncap);
+            time[s] = g->time[k];
+            batch[s] = g->batch[k];
+            pending[s] = g->pending[k];
+        }
+    free(g->time);
+    free(g->batch);
+    free(g->pending);
+    g->time = time;
+    g->batch = batch;
+    g->pending = pending;
+    g->cap = ncap;
+    return true;
+}
+
+/* Piece y's batch b (of n messages) arrived at t; the reads of it to come
+ * are counted: the deps naming y whose positions the batch has, of
+ * readers that run that batch (try_start() reads the same). */
+static bool ring_put(fluid_t *f, int y, long b, long n, double t)
+{
+    const replay_t *r = f->r;
+    int readers = 0;
+    for (int k = f->rstart[y]; k < f->rstart[y + 1]; k++) {
+        int d = f->rlist[k], z = f->owner[d];
+        long bz, nz;
+        if (r->dfrom[d] < (double)n && amount_of(f, b + r->steps[flat_of(f, z)].lag, z, &bz, &nz) > 0)
+            readers++;
+    }
+    ring_t *g = &f->ring[y];
+    for (;;) {
+        int s = (int)(b % g->cap);
+        if (g->batch[s] < 0 || g->pending[s] <= 0) {
+            g->time[s] = t;
+            g->batch[s] = b;
+            g->pending[s] = readers;
+            return true;
+        }
+        if (!ring_grow(g))
+            return false;
+    }
+}
+
+/* When piece y's batch b arrives, or -1 when it has not been produced. */
+static double ring_get(const fluid_t *f, int y, long b)
+{
+    const ring_t *g = &f->ring[y];
+    int s = (int)(b % g->cap);
+    return g->batch[s] == b ? g->time[s] : -1;
+}
+
+static void ring_read(fluid_t *f, int y, long b)
+{
+    ring_t *g = &f->ring[y];
+    int s = (int)(b % g->cap);
+    if (g->batch[s] == b)
+        g->pending[s]--;
+}
+
+/* ---- waiting ----------------------------------------------------------------- */
+
+static bool heap_push(fluid_t *f, double t, long q, int i)
+{
+    if (f->nheap == f->capheap) {
+        int ncap = f->capheap ? 2 * f->capheap : 64;
+        wait_t *h = realloc(f->heap, (size_t)ncap * sizeof *h);
+        if (!h)
+            return false;
+        f->heap = h;
+        f->capheap = ncap;
+    }
+    int k = f->nheap++;
+    while (k > 0 && f->heap[(k - 1) / 2].t > t) {
+        f->heap[k] = f->heap[(k - 1) / 2];
+        k = (k - 1) / 2;
+    }
+    f->heap[k] = (wait_t){t, q, i};
+    return true;
+}
+
+static wait_t heap_pop(fluid_t *f)
+{
+    wait_t top = f->heap[0], last = f->heap[--f->nheap];
+    int k = 0;
+    for (;;) {
+        int c = 2 * k + 1;
+        if (c >= f->nheap)
+            break;
+        if (c + 1 < f->nheap && f->heap[c + 1].t < f->heap[c].t)
+            c++;
+        if (f->heap[c].t >= last.t)
+            break;
+        f->heap[k] = f->heap[c];
+        k = c;
+    }
+    if (f->nheap > 0)
+        f->heap[k] = last;
+    return top;
+}
+
+/* ---- starting and ending ---------------------------------------------------- */
+
+static bool at_head(const fluid_t *f, int p, long q, int i)
+{
+    return f->cq[p] == q && f->cq[p] < f->P + f->L && f->plist[f->pstart[p] + f->ck[p]] == i;
+}
+
+static void advance(fluid_t *f, int p)
+{
+    f->busy[p] = false;
+    if (++f->ck[p] == f->pstart[p + 1] - f->pstart[p]) {
+        f->ck[p] = 0;
+        f->cq[p]++;
+    }
+}
+
+static void try_port(fluid_t *f, int p);
+
+/* Starts piece i of period q if it heads each of its ports, is not running
+ * yet, and its inputs have arrived (else waits for the latest one). */
+static void try_start(fluid_t *f, long q, int i)
+{
+    const replay_t *r = f->r;
+    int port[2], nport = ports_of(f, i, port);
+    for (int k = 0; k < nport; k++)
+        if (!at_head(f, port[k], q, i) || f->busy[port[k]])
+            return;
+    long b, n;
+    double amount = amount_of(f, q, i, &b, &n);
+    if (amount <= 0)
+        return; /* try_port skips it */
+    rdeps_t d[2];
+    int nd = deps_of(f, i, d);
+    double ready = 0;
+    for (int k = 0; k < nd; k++)
+        for (int x = d[k].first; x < d[k].first + d[k].n; x++) {
+            if (r->dfrom[x] >= (double)n)
+                continue;
+            double a = ring_get(f, r->dep[x], b);
+            if (a < 0)
+                return; /* the producer's end will try again */
+            ready = later(ready, a);
+        }
+    if (ready > f->now) {
+        if (!heap_push(f, ready, q, i))
+            f->oom = true;
+        return;
+    }
+    for (int k = 0; k < nd; k++)
+        for (int x = d[k].first; x < d[k].first + d[k].n; x++)
+            if (r->dfrom[x] < (double)n)
+                ring_read(f, r->dep[x], b);
+    for (int k = 0; k < nport; k++)
+        f->busy[port[k]] = true;
+    if (i < r->nx) {
+        f->run[f->nrun++] = (run_t){.q = q,
+                                    .i = i,
+                                    .work = amount * r->x[i].c,
+                                    .start = f->now,
+                                    .amount = amount};
+        f->rates_stale = true;
+    } else {
+        const rcompute_t *c = &r->cp[i - r->nx];
+        f->cpu_q[c->node] = q;
+        f->cpu_i[c->node] = i;
+        f->cpu_start[c->node] = f->now;
+        f->cpu_n[c->node] = amount;
+        f->cpu_end[c->node] = f->now + amount * c->w;
+    }
+}
+
+/* Skips the pieces heading port p that have nothing to do, then tries the
+ * first that has. */
+static void try_port(fluid_t *f, int p)
+{
+    while (f->cq[p] < f->P + f->L && !f->busy[p]) {
+        long q = f->cq[p], b, n;
+        int i = f->plist[f->pstart[p] + f->ck[p]];
+        if (amount_of(f, q, i, &b, &n) > 0) {
+            try_start(f, q, i);
+            return;
+        }
+        advance(f, p);
+    }
+}
+
+/* Piece i of period q ended at f->now: its batch arrives (after the hop's
+ * latency for a transfer), its ports move on, and what waited for it is
+ * tried. */
+static void finish(fluid_t *f, long q, int i, double start, double amount)
+{
+    const replay_t *r = f->r;
+    long b, n;
+    amount_of(f, q, i, &b, &n);
+    double done = f->now + (i < r->nx ? r->x[i].latency : 0);
+    if (!ring_put(f, i, b, n, done))
+        f->oom = true;
+    f->makespan = later(f->makespan, done);
+    if (i < r->nx)
+        f->ntransfers++;
+    else
+        f->ntasks += (long)amount;
+    if (f->obs)
+        observe(f->obs, r, q, flat_of(f, i), i < r->nx ? &r->x[i] : NULL,
+                i < r->nx ? NULL : &r->cp[i - r->nx], i < r->nx ? -1 : i - r->nx, amount, start,
+                f->now, done);
+    int port[2], nport = ports_of(f, i, port);
+    for (int k = 0; k < nport; k++)
+        advance(f, port[k]);
+    for (int k = 0; k < nport; k++)
+        try_port(f, port[k]);
+    for (int k = f->rstart[i]; k < f->rstart[i + 1]; k++) {
+        int z = f->owner[f->rlist[k]];
+        try_start(f, b + r->steps[flat_of(f, z)].lag, z);
+    }
+}
+
+/* ---- rates: max-min fair sharing ----------------------------------------------- */
+
+/* Progressive filling: every running transfer moves messages at the same
+ * rate m, raised until a resource is full (its transfers keep that rate)
+ * or a transfer reaches its full speed 1 / c (it keeps that); the others
+ * go on rising.  A transfer's progress is then m c of its full speed. */
+static void share(fluid_t *f)
+{
+    const replay_t *r = f->r;
+    int left = f->nrun;
+    for (int a = 0; a < f->nrun; a++) {
+        f->run[a].frozen = false;
+        for (int u = r->x[f->run[a].i].use_first;
+             u < r->x[f->run[a].i].use_first + r->x[f->run[a].i].nuse; u++)
+            f->load[r->use_res[u]] = 0;
+    }
+    while (left > 0) {
+        for (int a = 0; a < f->nrun; a++)
+            for (int u = r->x[f->run[a].i].use_first;
+                 u < r->x[f->run[a].i].use_first + r->x[f->run[a].i].nuse; u++)
+                f->need[r->use_res[u]] = 0;
+        double m = INFINITY;
+        int bottleneck = -1;
+        for (int a = 0; a < f->nrun; a++) {
+            if (f->run[a].frozen)
+                continue;
+            const rtransfer_t *x = &r->x[f->run[a].i];
+            if (1 / x->c < m) {
+                m = 1 / x->c;
+                bottleneck = -1;
+            }
+            for (int u = x->use_first; u < x->use_first + x->nuse; u++)
+                f->need[r->use_res[u]] += r->use_time[u];
+        }
+        for (int a = 0; a < f->nrun; a++) {
+            if (f->run[a].frozen)
+                continue;
+            const rtransfer_t *x = &r->x[f->run[a].i];
+            for (int u = x->use_first; u < x->use_first + x->nuse; u++) {
+                int res = r->use_res[u];
+                double room = 1 - f->load[res];
+                double at = room > 1e-12 ? room / f->need[res] : 0;
+                if (at < m) {
+                    m = at;
+                    bottleneck = res;
+                }
+            }
+        }
+        /* freeze what stops at m: the transfers on the full resource, or
+         * those at their full speed */
+        for (int a = 0; a < f->nrun; a++) {
+            run_t *ru = &f->run[a];
+            if (ru->frozen)
+                continue;
+            const rtransfer_t *x = &r->x[ru->i];
+            bool stop = bottleneck < 0 && 1 / x->c <= m * (1 + 1e-12);
+            for (int u = x->use_first; u < x->use_first + x->nuse && !stop; u++)
+                stop = r->use_res[u] == bottleneck;
+            if (!stop)
+                continue;
+            ru->frozen = true;
+            ru->m = m;
+            left--;
+            for (int u = x->use_first; u < x->use_first + x->nuse; u++)
+                f->load[r->use_res[u]] += m * r->use_time[u];
+        }
+    }
+    for (int a = 0; a < f->nrun; a++)
+        f->run[a].rate = f->run[a].m * r->x[f->run[a].i].c;
+    f->rates_stale = false;
+}
+
+/* ---- the engine ------------------------------------------------------------------- */
+
+static void fluid_free(fluid_t *f)
+{
+    if (f->ring)
+        for (int y = 0; y < f->np; y++) {
+            free(f->ring[y].time);
+            free(f->ring[y].batch);
+            free(f->ring[y].pending);
+        }
+    free(f->ring);
+    free(f->pstart);
+    free(f->plist);
+    free(f->cq);
+    free(f->ck);
+    free(f->busy);
+    free(f->rstart);
+    free(f->rlist);
+    free(f->owner);
+    free(f->run);
+    free(f->cpu_q);
+    free(f->cpu_i);
+    free(f->cpu_start);
+    free(f->cpu_end);
+    free(f->cpu_n);
+    free(f->heap);
+    free(f->load);
+    free(f->need);
+}
+
+/* The ports' piece lists and the pieces' readers. */
+static bool build(fluid_t *f)
+{
+    const replay_t *r = f->r;
+    int np = f->np, nports = f->nports;
+    f->pstart = calloc((size_t)nports + 2, sizeof *f->pstart);
+    f->plist = malloc((size_t)(2 * np + 1) * sizeof *f->plist);
+    f->rstart = calloc((size_t)np + 2, sizeof *f->rstart);
+    f->rlist = malloc((size_t)(r->ndep + 1) * sizeof *f->rlist);
+    f->owner = malloc((size_t)(r->ndep + 1) * sizeof *f->owner);
+    f->cq = calloc((size_t)nports, sizeof *f->cq);
+    f->ck = calloc((size_t)nports, sizeof *f->ck);
+    f->busy = calloc((size_t)nports, sizeof *f->busy);
+    f->ring = calloc((size_t)np + 1, sizeof *f->ring);
+    f->run = malloc((size_t)(r->nx + 1) * sizeof *f->run);
+    f->cpu_q = malloc((size_t)f->nv * sizeof *f->cpu_q);
+    f->cpu_i = malloc((size_t)f->nv * sizeof *f->cpu_i);
+    f->cpu_start = malloc((size_t)f->nv * sizeof *f->cpu_start);
+    f->cpu_end = malloc((size_t)f->nv * sizeof *f->cpu_end);
+    f->cpu_n = malloc((size_t)f->nv * sizeof *f->cpu_n);
+    int nres = steady_platform_resource_count(r->p);
+    f->load = calloc((size_t)nres + 1, sizeof *f->load);
+    f->need = calloc((size_t)nres + 1, sizeof *f->need);
+    if (!f->pstart || !f->plist || !f->rstart || !f->rlist || !f->owner || !f->cq || !f->ck || !f->busy ||
+        !f->ring || !f->run || !f->cpu_q || !f->cpu_i || !f->cpu_start || !f->cpu_end ||
+        !f->cpu_n || !f->load || !f->need)
+        return false;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < np; i++) {
+            int port[2], n = ports_of(f, i, port);
+            for (int k = 0; k < n; k++) {
+                if (pass == 0)
+                    f->pstart[port[k] + 2]++;
+                else
+                    f->plist[f->pstart[port[k] + 1]++] = i;
+            }
+        }
+        if (pass == 0)
+            for (int p = 0; p <= nports; p++)
+                f->pstart[p + 1] += f->pstart[p];
+    }
+    /* the deps, grouped by the producer they name, and their readers */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < np; i++) {
+            rdeps_t d[2];
+            int nd = deps_of(f, i, d);
+            for (int k = 0; k < nd; k++)
+                for (int x = d[k].first; x < d[k].first + d[k].n; x++) {
+                    f->owner[x] = i;
+                    if (pass == 0)
+                        f->rstart[r->dep[x] + 2]++;
+                    else
+                        f->rlist[f->rstart[r->dep[x] + 1]++] = x;
+                }
+        }
+        if (pass == 0)
+            for (int y = 0; y <= np; y++)
+                f->rstart[y + 1] += f->rstart[y];
+    }
+    int cap = (int)f->L + 2;
+    for (int y = 0; y < np; y++) {
+        ring_t *g = &f->ring[y];
+        g->cap = cap;
+        g->time = malloc((size_t)cap * sizeof *g->time);
+        g->batch = malloc((size_t)cap * sizeof *g->batch);
+        g->pending = malloc((size_t)cap * sizeof *g->pending);
+        if (!g->time || !g->batch || !g->pending)
+            return false;
+        for (int k = 0; k < cap; k++)
+            g->batch[k] = -1;
+    }
+    for (int v = 0; v < f->nv; v++)
+        f->cpu_q[v] = -1;
+    return true;
+}
+
+steady_err_t replay_fluid(const replay_t *r, long msgs, const steady_replay_observer_t *obs,
+                          steady_replay_t *res, steady_error_t *err)
+{
+    const steady_schedule_t *sc = r->sc;
+    fluid_t f = {.r = r,
+                 .obs = obs && obs->event ? obs : NULL,
+                 .msgs = msgs,
+                 .L = sc->max_lag,
+                 .nv = steady_platform_node_count(r->p),
+                 .np = r->nx + r->nc};
+    long K = sc->ops_per_period;
+    f.P = msgs / K + (msgs % K != 0);
+    f.nports = 3 * f.nv;
+    steady_err_t rc = STEADY_OK;
+    if (!build(&f)) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+        goto cleanup;
+    }
+    for (int p = 0; p < f.nports; p++)
+        try_port(&f, p);
+    long events = 0;
+    while (!f.oom) {
+        if (f.rates_stale)
+            share(&f);
+        double next = INFINITY;
+        for (int a = 0; a < f.nrun; a++)
+            if (f.run[a].rate > 0)
+                next = earlier(next, f.now + f.run[a].work / f.run[a].rate);
+        for (int v = 0; v < f.nv; v++)
+            if (f.cpu_q[v] >= 0)
+                next = earlier(next, f.cpu_end[v]);
+        if (f.nheap > 0)
+            next = earlier(next, f.heap[0].t);
+        if (next == INFINITY)
+            break;
+        double dt = next - f.now;
+        f.now = next;
+        /* the transfers that end now (a relative tolerance absorbs the
+         * rounding of work - rate dt) */
+        for (int a = 0; a < f.nrun; a++)
+            f.run[a].work -= f.run[a].rate * dt;
+        for (int a = 0; a < f.nrun;) {
+            run_t ru = f.run[a];
+            if (ru.work > 1e-12 * (ru.amount * r->x[ru.i].c + f.now)) {
+                a++;
+                continue;
+            }
+            f.run[a] = f.run[--f.nrun];
+            f.rates_stale = true;
+            finish(&f, ru.q, ru.i, ru.start, ru.amount);
+            a = 0; /* finish() may have started transfers: look again */
+        }
+        for (int v = 0; v < f.nv; v++)
+            if (f.cpu_q[v] >= 0 && f.cpu_end[v] <= f.now) {
+                long q = f.cpu_q[v];
+                f.cpu_q[v] = -1;
+                finish(&f, q, f.cpu_i[v], f.cpu_start[v], f.cpu_n[v]);
+            }
+        while (f.nheap > 0 && f.heap[0].t <= f.now) {
+            wait_t w = heap_pop(&f);
+            try_start(&f, w.q, w.i);
+        }
+        if (obs && obs->progress && (++events & 65535) == 0)
+            obs->progress(obs->ctx, "replay, period", (double)f.cq[0] + 1, (double)(f.P + f.L));
+    }
+    if (f.oom) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+        goto cleanup;
+    }
+    for (int p = 0; p < f.nports; p++)
+        if (f.cq[p] < f.P + f.L) {
+            rc = steady_error_set(err, STEADY_EINVAL,
+                                  "replay: a transfer or task uses messages that are never "
+                                  "delivered (period %ld of %s's %s)",
+                                  f.cq[p], steady_platform_node(r->p, p % f.nv)->name,
+                                  p < f.nv ? "send port" : p < 2 * f.nv ? "receive port" : "CPU");
+            goto cleanup;
+        }
+    res->ops = msgs;
+    res->makespan = f.makespan;
+    res->transfers = f.ntransfers;
+    res->tasks = f.ntasks;
+cleanup:
+    fluid_free(&f);
+    return rc;
+}

@@ -1,0 +1,102 @@
+/*
+ * schedule/replay.h — the replay's shared pieces (not installed): the
+ * schedule flattened into steps, the period's transfers and compute
+ * entries with their dependencies (replay.c prepares them), and the two
+ * engines that run them: replay.c's, in program order, for platforms whose
+ * messages share nothing but ports, and fluid.c's, in simulated time, for
+ * messages that share channels.
+ */
+#ifndef STEADY_SCHEDULE_REPLAY_H
+#define STEADY_SCHEDULE_REPLAY_H
+
+#include "steady/schedule.h"
+
+/* A step of the schedule, flattened over the trees. */
+typedef struct {
+    int tree, step;
+    int lag;
+    int in[2]; /* producing steps (flat indices); -1: an initial value (time 0) */
+    int nin;
+    long cover; /* compute step: tasks of the period given by the compute entries so far */
+} rstep_t;
+
+/* The producer pieces an input waits for: dep[first .. first + n). */
+typedef struct {
+    int first, n;
+} rdeps_t;
+
+/* A transfer of the period, with what the loop needs at hand. */
+typedef struct {
+    int flat; /* its step */
+    int tree;
+    int slot, index; /* where it is in the schedule */
+    int from_node, to_node;
+    double from, to; /* message positions */
+    double c, latency;
+    rdeps_t in;
+    int use_first, nuse; /* its shared resources: use_res / use_time[use_first ..] */
+} rtransfer_t;
+
+/* A compute entry of the period. */
+typedef struct {
+    int flat, tree, node;
+    long offset, count; /* positions [offset, offset + count) of the step's tasks */
+    double w;
+    rdeps_t in[2];
+} rcompute_t;
+
+typedef struct {
+    const steady_schedule_t *sc;
+    const steady_platform_t *p;
+    int nflat;
+    int *base; /* flat index of tree i's step 0 */
+    rstep_t *steps;
+    int nx, nc;
+    rtransfer_t *x;
+    rcompute_t *cp;
+    int (*interval)[2]; /* reduce: [k, m] of each message type */
+    int *origin;        /* gossip: the sender of each message type */
+    int ndep;
+    int *dep;      /* producer pieces: transfers 0 .. nx - 1, compute entries nx .. */
+    double *dfrom; /* where each dep's positions start (it is absent from batches that end there) */
+    /* the shared resources each transfer occupies: resource, and the time
+     * one message holds it (its capacity is 1: a transfer at full speed,
+     * 1 / c messages per unit of time, takes use_time / c of it) */
+    int nuse;
+    int *use_res;
+    double *use_time;
+} replay_t;
+
+/* Flattens sc for p into r (steps, pieces, dependencies), checking every
+ * reference the engines follow.  replay_free(r) whatever the result. */
+steady_err_t replay_prepare(replay_t *r, steady_error_t *err);
+void replay_free(replay_t *r);
+
+/* fmax / fmin without their NaN handling, which costs a library call on
+ * the hot path (no time here is ever NaN). */
+static inline double later(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline double earlier(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+/* Messages of tree t in batch b that exist: positions [0, n). */
+long batch_size(const steady_schedule_t *sc, int t, long b, long msgs);
+
+/* Tells the observer about an event (x for a transfer, c for a compute
+ * entry). */
+void observe(const steady_replay_observer_t *obs, const replay_t *r, long q, int flat,
+             const rtransfer_t *x, const rcompute_t *c, int compute, double amount, double start,
+             double end, double done);
+
+/* fluid.c: the replay of `msgs` messages when transfers share resources:
+ * a simulation in time in which the transfers running at once share each
+ * resource max-min fairly; res->makespan, transfers and tasks. */
+steady_err_t replay_fluid(const replay_t *r, long msgs, const steady_replay_observer_t *obs,
+                          steady_replay_t *res, steady_error_t *err);
+
+#endif
