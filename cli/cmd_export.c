@@ -12,26 +12,33 @@
 void help_export(FILE *out)
 {
     fprintf(out,
-            "usage: steady export --format FORMAT [-o FILE] [--hostfile FILE]\n"
+            "usage: steady export [--format FORMAT] [-o FILE] [--hostfile FILE]\n"
             "                     [--msg-size BYTES] [--from FORMAT] PLATFORM\n"
+            "       steady export --hostfile FILE [--from FORMAT] PLATFORM\n"
             "\n"
             "Writes PLATFORM in another format.  Every value is written exactly, so that\n"
             "reading the output back gives the same platform.\n"
             "\n"
-            "  --format FORMAT   native, graphml or simgrid (required)\n"
+            "  --format FORMAT   native, graphml or simgrid (default: named by the\n"
+            "                    extension of -o: .plat or .txt, .graphml, .xml)\n"
             "  -o, --output F    output file (default: standard output)\n"
-            "  --hostfile F      simgrid only: the SMPI hostfile, one node name per line in\n"
-            "                    node order (MPI rank r runs on node r).  Default: the output\n"
-            "                    file with its extension replaced by .hosts\n"
+            "  --hostfile F      the SMPI hostfile: the processors and routers (the ranks)\n"
+            "                    in node order, one a line (MPI rank r runs on the r-th).\n"
+            "                    With --format simgrid, default: the output file with its\n"
+            "                    extension replaced by .hosts; alone, only the hostfile\n"
+            "                    (for smpirun -platform on your own SimGrid file)\n"
             "  --msg-size BYTES  simgrid export of an abstract-cost platform: the message\n"
             "                    size one cost unit moves per simulated second (default\n"
             "                    1MiB)\n"
             "  --from FORMAT     input format: auto (default), native, graphml, simgrid\n"
             "  -h, --help        this help\n"
             "\n"
-            "The SimGrid platform is one Floyd zone: every node becomes a host (routers too,\n"
-            "so that an MPI rank can forward on them) and every directed edge a link with\n"
-            "its own one-link route.  Run it with:\n"
+            "The SimGrid platform is one zone: every processor and router becomes a host\n"
+            "(an MPI rank forwards on a router), every switch a SimGrid router, every\n"
+            "channel a link, and every directed edge a route over its links.  Without\n"
+            "switches and channels the zone is Floyd's, which completes the routes\n"
+            "between hosts with no edge by joining edges' links; with them it is Full,\n"
+            "and those routes follow steady's paths through switches.  Run it with:\n"
             "  smpirun -platform P.xml -hostfile P.hosts -np N \\\n"
             "      --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 \\\n"
             "      --cfg=smpi/lat-factor:0:1 --cfg=network/TCP-gamma:0 \\\n"
@@ -52,6 +59,25 @@ static char *default_hostfile(const char *output)
         strcpy(h + stem, ".hosts");
     }
     return h;
+}
+
+/* The format an output file's extension names, or -1. */
+static int format_of_extension(const char *output)
+{
+    static const struct {
+        const char *ext;
+        steady_format_t format;
+    } known[] = {{".plat", STEADY_FORMAT_NATIVE},
+                 {".txt", STEADY_FORMAT_NATIVE},
+                 {".graphml", STEADY_FORMAT_GRAPHML},
+                 {".xml", STEADY_FORMAT_SIMGRID}};
+    size_t n = strlen(output);
+    for (size_t k = 0; k < sizeof known / sizeof *known; k++) {
+        size_t m = strlen(known[k].ext);
+        if (n > m && strcmp(output + n - m, known[k].ext) == 0)
+            return (int)known[k].format;
+    }
+    return -1;
 }
 
 int cmd_export(int argc, char **argv)
@@ -96,10 +122,16 @@ int cmd_export(int argc, char **argv)
     }
     if (!one_platform("export", argc, argv))
         return EXIT_USAGE;
-    if (format < 0)
+    if (format < 0 && output)
+        format = format_of_extension(output);
+    if (format < 0 && output)
+        return usage_error("export", "missing --format (-o %s ends in none of .plat, .txt, "
+                                     ".graphml, .xml)",
+                           output);
+    if (format < 0 && !hostfile)
         return usage_error("export", "missing --format");
-    if (hostfile && format != STEADY_FORMAT_SIMGRID)
-        return usage_error("export", "--hostfile goes with --format simgrid");
+    if (hostfile && format >= 0 && format != STEADY_FORMAT_SIMGRID)
+        return usage_error("export", "--hostfile goes with --format simgrid, or alone");
 
     steady_platform_t *p = NULL;
     if (steady_platform_read(argv[optind], from, &p, NULL, &err))
@@ -110,8 +142,8 @@ int cmd_export(int argc, char **argv)
         hostfile = default_hosts = default_hostfile(output);
 
     output_t o;
-    bool ok = output_open(&o, output, &err);
-    if (ok) {
+    bool ok = format < 0 || output_open(&o, output, &err);
+    if (ok && format >= 0) {
         ok = steady_platform_write(p, o.f, (steady_format_t)format, &wopts, &err) == STEADY_OK;
         ok = output_close(&o, ok, &err) && ok;
     }

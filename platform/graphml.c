@@ -588,7 +588,11 @@ static void put_data(FILE *out, const char *key, double value)
 
 steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t *err)
 {
-    (void)err; /* write errors are detected by the caller's fflush/ferror */
+    /* write errors are detected by the caller's fflush/ferror */
+    if (steady_platform_switch_count(p) > 0 || steady_platform_channel_count(p) > 0)
+        return steady_error_set(err, STEADY_EUNSUPPORTED,
+                                "the GraphML format has no switches or channels yet: export "
+                                "this platform as native or simgrid");
     bool abstract = steady_platform_is_abstract(p);
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
           "<!-- steady platform: bandwidth in B/s, latency and overhead in s, speed in "

@@ -177,8 +177,8 @@ steady_err_t steady_platform_write(const steady_platform_t *p, FILE *out, steady
 steady_err_t steady_platform_write_hostfile(const steady_platform_t *p, FILE *out,
                                             steady_error_t *err)
 {
-    for (int v = 0; v < steady_platform_node_count(p); v++) {
-        const char *name = steady_platform_node(p, v)->name;
+    for (int r = 0; r < steady_platform_rank_count(p); r++) {
+        const char *name = steady_platform_node(p, steady_platform_rank_node(p, r))->name;
         /* smpirun reads "host:N" as N processes on host */
         if (strchr(name, ':'))
             return steady_error_set(err, STEADY_EINVAL,

@@ -124,7 +124,7 @@ steady_err_t steady_platform_summarize(const steady_platform_t *p, steady_platfo
     bool seen_bw = false, seen_lat = false, seen_ovh = false, seen_cost = false;
     for (int k = 0; k < m; k++) {
         const steady_edge_t *e = steady_platform_edge(p, k);
-        range_add(&s->latency, &seen_lat, e->latency);
+        range_add(&s->latency, &seen_lat, steady_platform_edge_latency(p, k));
         if (s->abstract) {
             range_add(&s->cost, &seen_cost, e->cost);
         } else {

@@ -546,6 +546,9 @@ static bool build(fluid_t *f)
     }
     for (int v = 0; v < f->nv; v++)
         f->cpu_q[v] = -1;
+    for (int p = 0; p < nports; p++) /* a port with no piece is done from the start */
+        if (f->pstart[p] == f->pstart[p + 1])
+            f->cq[p] = f->P + f->L;
     return true;
 }
 

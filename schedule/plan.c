@@ -1396,7 +1396,12 @@ static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *
     /* a schedule whose messages take longer than the LP's ports say (a
      * slow link on a hop, a stretched slot) needs a longer period */
     if (mpq_cmp(at, sc->period) > 0) {
+        /* the bound's trees over the longer period (§4.6's bound is the
+         * paper's platforms', whose periods never grow: check asks it of
+         * them only) */
+        mpq_mul(sc->loss_bound, sc->loss_bound, sc->period);
         mpq_set(sc->period, at);
+        mpq_div(sc->loss_bound, sc->loss_bound, sc->period);
         s.period = mpq_get_d(at);
         mpq_set_si(sc->throughput, sc->ops_per_period, 1);
         mpq_div(sc->throughput, sc->throughput, sc->period);

@@ -147,8 +147,9 @@ steady_err_t steady_platform_add_channel(steady_platform_t *p, const steady_chan
  * edge, and the first edge whose kind (cost or bandwidth) differs from the
  * earlier edges'; an unknown channel, a channel crossed twice, a direction
  * (down) on a channel that is not SPLITDUPLEX.  An edge crossing channels
- * may leave bandwidth (or cost) at 0: it is then the smallest of its
- * channels'.  O(min(out-degree of src, in-degree of dst) + crossings). */
+ * may leave bandwidth (or cost) at 0: it is then its slowest channel's
+ * (the smallest bandwidth, the largest cost).  O(min(out-degree of src,
+ * in-degree of dst) + crossings). */
 steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t *e, int *id,
                                       steady_error_t *err);
 
@@ -313,8 +314,9 @@ typedef struct {
 steady_err_t steady_platform_write(const steady_platform_t *p, FILE *out, steady_format_t format,
                                    const steady_write_options_t *opts, steady_error_t *err);
 
-/* Writes an SMPI hostfile: one node name per line in node order, so that
- * MPI rank r runs on node r. */
+/* Writes an SMPI hostfile: the name of each processor and router (the
+ * ranks) in node order, one a line, so that MPI rank r runs on the node
+ * steady_platform_rank_node(p, r); switches run no rank. */
 steady_err_t steady_platform_write_hostfile(const steady_platform_t *p, FILE *out,
                                             steady_error_t *err);
 
@@ -340,7 +342,8 @@ typedef struct {
     int components;   /* strongly connected components */
     bool strongly_connected;
     bool abstract; /* cost edges (then `cost` is set, not bandwidth/overhead) */
-    steady_range_t bandwidth, latency, overhead, cost, speed; /* speed over processors */
+    /* over edges (latency: their channels' included); speed over processors */
+    steady_range_t bandwidth, latency, overhead, cost, speed;
     int max_out_degree, max_in_degree;
 } steady_platform_summary_t;
 

@@ -67,6 +67,29 @@ expect_tp 78125/8192 $ex/two-cluster-grid.plat broadcast --source a0  # one mess
 printf 'processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\nlink A B cost=1\nlink B C cost=1\n' >"$tmp/line.plat"
 expect_tp 2/3 "$tmp/line.plat" reduce --participants B,A,C --target A --task-cost 1
 
+# SimGrid clusters, 8 hosts with 125 MB/s links (B), 1 MiB messages (S);
+# docs/network.md derives each value.  A crossbar: each port bounds.
+expect_tp 1953125/114688 $ex/sg-crossbar.xml scatter  # B / 7S: the source sends 7
+expect_tp 1953125/114688 $ex/sg-crossbar.xml gossip   # B / 7S: every host sends 7
+expect_tp 1953125/16384 $ex/sg-crossbar.xml reduce    # B / S
+expect_tp 1953125/16384 $ex/sg-crossbar.xml broadcast # B / S: a chain through the switch
+# a 500 MB/s backbone (b) that every message between two hosts crosses
+expect_tp 1953125/114688 $ex/sg-backbone.xml scatter  # B / 7S: 7S / b < 7S / B
+expect_tp 1953125/229376 $ex/sg-backbone.xml gossip   # b / 56S: 56 messages cross it
+expect_tp 1953125/28672 $ex/sg-backbone.xml reduce    # b / 7S: 7 partial results cross it
+expect_tp 1953125/28672 $ex/sg-backbone.xml broadcast # b / 7S: 7 receptions cross it
+# two sites of 4 joined by a 10 MB/s WAN link (w) that routes share
+expect_tp 78125/32768 $ex/sg-two-sites.xml scatter    # w / 4S: 4 messages cross it
+expect_tp 78125/262144 $ex/sg-two-sites.xml gossip    # w / 32S: 4 x 4 each way, shared
+expect_tp 78125/8192 $ex/sg-two-sites.xml reduce      # w / S: one partial result crosses
+expect_tp 78125/8192 $ex/sg-two-sites.xml broadcast   # w / S: one copy crosses
+
+for p in $ex/sg-*.xml tests/sg/platforms/*.xml; do
+    for op in scatter gossip broadcast reduce; do
+        compare "$p" $op
+    done
+done
+
 for p in $ex/paper-reduce.plat $ex/homogeneous-complete.plat $ex/two-cluster-grid.plat $ex/tiers.plat; do
     for op in scatter gossip broadcast; do
         compare "$p" $op

@@ -23,17 +23,46 @@
          "<host id=\"b\" speed=\"1Gf\"/>\n"                                                        \
          "<host id=\"c\" speed=\"1Gf\"/>\n" body "</zone>\n" TAIL
 
-static const steady_edge_t *edge_between(const steady_platform_t *p, const char *src,
-                                         const char *dst)
+static int edge_id(const steady_platform_t *p, const char *src, const char *dst)
 {
     int s = steady_platform_find_node(p, src), d = steady_platform_find_node(p, dst);
     int e = s >= 0 && d >= 0 ? steady_platform_find_edge(p, s, d) : -1;
     CU_ASSERT_FATAL(e >= 0);
-    return steady_platform_edge(p, e);
+    return e;
+}
+
+static const steady_edge_t *edge_between(const steady_platform_t *p, const char *src,
+                                         const char *dst)
+{
+    return steady_platform_edge(p, edge_id(p, src, dst));
+}
+
+/* The channels edge src -> dst crosses, in order, as "l1 d:down fat". */
+static const char *crossings(const steady_platform_t *p, const char *src, const char *dst)
+{
+    static char buf[256];
+    const steady_edge_t *e = edge_between(p, src, dst);
+    buf[0] = '\0';
+    for (int k = 0; k < e->ncross; k++) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, sizeof buf - n, "%s%s%s", k ? " " : "",
+                 steady_platform_channel(p, e->cross[k].channel)->name,
+                 e->cross[k].down ? ":down" : "");
+    }
+    return buf;
+}
+
+static const steady_channel_t *channel_named(const steady_platform_t *p, const char *name)
+{
+    int c = steady_platform_find_channel(p, name);
+    CU_ASSERT_FATAL(c >= 0);
+    return steady_platform_channel(p, c);
 }
 
 /* ---- reading ------------------------------------------------------------- */
 
+/* SimGrid's units; every link a channel, every route an edge crossing its
+ * links: the edge's bandwidth is its slowest link's, its latency theirs. */
 static void test_units(void)
 {
     steady_platform_t *p =
@@ -59,21 +88,30 @@ static void test_units(void)
     CU_ASSERT_EQUAL(steady_platform_node(p, 1)->speed, 1e8); /* first pstate */
     CU_ASSERT_EQUAL(steady_platform_node(p, 2)->speed, 5e7); /* pstate="1" */
     CU_ASSERT_EQUAL(steady_platform_node(p, 3)->speed, 2.5e6);
+    CU_ASSERT_EQUAL(steady_platform_channel_count(p), 4);
+    CU_ASSERT_EQUAL(channel_named(p, "l1")->bandwidth, 1.5e6);
+    CU_ASSERT_EQUAL(channel_named(p, "l1")->latency, 1e-5);
+    CU_ASSERT_EQUAL(channel_named(p, "l1")->sharing, STEADY_SHARED); /* SimGrid's default */
+    CU_ASSERT_EQUAL(channel_named(p, "l2")->bandwidth, 2520);
+    CU_ASSERT_EQUAL(channel_named(p, "l2")->latency, 3e-3);
+    CU_ASSERT_EQUAL(channel_named(p, "l3")->bandwidth, 12.5e6); /* bits */
+    CU_ASSERT_EQUAL(channel_named(p, "l3")->latency, 0);        /* SimGrid's default */
+    CU_ASSERT_EQUAL(channel_named(p, "l4")->bandwidth, 1073741824.0);
+    CU_ASSERT_EQUAL(channel_named(p, "l4")->latency, 0.25);
+    CU_ASSERT_EQUAL(steady_platform_edge_count(p), 8);
+    CU_ASSERT_STRING_EQUAL(crossings(p, "a", "b"), "l1");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "c", "b"), "l4");
     CU_ASSERT_EQUAL(edge_between(p, "a", "b")->bandwidth, 1.5e6);
-    CU_ASSERT_EQUAL(edge_between(p, "a", "b")->latency, 1e-5);
-    CU_ASSERT_EQUAL(edge_between(p, "a", "c")->bandwidth, 2520);
-    CU_ASSERT_EQUAL(edge_between(p, "a", "c")->latency, 3e-3);
-    CU_ASSERT_EQUAL(edge_between(p, "a", "d")->bandwidth, 12.5e6); /* bits */
-    CU_ASSERT_EQUAL(edge_between(p, "a", "d")->latency, 0);        /* SimGrid's default */
-    CU_ASSERT_EQUAL(edge_between(p, "b", "c")->bandwidth, 1073741824.0);
-    CU_ASSERT_EQUAL(edge_between(p, "b", "c")->latency, 0.25);
+    CU_ASSERT_EQUAL(steady_platform_edge_latency(p, edge_id(p, "a", "b")), 1e-5);
+    CU_ASSERT_EQUAL(steady_platform_edge_latency(p, edge_id(p, "c", "a")), 3e-3);
+    CU_ASSERT_EQUAL(steady_platform_edge_latency(p, edge_id(p, "b", "c")), 0.25);
     CU_ASSERT_EQUAL(edge_between(p, "c", "b")->overhead, 0);
     CU_ASSERT_EQUAL(edge_between(p, "c", "b")->cost, 0);
     steady_platform_destroy(p);
 }
 
-/* A lone message on a multi-link route: the slowest link limits it, every
- * link delays it. */
+/* A multi-link route: one edge whose slowest link bounds a lone message and
+ * whose links all delay it. */
 static void test_multi_link_route(void)
 {
     steady_platform_t *p =
@@ -88,14 +126,19 @@ static void test_multi_link_route(void)
     if (!p)
         return;
     CU_ASSERT_EQUAL(steady_platform_edge_count(p), 1);
-    const steady_edge_t *e = edge_between(p, "a", "c");
-    CU_ASSERT_EQUAL(e->bandwidth, 1e7);
-    CU_ASSERT_EQUAL(e->latency, (1e-3 + 2e-3) + 0.5e-3); /* added in route order */
+    int e = edge_id(p, "a", "c");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "a", "c"), "fast slow mid");
+    CU_ASSERT_EQUAL(steady_platform_edge(p, e)->bandwidth, 1e7);
+    CU_ASSERT_EQUAL(steady_platform_edge(p, e)->latency, 0); /* the links hold it */
+    CU_ASSERT_EQUAL(steady_platform_edge_latency(p, e), (1e-3 + 2e-3) + 0.5e-3);
+    CU_ASSERT_EQUAL(steady_platform_edge_time(p, e, 1e6), 0.1);
+    /* three SHARED links, three resources; no port-free private link */
+    CU_ASSERT_EQUAL(steady_platform_resource_count(p), 3);
     steady_platform_destroy(p);
 }
 
 /* SimGrid routes are symmetrical unless they say otherwise; the reverse
- * edge comes right after the forward one and crosses the same links. */
+ * edge crosses the same links in reverse order. */
 static void test_symmetrical(void)
 {
     steady_platform_t *p = parse_ok(ABC("<link id=\"l1\" bandwidth=\"1GBps\" latency=\"1ms\"/>\n"
@@ -112,25 +155,23 @@ static void test_symmetrical(void)
                                     STEADY_FORMAT_SIMGRID);
     if (!p)
         return;
-    int want[][2] = {{0, 1}, {1, 0}, {1, 2}, {2, 0}, {0, 2}, {2, 1}};
-    CU_ASSERT_EQUAL_FATAL(steady_platform_edge_count(p), 6);
-    for (int k = 0; k < 6; k++) {
-        CU_ASSERT_EQUAL(steady_platform_edge(p, k)->src, want[k][0]);
-        CU_ASSERT_EQUAL(steady_platform_edge(p, k)->dst, want[k][1]);
-    }
-    const steady_edge_t *ab = edge_between(p, "a", "b"), *ba = edge_between(p, "b", "a");
-    CU_ASSERT_EQUAL(ab->bandwidth, 1e9);
-    CU_ASSERT_EQUAL(ba->bandwidth, 1e9);
-    CU_ASSERT_EQUAL(ab->latency, 3e-3);
-    CU_ASSERT_EQUAL(ba->latency, ab->latency);
+    CU_ASSERT_EQUAL(steady_platform_edge_count(p), 6);
+    CU_ASSERT_STRING_EQUAL(crossings(p, "a", "b"), "l1 l2");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "b", "a"), "l2 l1");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "b", "c"), "l2");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "c", "b"), "l1"); /* "no" is NO */
+    CU_ASSERT_STRING_EQUAL(crossings(p, "c", "a"), "l3");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "a", "c"), "l3");
+    CU_ASSERT_EQUAL(edge_between(p, "a", "b")->bandwidth, 1e9);
+    CU_ASSERT_EQUAL(edge_between(p, "b", "a")->bandwidth, 1e9);
+    CU_ASSERT_EQUAL(steady_platform_edge_latency(p, edge_id(p, "b", "a")), 3e-3);
     CU_ASSERT_EQUAL(edge_between(p, "b", "c")->bandwidth, 2e9);
-    CU_ASSERT_EQUAL(edge_between(p, "a", "c")->latency, 3e-3);
     steady_platform_destroy(p);
 }
 
-/* A SPLITDUPLEX link is two one-way links that routes name with a
- * direction; both have the link's bandwidth and latency.  FULLDUPLEX is its
- * deprecated name. */
+/* A SPLITDUPLEX link is one channel with a capacity per direction; routes
+ * name the direction, and a symmetrical route's reverse crosses the other.
+ * FULLDUPLEX is its deprecated name. */
 static void test_splitduplex(void)
 {
     steady_platform_t *p =
@@ -141,22 +182,31 @@ static void test_splitduplex(void)
                      "<route src=\"a\" dst=\"b\" symmetrical=\"NO\">"
                      "<link_ctn id=\"d\" direction=\"UP\"/></route>\n"
                      "<route src=\"b\" dst=\"a\" symmetrical=\"NO\">"
-                     "<link_ctn id=\"d\" direction=\"DOWN\"/></route>\n"
+                     "<link_ctn id=\"d_DOWN\"/></route>\n"
                      "<route src=\"b\" dst=\"c\"><link_ctn id=\"old\" direction=\"UP\"/>"
                      "<link_ctn id=\"fat\" direction=\"NONE\"/></route>\n"),
                  STEADY_FORMAT_SIMGRID);
     if (!p)
         return;
     CU_ASSERT_EQUAL(steady_platform_edge_count(p), 4);
-    CU_ASSERT_EQUAL(edge_between(p, "a", "b")->bandwidth, 1e4);
+    CU_ASSERT_EQUAL(channel_named(p, "d")->sharing, STEADY_SPLITDUPLEX);
+    CU_ASSERT_EQUAL(channel_named(p, "old")->sharing, STEADY_SPLITDUPLEX);
+    CU_ASSERT_EQUAL(channel_named(p, "fat")->sharing, STEADY_FATPIPE);
+    CU_ASSERT_STRING_EQUAL(crossings(p, "a", "b"), "d");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "b", "a"), "d:down");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "b", "c"), "old fat");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "c", "b"), "fat old:down");
     CU_ASSERT_EQUAL(edge_between(p, "b", "a")->bandwidth, 1e4);
-    CU_ASSERT_EQUAL(edge_between(p, "b", "a")->latency, 1e-2);
+    CU_ASSERT_EQUAL(steady_platform_edge_latency(p, edge_id(p, "b", "a")), 1e-2);
     CU_ASSERT_EQUAL(edge_between(p, "c", "b")->bandwidth, 2e4);
+    /* d up, d down, old up, old down; FATPIPE is no resource */
+    CU_ASSERT_EQUAL(steady_platform_resource_count(p), 4);
     steady_platform_destroy(p);
 }
 
-/* Routers: SimGrid's <router>, and a <host> marked steady_kind=router,
- * which is how the writer exports them.  Nodes keep document order. */
+/* SimGrid's <router> only routes: it is no node (no rank runs on it), and
+ * the routes through it cross its links.  A <host> marked steady_kind=router
+ * (steady's exports) is a rank that forwards.  Nodes keep document order. */
 static void test_routers(void)
 {
     steady_platform_t *p = parse_ok(
@@ -166,25 +216,31 @@ static void test_routers(void)
              "<host id=\"r2\" speed=\"1f\"><prop id=\"steady_kind\" value=\"router\"/></host>\n"
              "<host id=\"b\" speed=\"2Gf\"><prop id=\"steady_kind\" value=\"processor\"/>"
              "<prop id=\"colour\" value=\"blue\"/></host>\n"
-             "<link id=\"l\" bandwidth=\"1GBps\"/>\n"
-             "<route src=\"a\" dst=\"r1\"><link_ctn id=\"l\"/></route>\n"
-             "<route src=\"r1\" dst=\"r2\"><link_ctn id=\"l\"/></route>\n"
-             "<route src=\"r2\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
+             "<link id=\"l1\" bandwidth=\"1GBps\"/>\n"
+             "<link id=\"l2\" bandwidth=\"1GBps\"/>\n"
+             "<link id=\"l3\" bandwidth=\"1GBps\"/>\n"
+             "<route src=\"a\" dst=\"r1\"><link_ctn id=\"l1\"/></route>\n"
+             "<route src=\"r1\" dst=\"r2\"><link_ctn id=\"l2\"/></route>\n"
+             "<route src=\"r2\" dst=\"b\"><link_ctn id=\"l3\"/></route>\n"
              "</zone>\n" TAIL,
         STEADY_FORMAT_SIMGRID);
     if (!p)
         return;
-    const char *names[] = {"a", "r1", "r2", "b"};
-    steady_node_kind_t kinds[] = {STEADY_PROCESSOR, STEADY_ROUTER, STEADY_ROUTER, STEADY_PROCESSOR};
-    double speeds[] = {1e9, 0, 0, 2e9};
-    CU_ASSERT_EQUAL_FATAL(steady_platform_node_count(p), 4);
-    for (int v = 0; v < 4; v++) {
+    const char *names[] = {"a", "r2", "b"};
+    steady_node_kind_t kinds[] = {STEADY_PROCESSOR, STEADY_ROUTER, STEADY_PROCESSOR};
+    double speeds[] = {1e9, 0, 2e9};
+    CU_ASSERT_EQUAL_FATAL(steady_platform_node_count(p), 3);
+    for (int v = 0; v < 3; v++) {
         CU_ASSERT_STRING_EQUAL(steady_platform_node(p, v)->name, names[v]);
         CU_ASSERT_EQUAL(steady_platform_node(p, v)->kind, kinds[v]);
         CU_ASSERT_EQUAL(steady_platform_node(p, v)->speed, speeds[v]);
     }
     CU_ASSERT_EQUAL(steady_platform_processor_count(p), 2);
-    CU_ASSERT_EQUAL(steady_platform_edge_count(p), 6);
+    CU_ASSERT_EQUAL(steady_platform_rank_count(p), 3);
+    CU_ASSERT_EQUAL(steady_platform_edge_count(p), 6); /* Floyd: every two hosts */
+    CU_ASSERT_STRING_EQUAL(crossings(p, "a", "r2"), "l1 l2");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "a", "b"), "l1 l2 l3");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "b", "a"), "l3 l2 l1");
     steady_platform_destroy(p);
 }
 
@@ -241,9 +297,9 @@ static void test_zones(void)
     steady_platform_destroy(p);
 }
 
-/* The props our exporter writes: steady_cost (every link of the route must
- * have one: the edge's cost is their sum) and steady_overhead (summed). */
-static void test_cost_and_overhead_props(void)
+/* steady_cost makes a link an abstract channel: an edge crossing several
+ * has its slowest's cost (the largest) and their latencies. */
+static void test_cost_props(void)
 {
     steady_platform_t *p = parse_ok(
         ABC("<link id=\"c1\" bandwidth=\"1MBps\" latency=\"1\">"
@@ -254,29 +310,82 @@ static void test_cost_and_overhead_props(void)
         STEADY_FORMAT_SIMGRID);
     if (p) {
         CU_ASSERT(steady_platform_is_abstract(p));
+        CU_ASSERT_EQUAL(channel_named(p, "c1")->cost, 2);
+        CU_ASSERT_EQUAL(channel_named(p, "c1")->bandwidth, 0);
         const steady_edge_t *e = edge_between(p, "b", "a");
-        CU_ASSERT_EQUAL(e->cost, 2.5);
+        CU_ASSERT_EQUAL(e->cost, 2);
         CU_ASSERT_EQUAL(e->bandwidth, 0);
-        CU_ASSERT_EQUAL(e->latency, 1);
+        CU_ASSERT_EQUAL(steady_platform_edge_latency(p, edge_id(p, "b", "a")), 1);
         CU_ASSERT_EQUAL(edge_between(p, "b", "c")->cost, 0.5);
     }
     steady_platform_destroy(p);
+}
 
-    /* a route with a link that has no cost is a bandwidth route */
-    p = parse_ok(
-        ABC("<link id=\"o1\" bandwidth=\"1MBps\"><prop id=\"steady_overhead\" "
-            "value=\"1e-6\"/></link>\n"
-            "<link id=\"o2\" bandwidth=\"2MBps\"><prop id=\"steady_overhead\" "
-            "value=\"2us\"/><prop id=\"steady_cost\" value=\"3\"/></link>\n"
-            "<route src=\"a\" dst=\"b\"><link_ctn id=\"o1\"/><link_ctn id=\"o2\"/></route>\n"),
+/* A cluster is a star: its hosts reach a switch at its centre, the way up
+ * crossing the host's link and the backbone, the way down the host's link
+ * (SimGrid's route between two hosts: link up, backbone, link down). */
+static void test_cluster(void)
+{
+    steady_platform_t *p = parse_ok(
+        HEAD "<cluster id=\"c\" prefix=\"n-\" suffix=\".x\" radical=\"0-2,5\" speed=\"1Gf\" "
+             "bw=\"125MBps\" lat=\"50us\" bb_bw=\"250MBps\" bb_lat=\"10us\"/>\n" TAIL,
         STEADY_FORMAT_SIMGRID);
-    if (p) {
-        CU_ASSERT(!steady_platform_is_abstract(p));
-        const steady_edge_t *e = edge_between(p, "a", "b");
-        CU_ASSERT_EQUAL(e->bandwidth, 1e6);
-        CU_ASSERT_EQUAL(e->overhead, 1e-6 + 2e-6);
-        CU_ASSERT_EQUAL(e->cost, 0);
-    }
+    if (!p)
+        return;
+    CU_ASSERT_EQUAL(steady_platform_processor_count(p), 4);
+    CU_ASSERT_EQUAL(steady_platform_switch_count(p), 1);
+    CU_ASSERT_EQUAL(steady_platform_rank_count(p), 4);
+    CU_ASSERT_STRING_EQUAL(steady_platform_node(p, 3)->name, "n-5.x");
+    CU_ASSERT_EQUAL(steady_platform_node(p, 4)->kind, STEADY_SWITCH);
+    const char *centre = steady_platform_node(p, 4)->name;
+    CU_ASSERT_EQUAL(steady_platform_edge_count(p), 8);
+    CU_ASSERT_STRING_EQUAL(crossings(p, "n-5.x", centre), "c_link_5 c_backbone");
+    CU_ASSERT_STRING_EQUAL(crossings(p, centre, "n-0.x"), "c_link_0:down");
+    CU_ASSERT_EQUAL(channel_named(p, "c_link_0")->sharing, STEADY_SPLITDUPLEX);
+    CU_ASSERT_EQUAL(channel_named(p, "c_link_0")->latency, 5e-5);
+    CU_ASSERT_EQUAL(channel_named(p, "c_backbone")->sharing, STEADY_SHARED);
+    CU_ASSERT_EQUAL(channel_named(p, "c_backbone")->bandwidth, 2.5e8);
+    /* a message between two hosts: 50 + 10 + 50 us */
+    int up = edge_id(p, "n-1.x", centre), down = edge_id(p, centre, "n-2.x");
+    CU_ASSERT_DOUBLE_EQUAL(steady_platform_edge_latency(p, up) +
+                               steady_platform_edge_latency(p, down),
+                           110e-6, 1e-18);
+    /* 4 links x 2 directions + the backbone */
+    CU_ASSERT_EQUAL(steady_platform_resource_count(p), 9);
+    steady_platform_destroy(p);
+}
+
+/* Zones of zones: a message from one cluster to the other crosses the
+ * first's links up to its router, the zone route's link, and the second's
+ * links down, as SimGrid's route does; no path leaves a zone it entered. */
+static void test_nested_zones(void)
+{
+    steady_platform_t *p = parse_ok(
+        HEAD "<zone id=\"world\" routing=\"Full\">\n"
+             "<cluster id=\"A\" prefix=\"a\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
+             "bw=\"1GBps\" lat=\"1us\" router_id=\"ra\"/>\n"
+             "<cluster id=\"B\" prefix=\"b\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
+             "bw=\"1GBps\" lat=\"1us\" router_id=\"rb\"/>\n"
+             "<link id=\"wan\" bandwidth=\"10MBps\" latency=\"10ms\"/>\n"
+             "<zoneRoute src=\"A\" dst=\"B\" gw_src=\"ra\" gw_dst=\"rb\">"
+             "<link_ctn id=\"wan\"/></zoneRoute>\n"
+             "</zone>\n" TAIL,
+        STEADY_FORMAT_SIMGRID);
+    if (!p)
+        return;
+    CU_ASSERT_EQUAL(steady_platform_rank_count(p), 4);
+    CU_ASSERT_EQUAL(steady_platform_switch_count(p), 4); /* ra, rb and their entries */
+    /* a0 -> ra -> rb_in -> b1 */
+    CU_ASSERT_STRING_EQUAL(crossings(p, "a0", "ra"), "A_link_0");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "ra", "rb_in"), "wan");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "rb_in", "b1"), "B_link_1:down");
+    /* B's entry leads to B's hosts only */
+    int n;
+    const int *out = steady_platform_out_edges(p, steady_platform_find_node(p, "rb_in"), &n);
+    CU_ASSERT_EQUAL(n, 2);
+    for (int k = 0; k < n; k++)
+        CU_ASSERT_EQUAL(steady_platform_node(p, steady_platform_edge(p, out[k])->dst)->name[0],
+                        'b');
     steady_platform_destroy(p);
 }
 
@@ -296,13 +405,18 @@ static void test_write_text(void)
     const char *want =
         "<?xml version='1.0'?>\n"
         "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-        "<!-- steady platform export: one host per node (routers are hosts with\n"
-        "     steady_kind=router so that an MPI rank can forward on them), one link and\n"
-        "     one one-way route per edge.  Units: Bps, s, f. -->\n"
+        "<!-- steady platform export: a host per processor and per router (with\n"
+        "     steady_kind=router, so that an MPI rank can forward on it), a SimGrid router\n"
+        "     per switch, a link per channel (steady_channel) and per edge that needs one,\n"
+        "     a one-way route per edge, which steady reads back as the edge\n"
+        "     (steady_routes=edges).  The other routes between hosts (Floyd's, or those\n"
+        "     starting with the steady_completion link) carry the hops through switches\n"
+        "     and the MPI runtime's own traffic.  Units: Bps, s, f. -->\n"
         "<platform version=\"4.1\">\n"
         "  <zone id=\"tiny\" routing=\"Floyd\">\n"
+        "    <prop id=\"steady_routes\" value=\"edges\"/>\n"
         "    <host id=\"a\" speed=\"1000000000f\"/>\n"
-        "    <host id=\"r\" speed=\"1f\">\n"
+        "    <host id=\"r\" speed=\"1000000000f\">\n"
         "      <prop id=\"steady_kind\" value=\"router\"/>\n"
         "    </host>\n"
         "    <link id=\"a-&gt;r\" bandwidth=\"125000000Bps\" latency=\"5e-05s\">\n"
@@ -348,6 +462,51 @@ static void add_edge(steady_platform_t *p, steady_edge_t e)
     if (rc)
         fprintf(stderr, "\n    add_edge: %s\n", err.msg);
     CU_ASSERT_EQUAL_FATAL(rc, STEADY_OK);
+}
+
+/* A platform with a switch and channels is a Full zone: a SimGrid router
+ * per switch, a link per channel, a FATPIPE link of its own for an edge
+ * slower than its channels, and the routes between ranks that no edge
+ * joins, after the marker link. */
+static void test_write_network(void)
+{
+    steady_platform_t *p = parse_ok("processor a speed=1\nprocessor b speed=1\nswitch s\n"
+                                    "channel bb bandwidth=1GBps latency=1us\n"
+                                    "channel up bandwidth=100MBps sharing=splitduplex\n"
+                                    "edge a s bandwidth=10MBps crosses=up:up,bb\n"
+                                    "edge s a crosses=up:down\n"
+                                    "link b s crosses=bb\n",
+                                    STEADY_FORMAT_NATIVE);
+    if (!p)
+        return;
+    char *text = write_string(p, STEADY_FORMAT_SIMGRID, NULL);
+    static const char *const want[] = {
+        "<zone id=\"platform\" routing=\"Full\">",
+        "<router id=\"s\"/>",
+        "<link id=\"up\" bandwidth=\"100000000Bps\" latency=\"0s\" "
+        "sharing_policy=\"SPLITDUPLEX\">\n      <prop id=\"steady_channel\" value=\"yes\"/>",
+        "<link id=\"a-&gt;s\" bandwidth=\"10000000Bps\" latency=\"0s\" "
+        "sharing_policy=\"FATPIPE\"/>",
+        "<link id=\"steady-via\" bandwidth=\"1000000000Bps\" latency=\"0s\" "
+        "sharing_policy=\"FATPIPE\">\n      <prop id=\"steady_completion\" value=\"yes\"/>",
+        "<route src=\"a\" dst=\"s\" symmetrical=\"NO\"><link_ctn id=\"a-&gt;s\"/>"
+        "<link_ctn id=\"up\" direction=\"UP\"/><link_ctn id=\"bb\"/></route>",
+        "<route src=\"s\" dst=\"a\" symmetrical=\"NO\"><link_ctn id=\"up\" "
+        "direction=\"DOWN\"/></route>",
+        "<route src=\"a\" dst=\"b\" symmetrical=\"NO\"><link_ctn id=\"steady-via\"/>"
+        "<link_ctn id=\"a-&gt;s\"/><link_ctn id=\"up\" direction=\"UP\"/><link_ctn id=\"bb\"/>"
+        "<link_ctn id=\"bb\"/></route>",
+    };
+    for (size_t k = 0; text && k < sizeof want / sizeof *want; k++) {
+        if (!strstr(text, want[k]))
+            fprintf(stderr, "\n    missing: %s\n    in:\n%s", want[k], text);
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, want[k]));
+    }
+    CU_ASSERT_PTR_NULL(text ? strstr(text, "s-&gt;a") : "");  /* as fast as its channel */
+    CU_ASSERT_PTR_NULL(text ? strstr(text, "b-&gt;s") : "");
+    free(text);
+    round_trip(p, NULL);
+    steady_platform_destroy(p);
 }
 
 static void test_round_trip_bandwidth(void)
@@ -493,41 +652,42 @@ static void test_document_errors(void)
          "test:2: unknown attribute in <platform> (id): expected version"},
         {HEAD TAIL, STEADY_EINVAL, "test:2: empty platform: no <zone> in <platform>"},
         {HEAD "<zone id=\"nothing\" routing=\"Full\">\n</zone>\n" TAIL, STEADY_EINVAL,
-         "test:3: empty platform: no <host> or <router> in <zone> (nothing)"},
+         "test:3: empty zone: no <host>, <router>, <cluster> or <zone> in <zone> (nothing)"},
         {HEAD "<zone id=\"z\" routing=\"Full\">\n<router id=\"r\"/>\n</zone>\n" TAIL, STEADY_EINVAL,
-         "test:1: platform has no processor (1 routers only)"},
+         "test:3: no <host> in the platform (z): steady's ranks run on hosts"},
+        {HEAD "<zone id=\"z\" routing=\"Full\">\n<host id=\"r\" speed=\"1f\"><prop id=\"steady_kind\" "
+              "value=\"router\"/></host>\n</zone>\n" TAIL,
+         STEADY_EINVAL, "test:1: platform has no processor (1 routers only)"},
         {HEAD "<zone id=\"z1\" routing=\"Full\"><host id=\"a\" speed=\"1f\"/></zone>\n"
               "<zone id=\"z2\" routing=\"Full\"/>\n" TAIL,
          STEADY_EUNSUPPORTED,
-         "test:4: more than one top-level zone (z2): steady reads platforms made of one zone"},
-        {HEAD "<zone id=\"z\" routing=\"Cluster\">\n</zone>\n" TAIL, STEADY_EUNSUPPORTED,
-         "test:3: unsupported routing in <zone> (Cluster): steady reads Full, Floyd, Dijkstra "
-         "and DijkstraCache zones"},
+         "test:4: more than one top-level zone (z2): SimGrid wants one zone around all the "
+         "others"},
+        {HEAD "<zone id=\"z\" routing=\"ClusterFatTree\">\n</zone>\n" TAIL, STEADY_EUNSUPPORTED,
+         "test:3: unsupported routing in <zone> (ClusterFatTree): steady reads Full, Floyd, "
+         "Dijkstra, DijkstraCache, Cluster and None zones"},
         {HEAD "<AS id=\"z\" routing=\"Vivaldi\">\n</AS>\n" TAIL, STEADY_EUNSUPPORTED,
-         "test:3: unsupported routing in <AS> (Vivaldi): steady reads Full, Floyd, Dijkstra "
-         "and DijkstraCache zones"},
+         "test:3: unsupported routing in <AS> (Vivaldi): steady reads Full, Floyd, Dijkstra, "
+         "DijkstraCache, Cluster and None zones"},
         {HEAD "<zone id=\"z\" routing=\"full\">\n</zone>\n" TAIL, STEADY_EPARSE,
-         "test:3: unknown routing in <zone> (full): steady reads Full, Floyd, Dijkstra and "
-         "DijkstraCache zones"},
+         "test:3: unknown routing in <zone> (full): SimGrid's routing names are case-sensitive: "
+         "Full"},
+        {HEAD "<zone id=\"z\" routing=\"Rand\">\n</zone>\n" TAIL, STEADY_EPARSE,
+         "test:3: unknown routing in <zone> (Rand): steady reads Full, Floyd, Dijkstra, "
+         "DijkstraCache, Cluster and None zones"},
         {HEAD "<zone id=\"z\">\n</zone>\n" TAIL, STEADY_EPARSE,
          "test:3: missing attribute routing in <zone> (z)"},
         {HEAD "<zone id=\"world\" routing=\"Full\">\n<zone id=\"site\" routing=\"Full\"/>\n"
               "</zone>\n" TAIL,
-         STEADY_EUNSUPPORTED,
-         "test:4: unsupported element (<zone>): nested zones are not supported: flatten the "
-         "platform into one zone"},
-        {HEAD "<zone id=\"z\" routing=\"Full\">\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" "
-              "radical=\"0-7\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/>\n</zone>\n" TAIL,
-         STEADY_EUNSUPPORTED,
-         "test:4: unsupported element (<cluster>): declare its hosts, links and routes one by "
-         "one in a Full or Floyd zone"},
-        {HEAD "<cluster id=\"c\"/>\n" TAIL, STEADY_EUNSUPPORTED,
-         "test:3: unsupported element (<cluster>): declare its hosts, links and routes one by "
-         "one in a Full or Floyd zone"},
+         STEADY_EINVAL,
+         "test:4: empty zone: no <host>, <router>, <cluster> or <zone> in <zone> (site)"},
+        {HEAD "<cluster id=\"c\"/>\n" TAIL, STEADY_EPARSE,
+         "test:3: missing attribute prefix in <cluster> (c)"},
         {HEAD "<zone id=\"z\" routing=\"Full\">\n<host id=\"a\" speed=\"1f\"/>\n"
               "<bypassRoute src=\"a\" dst=\"a\"/>\n</zone>\n" TAIL,
          STEADY_EUNSUPPORTED,
-         "test:5: unsupported element (<bypassRoute>): steady reads the declared routes only"},
+         "test:5: unsupported element (<bypassRoute>): bypass routes change SimGrid's routes in "
+         "ways steady does not follow"},
         {HEAD "<zone id=\"z\" routing=\"Full\">\n<host id=\"a\" speed=\"1f\"/>\n</zone>\n"
               "<actor host=\"a\" function=\"main\"/>\n" TAIL,
          STEADY_EUNSUPPORTED,
@@ -580,8 +740,9 @@ static void test_host_errors(void)
         {ABC("<host id=\"d\" sped=\"1f\"/>\n"), STEADY_EPARSE,
          "test:7: unknown attribute in <host> (sped): expected id, speed, core, speed_file, "
          "availability_file, state_file, coordinates, pstate"},
-        {ABC("<host id=\"a\" speed=\"1f\"/>\n"), STEADY_EINVAL, "test:7: duplicate node (a)"},
-        {ABC("<router id=\"a b\"/>\n"), STEADY_EINVAL,
+        {ABC("<host id=\"a\" speed=\"1f\"/>\n"), STEADY_EINVAL,
+         "test:7: duplicate host, router or zone (a)"},
+        {ABC("<host id=\"a b\" speed=\"1f\"/>\n"), STEADY_EINVAL,
          "test:7: invalid node name (a b): use 1 to 255 characters from A-Z a-z 0-9 _ . : @ + "
          "/ -"},
         {ABC("<host id=\"d\" speed=\"1f\"><prop id=\"steady_kind\" value=\"switch\"/></host>\n"),
@@ -672,17 +833,18 @@ static void test_route_errors(void)
         {ABC(LINKS "<route src=\"a\" dst=\"b\" symmetrical=\"NO\"><link_ctn id=\"l\"/></route>\n"
                    "<route src=\"a\" dst=\"b\" symmetrical=\"NO\"><link_ctn id=\"l\"/></route>\n"),
          STEADY_EINVAL,
-         "test:10: duplicate edge (a -> b): already declared by the route at line 9"},
+         "test:10: duplicate route from a to b: already declared at line 9 (routes are "
+         "symmetrical unless they say symmetrical=\"NO\")"},
         {ABC(LINKS "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
                    "<route src=\"b\" dst=\"a\"><link_ctn id=\"l\"/></route>\n"),
          STEADY_EINVAL,
-         "test:10: duplicate edge (b -> a): already declared by the route at line 9, which is "
-         "symmetrical (SimGrid's default): add symmetrical=\"NO\" to one-way routes"},
+         "test:10: duplicate route from b to a: already declared at line 9 (routes are "
+         "symmetrical unless they say symmetrical=\"NO\")"},
         {ABC(LINKS "<route src=\"b\" dst=\"a\" symmetrical=\"NO\"><link_ctn id=\"l\"/></route>\n"
                    "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"),
          STEADY_EINVAL,
-         "test:10: duplicate edge (b -> a): already declared by the route at line 9, and this "
-         "route is symmetrical (SimGrid's default): add symmetrical=\"NO\" to one-way routes"},
+         "test:10: duplicate route from b to a: already declared at line 9 (routes are "
+         "symmetrical unless they say symmetrical=\"NO\")"},
         {ABC(LINKS "<route src=\"a\" dst=\"b\"><link_ctn id=\"d\"/></route>\n"), STEADY_EINVAL,
          "test:9: missing direction in <link_ctn> to the SPLITDUPLEX link (d): use "
          "direction=\"UP\" or \"DOWN\""},
@@ -697,7 +859,23 @@ static void test_route_errors(void)
              "<route src=\"a\" dst=\"b\"><link_ctn id=\"c\"/></route>\n"
              "<route src=\"a\" dst=\"c\"><link_ctn id=\"l\"/></route>\n"),
          STEADY_EINVAL,
-         "test:11: edge a -> c uses a bandwidth but the platform's first edge uses a cost: a "
+         "test:8: channel l uses a bandwidth but the platform's first edge uses a cost: a "
+         "platform uses abstract costs or bandwidths, not both"},
+        {ABC(LINKS "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/><link_ctn id=\"l\"/>"
+                   "</route>\n"),
+         STEADY_EUNSUPPORTED,
+         "test:9: SimGrid's route from a to b crosses link l twice, and steady's edges cross a "
+         "link once"},
+        {ABC("<link id=\"o\" bandwidth=\"1GBps\"><prop id=\"steady_overhead\" value=\"1us\"/>"
+             "</link>\n<route src=\"a\" dst=\"b\"><link_ctn id=\"o\"/></route>\n"),
+         STEADY_EINVAL,
+         "test:7: steady_overhead on link o, which steady reads as a channel: an overhead is a "
+         "message's, given on the edges of steady's own exports (steady_routes=edges)"},
+        {ABC("<link id=\"b1\" bandwidth=\"1GBps\"/>\n<link id=\"c1\" bandwidth=\"1GBps\">"
+             "<prop id=\"steady_cost\" value=\"3\"/></link>\n"
+             "<route src=\"a\" dst=\"b\"><link_ctn id=\"b1\"/><link_ctn id=\"c1\"/></route>\n"),
+         STEADY_EINVAL,
+         "test:8: channel c1 uses a cost but the platform's first channel uses a bandwidth: a "
          "platform uses abstract costs or bandwidths, not both"},
     };
     check_bad(cases, sizeof cases / sizeof *cases);
@@ -712,8 +890,11 @@ void suite_simgrid(void)
         {"SPLITDUPLEX links", test_splitduplex},
         {"routers", test_routers},
         {"zone routings, <AS>, ignored elements", test_zones},
-        {"steady_cost and steady_overhead props", test_cost_and_overhead_props},
+        {"steady_cost props", test_cost_props},
+        {"clusters: a switch at the centre", test_cluster},
+        {"zones of zones", test_nested_zones},
         {"written text", test_write_text},
+        {"written text, switches and channels", test_write_network},
         {"round trip, bandwidth platform", test_round_trip_bandwidth},
         {"round trip, abstract platform", test_round_trip_abstract},
         {"round trip, generated platforms", test_round_trip_generated},

@@ -95,8 +95,33 @@ int platforms_equal(const steady_platform_t *a, const steady_platform_t *b, char
             return 0;
         }
     }
+    if (steady_platform_channel_count(a) != steady_platform_channel_count(b)) {
+        snprintf(why, 256, "%d channels vs %d", steady_platform_channel_count(a),
+                 steady_platform_channel_count(b));
+        return 0;
+    }
+    for (int c = 0; c < steady_platform_channel_count(a); c++) {
+        const steady_channel_t *x = steady_platform_channel(a, c), *y = steady_platform_channel(b, c);
+        if (strcmp(x->name, y->name) != 0 || x->sharing != y->sharing ||
+            !same_double(x->bandwidth, y->bandwidth) || !same_double(x->latency, y->latency) ||
+            !same_double(x->cost, y->cost)) {
+            snprintf(why, 256, "channel %d: %s bw %.17g lat %.17g cost %.17g vs %s bw %.17g "
+                     "lat %.17g cost %.17g", c, x->name, x->bandwidth, x->latency, x->cost,
+                     y->name, y->bandwidth, y->latency, y->cost);
+            return 0;
+        }
+    }
     for (int k = 0; k < steady_platform_edge_count(a); k++) {
         const steady_edge_t *x = steady_platform_edge(a, k), *y = steady_platform_edge(b, k);
+        bool same_cross = x->ncross == y->ncross;
+        for (int j = 0; j < x->ncross && same_cross; j++)
+            same_cross = x->cross[j].channel == y->cross[j].channel &&
+                         x->cross[j].down == y->cross[j].down;
+        if (!same_cross) {
+            snprintf(why, 256, "edge %d: crosses %d channels vs %d, or others", k, x->ncross,
+                     y->ncross);
+            return 0;
+        }
         if (x->src != y->src || x->dst != y->dst || !same_double(x->bandwidth, y->bandwidth) ||
             !same_double(x->latency, y->latency) || !same_double(x->overhead, y->overhead) ||
             !same_double(x->cost, y->cost)) {

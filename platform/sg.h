@@ -1,0 +1,148 @@
+/*
+ * platform/sg.h — the SimGrid platform reader's model of a file (not
+ * installed): zones, netpoints (hosts, routers, zones), links and routes as
+ * SimGrid 3.x builds them (sg_read.c), SimGrid's routing over them
+ * (sg_route.c), and the steady platform made from that (sg_build.c).
+ *
+ * Why a model of SimGrid's own, rather than steady's graph directly: a
+ * message between two hosts crosses the links of SimGrid's route between
+ * them, which SimGrid computes — a cluster's star of private links and
+ * backbone, the shortest path of a Floyd or Dijkstra zone, the gateways
+ * and zone routes of nested zones.  The reader reproduces those routes
+ * exactly (sg_route.c follows SimGrid's NetZoneImpl::get_global_route and
+ * each zone kind's get_local_route), then lays them out as steady edges
+ * that cross the links as channels (sg_build.c).
+ */
+#ifndef STEADY_PLATFORM_SG_H
+#define STEADY_PLATFORM_SG_H
+
+#include "internal.h"
+
+#include <libxml/hash.h>
+
+typedef struct {
+    char *id;
+    double bandwidth, latency; /* B/s, s */
+    steady_sharing_t sharing;
+    double cost, overhead; /* the steady_cost / steady_overhead props of steady's exports */
+    bool has_cost, has_overhead;
+    bool channel_prop;    /* the steady_channel prop of steady's exports */
+    bool completion_prop; /* steady_completion: the routes it starts are not edges */
+    long line;
+    int channel; /* the steady channel made of it, -1 until an edge crosses it */
+} sg_link_t;
+
+/* One link of a route, in a direction (down: the DOWN half of a
+ * SPLITDUPLEX link; false for every other link).  `half`: the route names
+ * the half itself (LINK_UP, LINK_DOWN), which SimGrid then treats as a
+ * link of its own: the way back of a symmetrical route keeps it. */
+typedef struct {
+    int link;
+    bool down, half;
+} sg_use_t;
+
+typedef struct {
+    sg_use_t *v;
+    int n, cap;
+} sg_list_t;
+
+typedef enum { SG_HOST, SG_ROUTER, SG_ZONE } sg_kind_t;
+
+typedef struct {
+    char *name;
+    sg_kind_t kind;
+    int zone; /* the zone it is a vertex of; -1 for the root zone's own netpoint */
+    int vid;  /* its index among that zone's vertices */
+    int sub;  /* SG_ZONE: the zone it stands for */
+    double speed;
+    bool steady_router; /* a host with the steady_kind=router prop */
+    long line;
+    int node;  /* the steady node of a host (or of a router in steady's exports), -1 */
+    int xnode; /* a star's router: the star's centre switch, -1 */
+} sg_np_t;
+
+typedef enum { SG_FULL, SG_FLOYD, SG_DIJKSTRA, SG_STAR } sg_routing_t;
+
+typedef struct {
+    int src, dst;       /* vertices' netpoints */
+    int gw_src, gw_dst; /* zone routes: the gateways' netpoints; -1 otherwise */
+    sg_list_t links;
+    long line;
+} sg_route_t;
+
+typedef struct {
+    char *id;
+    sg_routing_t routing;
+    bool cached;   /* DijkstraCache: the same routes */
+    bool empty;    /* routing="None": no route may be declared */
+    bool edges;    /* steady's export: each route is one edge (the steady_routes prop) */
+    int parent;    /* -1 for the root */
+    int np;        /* its netpoint in its parent, -1 for the root */
+    long line;
+    int *vert;     /* its vertices' netpoints, in SimGrid's order */
+    int nvert, capvert;
+    sg_route_t *routes; /* the declared routes, each direction apart */
+    int nroutes, caproutes;
+    bool has_zones;     /* its vertices are zones (and zone routes) */
+    /* star (a <cluster>, or routing="Cluster"): each vertex's links up to
+     * the star's centre and down from it */
+    sg_list_t *up, *down;
+    int router;   /* a cluster's router netpoint, -1 */
+    int backbone; /* routing="Cluster": its <backbone> link, -1 */
+    /* routing tables, per pair of vertices [a * nvert + b]: Full, the
+     * route; Floyd, the direct route, the predecessor and the cost */
+    int *table;
+    int *pred;
+    unsigned long *cost;
+    /* Dijkstra: the graph's nodes in SimGrid's order (by first use in a
+     * route) and each node's out-routes in declaration order */
+    int *gnode;   /* vid -> graph node, -1 */
+    int *gvid;    /* graph node -> vid */
+    int ngnode;
+    int *gout_start, *gout; /* routes leaving graph node g */
+} sg_zone_t;
+
+typedef struct {
+    const char *origin;
+    steady_platform_t *p;
+    steady_error_t *err;
+    sg_link_t *links;
+    int nlinks, caplinks;
+    xmlHashTablePtr link_index; /* id -> index + 1 */
+    sg_np_t *np;
+    int nnp, capnp;
+    xmlHashTablePtr np_index;   /* name -> index + 1 */
+    sg_zone_t *zones;
+    int nzones, capzones;
+} sg_t;
+
+/* ---- lists (sg_route.c) ---------------------------------------------------- */
+
+bool sg_list_push(sg_list_t *l, sg_use_t u);
+bool sg_list_append(sg_list_t *l, const sg_list_t *m);
+void sg_list_free(sg_list_t *l);
+
+/* ---- routing (sg_route.c) ---------------------------------------------------- */
+
+/* Prepares every zone's routing (Floyd's tables, Dijkstra's graph) once
+ * the file is read. */
+steady_err_t sg_seal(sg_t *g);
+
+/* SimGrid's route from netpoint src to netpoint dst (hosts or routers):
+ * the links in order, appended to *out; *found false (and out unchanged
+ * in meaning) when SimGrid has no such route.  An error for what SimGrid
+ * would refuse, or out of memory. */
+steady_err_t sg_global_route(sg_t *g, int src, int dst, sg_list_t *out, bool *found);
+
+/* A zone's route between two of its vertices (netpoints a and b), as
+ * SimGrid's get_local_route: appended to *out, with the gateways of a zone
+ * route (-1 otherwise); *found false when there is none. */
+steady_err_t sg_local_route(sg_t *g, int zone, int a, int b, sg_list_t *out, int *gw_src,
+                            int *gw_dst, bool *found);
+
+/* ---- the steady platform (sg_build.c) ------------------------------------------ */
+
+/* Lays the file's routes out as the platform's nodes, channels and edges. */
+steady_err_t sg_build(sg_t *g);
+
+#endif

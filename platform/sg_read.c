@@ -1,0 +1,1381 @@
+/*
+ * sg_read.c — SimGrid platform XML (DTD 4.x, SimGrid 3.13 and later) read
+ * into the reader's model (sg.h): zones nested as in the file, their hosts,
+ * routers and sub-zones as vertices in SimGrid's order, the links, the
+ * declared routes and zone routes, and the clusters laid out as SimGrid
+ * lays them out (sg_platf.cpp: sg_platf_new_cluster_flat).
+ *
+ * Read: <zone> (and the old <AS>) with routing Full, Floyd, Dijkstra,
+ * DijkstraCache or Cluster (a star: <host_link>, <backbone>, <cabinet>);
+ * <cluster> of FLAT topology; <host>, <router>, <link>, <route>,
+ * <zoneRoute> (<ASroute>); <prop>.  Refused with the element's line:
+ * bypass routes, other topologies and routings, traces, storage, disks,
+ * peers, deployment.  An attribute SimGrid does not define is an error, so
+ * that a misspelt `latency` cannot silently leave a latency at 0.
+ *
+ * libxml2 does the XML parsing (xml.c); its hash tables index the links and
+ * netpoints by name: routes name them, and a linear search would make
+ * reading a large platform quadratic.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "sg.h"
+
+#include "../common/array.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Elements of the SimGrid DTD that steady does not read, with the reason
+ * given to the user.  Anything neither here nor read below is not SimGrid. */
+static const struct {
+    const char *name, *why;
+} unsupported[] = {
+    {"peer", "declare the peer as a <host> with explicit <link> and <route> elements"},
+    {"bypassRoute", "bypass routes change SimGrid's routes in ways steady does not follow"},
+    {"bypassZoneRoute", "bypass routes change SimGrid's routes in ways steady does not follow"},
+    {"bypassASroute", "bypass routes change SimGrid's routes in ways steady does not follow"},
+    {"trace", "steady models constant bandwidths, latencies and speeds"},
+    {"trace_connect", "steady models constant bandwidths, latencies and speeds"},
+    {"storage", "steady does not model storage"},
+    {"storage_type", "steady does not model storage"},
+    {"mount", "steady does not model storage"},
+    {"disk", "steady does not model storage"},
+    {"actor", "deployment belongs in a separate file, not in the platform"},
+    {"process", "deployment belongs in a separate file, not in the platform"},
+    {"include", "SimGrid no longer supports it either: inline the included file"},
+    {"random", "deprecated and ignored by SimGrid: remove it"},
+    {"model_prop", "deprecated and ignored by SimGrid: remove it"},
+};
+
+/* Elements steady reads (somewhere). */
+static const char *const understood[] = {
+    "platform", "config", "prop",    "zone",      "AS",       "cluster", "host",    "router",
+    "link",     "route",  "link_ctn", "zoneRoute", "ASroute", "backbone", "host_link", "cabinet",
+    NULL};
+
+static const char *element_name(xmlNodePtr node)
+{
+    return (const char *)node->name;
+}
+
+/* An element that is out of place: unsupported, misplaced or unknown. */
+static steady_err_t bad_element(sg_t *g, xmlNodePtr node, xmlNodePtr parent)
+{
+    const char *name = element_name(node);
+    for (size_t k = 0; k < sizeof unsupported / sizeof *unsupported; k++)
+        if (strcmp(name, unsupported[k].name) == 0)
+            return xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, node,
+                             "unsupported element (<%s>): %s", name, unsupported[k].why);
+    for (int k = 0; understood[k]; k++)
+        if (strcmp(name, understood[k]) == 0)
+            return xml_error(g->err, STEADY_EPARSE, g->origin, node,
+                             "unexpected element (<%s>) in <%s>", name, element_name(parent));
+    return xml_error(g->err, STEADY_EPARSE, g->origin, node,
+                     "unknown element (<%s>) in <%s>: not a SimGrid platform element", name,
+                     element_name(parent));
+}
+
+/* Rejects an attribute that SimGrid's DTD does not define for the element:
+ * SimGrid would refuse the file, and a misspelt optional attribute would
+ * otherwise be silently replaced by its default.  `allowed` is a
+ * comma-separated list, quoted in the message. */
+static steady_err_t check_attrs(sg_t *g, xmlNodePtr node, const char *allowed)
+{
+    for (xmlAttrPtr a = node->properties; a; a = a->next) {
+        const char *name = (const char *)a->name;
+        size_t n = strlen(name);
+        bool ok = false;
+        for (const char *s = allowed; *s && !ok;) {
+            const char *e = strchr(s, ',');
+            size_t len = e ? (size_t)(e - s) : strlen(s);
+            ok = len == n && strncmp(s, name, n) == 0;
+            s += len + (e ? 2 : 0); /* ", " */
+        }
+        if (!ok)
+            return xml_error(g->err, STEADY_EPARSE, g->origin, node,
+                             "unknown attribute in <%s> (%s): expected %s", element_name(node),
+                             name, allowed);
+    }
+    return STEADY_OK;
+}
+
+/* Fetches a required attribute into *out (caller xmlFrees).  The message
+ * names the element's id when it has one: "missing attribute speed in
+ * <host> (h1)". */
+static steady_err_t need_attr(sg_t *g, xmlNodePtr node, const char *name, char **out)
+{
+    *out = xml_attr(node, name);
+    if (*out)
+        return STEADY_OK;
+    char *id = strcmp(name, "id") != 0 ? xml_attr(node, "id") : NULL;
+    steady_err_t rc;
+    if (id)
+        rc = xml_error(g->err, STEADY_EPARSE, g->origin, node, "missing attribute %s in <%s> (%s)",
+                       name, element_name(node), id);
+    else
+        rc = xml_error(g->err, STEADY_EPARSE, g->origin, node, "missing attribute %s in <%s>",
+                       name, element_name(node));
+    xmlFree(id);
+    return rc;
+}
+
+/* Parses a value with SimGrid units and applies the model's range rule for
+ * `field`; messages quote the text as written. */
+static steady_err_t quantity(sg_t *g, xmlNodePtr node, const char *text, unit_kind_t kind,
+                             const char *field, double *out)
+{
+    const char *why;
+    if (!parse_quantity(text, kind, out, &why))
+        return xml_error(g->err, STEADY_EPARSE, g->origin, node, "%s (%s): %s", why, text,
+                         unit_hint(kind));
+    steady_err_t rc = check_field(field, *out, text, g->err);
+    return rc ? xml_locate(g->err, rc, g->origin, node) : STEADY_OK;
+}
+
+/* An optional attribute's quantity into *out (unchanged when absent or
+ * empty, as SimGrid's "" defaults are). */
+static steady_err_t opt_quantity(sg_t *g, xmlNodePtr node, const char *attr, unit_kind_t kind,
+                                 const char *field, double *out, bool *given)
+{
+    char *text = xml_attr(node, attr);
+    steady_err_t rc = STEADY_OK;
+    if (given)
+        *given = text && *text;
+    if (text && *text)
+        rc = quantity(g, node, text, kind, field, out);
+    xmlFree(text);
+    return rc;
+}
+
+/* A time-varying profile cannot be represented by a constant attribute. */
+static steady_err_t no_profile(sg_t *g, xmlNodePtr node, const char *attr)
+{
+    char *file = xml_attr(node, attr);
+    steady_err_t rc = STEADY_OK;
+    if (file && *file)
+        rc = xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, node,
+                       "unsupported attribute %s in <%s> (%s): steady models constant "
+                       "bandwidths, latencies and speeds",
+                       attr, element_name(node), file);
+    xmlFree(file);
+    return rc;
+}
+
+static steady_err_t oom(sg_t *g)
+{
+    return steady_error_set(g->err, STEADY_ENOMEM, "out of memory");
+}
+
+/* SimGrid's sharing policies, for <link> and <cluster>. */
+static steady_err_t sharing_policy(sg_t *g, xmlNodePtr node, const char *attr, const char *deflt,
+                                   bool cluster_bb, steady_sharing_t *out)
+{
+    char *text = xml_attr(node, attr);
+    const char *v = text ? text : deflt;
+    steady_err_t rc = STEADY_OK;
+    if (strcmp(v, "SPLITDUPLEX") == 0 || strcmp(v, "FULLDUPLEX") == 0)
+        *out = STEADY_SPLITDUPLEX;
+    else if (strcmp(v, "SHARED") == 0)
+        *out = STEADY_SHARED;
+    else if (strcmp(v, "FATPIPE") == 0)
+        *out = STEADY_FATPIPE;
+    else if (strcmp(v, "WIFI") == 0 && !cluster_bb)
+        rc = xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, node,
+                       "unsupported %s in <%s> (%s): wifi links need a Wifi zone, which steady "
+                       "does not read",
+                       attr, element_name(node), v);
+    else
+        rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
+                       "unknown %s in <%s> (%s): expected %s", attr, element_name(node), v,
+                       cluster_bb ? "SHARED or FATPIPE" : "SHARED, SPLITDUPLEX or FATPIPE");
+    if (!rc && cluster_bb && *out == STEADY_SPLITDUPLEX)
+        rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
+                       "unknown %s in <%s> (%s): expected SHARED or FATPIPE", attr,
+                       element_name(node), v);
+    xmlFree(text);
+    return rc;
+}
+
+/* ---- the model's elements --------------------------------------------------- */
+
+static int add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double lat,
+                    steady_sharing_t sharing)
+{
+    if (g->nlinks == g->caplinks) {
+        int ncap = g->caplinks ? 2 * g->caplinks : 16;
+        sg_link_t *n = realloc(g->links, (size_t)ncap * sizeof *n);
+        if (!n) {
+            oom(g);
+            return -1;
+        }
+        g->links = n;
+        g->caplinks = ncap;
+    }
+    char *copy = strdup(id);
+    if (!copy) {
+        oom(g);
+        return -1;
+    }
+    int added = xmlHashAddEntry(g->link_index, (const xmlChar *)id,
+                                (void *)(intptr_t)(g->nlinks + 1));
+    if (added != 0) {
+        free(copy);
+        if (xmlHashLookup(g->link_index, (const xmlChar *)id))
+            xml_error(g->err, STEADY_EINVAL, g->origin, node, "duplicate link (%s)", id);
+        else
+            oom(g);
+        return -1;
+    }
+    g->links[g->nlinks] = (sg_link_t){.id = copy,
+                                      .bandwidth = bw,
+                                      .latency = lat,
+                                      .sharing = sharing,
+                                      .line = xml_line(node),
+                                      .channel = -1};
+    return g->nlinks++;
+}
+
+static int find_np(const sg_t *g, const char *name)
+{
+    return (int)(intptr_t)xmlHashLookup(g->np_index, (const xmlChar *)name) - 1;
+}
+
+/* A new netpoint, a vertex of zone z. */
+static int add_np(sg_t *g, xmlNodePtr node, const char *name, sg_kind_t kind, int z)
+{
+    if (find_np(g, name) >= 0) {
+        xml_error(g->err, STEADY_EINVAL, g->origin, node, "duplicate host, router or zone (%s)",
+                  name);
+        return -1;
+    }
+    if (g->nnp == g->capnp) {
+        int ncap = g->capnp ? 2 * g->capnp : 16;
+        sg_np_t *n = realloc(g->np, (size_t)ncap * sizeof *n);
+        if (!n) {
+            oom(g);
+            return -1;
+        }
+        g->np = n;
+        g->capnp = ncap;
+    }
+    char *copy = strdup(name);
+    if (!copy || xmlHashAddEntry(g->np_index, (const xmlChar *)name,
+                                 (void *)(intptr_t)(g->nnp + 1)) != 0) {
+        free(copy);
+        oom(g);
+        return -1;
+    }
+    int v = g->nnp++;
+    g->np[v] = (sg_np_t){.name = copy,
+                         .kind = kind,
+                         .zone = z,
+                         .vid = -1,
+                         .sub = -1,
+                         .line = xml_line(node),
+                         .node = -1,
+                         .xnode = -1};
+    if (z >= 0) {
+        sg_zone_t *zz = &g->zones[z];
+        if (zz->nvert == zz->capvert) {
+            int cap_up = zz->capvert, cap_down = zz->capvert, cap = zz->capvert;
+            if (!array_grow((void **)&zz->up, &cap_up, zz->nvert + 1, sizeof *zz->up, 8) ||
+                !array_grow((void **)&zz->down, &cap_down, cap_up, sizeof *zz->down, 8) ||
+                !array_grow((void **)&zz->vert, &cap, cap_up, sizeof *zz->vert, 8)) {
+                oom(g);
+                return -1;
+            }
+            zz->capvert = cap_up;
+        }
+        g->np[v].vid = zz->nvert;
+        zz->up[zz->nvert] = zz->down[zz->nvert] = (sg_list_t){0};
+        zz->vert[zz->nvert++] = v;
+    }
+    return v;
+}
+
+static int add_zone(sg_t *g, xmlNodePtr node, const char *id, sg_routing_t routing, int parent)
+{
+    if (g->nzones == g->capzones) {
+        int ncap = g->capzones ? 2 * g->capzones : 8;
+        sg_zone_t *n = realloc(g->zones, (size_t)ncap * sizeof *n);
+        if (!n) {
+            oom(g);
+            return -1;
+        }
+        g->zones = n;
+        g->capzones = ncap;
+    }
+    int z = g->nzones;
+    g->zones[z] = (sg_zone_t){.routing = routing,
+                              .parent = parent,
+                              .np = -1,
+                              .line = xml_line(node),
+                              .router = -1,
+                              .backbone = -1};
+    if (!(g->zones[z].id = strdup(id))) {
+        oom(g);
+        return -1;
+    }
+    g->nzones++;
+    if (parent >= 0) { /* the zone is a vertex of its parent */
+        int v = add_np(g, node, id, SG_ZONE, parent);
+        if (v < 0)
+            return -1;
+        g->np[v].sub = z;
+        g->zones[z].np = v;
+        g->zones[parent].has_zones = true;
+    }
+    return z;
+}
+
+static bool add_route(sg_t *g, int z, const sg_route_t *r)
+{
+    sg_zone_t *zz = &g->zones[z];
+    if (zz->nroutes == zz->caproutes) {
+        int ncap = zz->caproutes ? 2 * zz->caproutes : 16;
+        sg_route_t *n = realloc(zz->routes, (size_t)ncap * sizeof *n);
+        if (!n)
+            return false;
+        zz->routes = n;
+        zz->caproutes = ncap;
+    }
+    zz->routes[zz->nroutes++] = *r;
+    return true;
+}
+
+/* ---- <prop> ----------------------------------------------------------------- */
+
+/* Calls fn(ctx, id, value, prop node) for each <prop> child; any other
+ * child element is an error unless `others` lets it through (returns
+ * false for it). */
+typedef steady_err_t (*prop_fn)(sg_t *g, void *ctx, const char *id, const char *value,
+                                xmlNodePtr prop);
+
+static steady_err_t read_props(sg_t *g, xmlNodePtr node, prop_fn fn, void *ctx)
+{
+    steady_err_t rc = STEADY_OK;
+    for (xmlNodePtr c = node->children; c && !rc; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        if (!xml_is(c, "prop"))
+            return bad_element(g, c, node);
+        char *id = NULL, *value = NULL;
+        if (!(rc = check_attrs(g, c, "id, value")) && !(rc = need_attr(g, c, "id", &id)) &&
+            !(rc = need_attr(g, c, "value", &value)) && fn)
+            rc = fn(g, ctx, id, value, c);
+        xmlFree(id);
+        xmlFree(value);
+    }
+    return rc;
+}
+
+/* ---- <host> and <router> ------------------------------------------------------- */
+
+/* The speed of a host: SimGrid's `speed` is a comma-separated list of
+ * pstate speeds, and the host runs at pstate `pstate` (default 0).  Every
+ * entry is checked, as SimGrid does, but only the running one is kept. */
+static steady_err_t speed_list(sg_t *g, xmlNodePtr node, const char *speeds, long pstate,
+                               double *speed)
+{
+    steady_err_t rc = STEADY_OK;
+    long items = 0;
+    char item[128];
+    for (const char *s = speeds; !rc;) {
+        const char *comma = strchr(s, ',');
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        while (len > 0 && (*s == ' ' || *s == '\t')) {
+            s++;
+            len--;
+        }
+        while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+            len--;
+        if (len >= sizeof item)
+            len = sizeof item - 1;
+        memcpy(item, s, len);
+        item[len] = '\0';
+        double v;
+        if ((rc = quantity(g, node, item, UNIT_SPEED, "speed", &v)))
+            break;
+        if (items++ == pstate)
+            *speed = v;
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    if (!rc && pstate >= items)
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                       "pstate out of range in <%s> (%ld): the speed list has %ld value%s",
+                       element_name(node), pstate, items, items > 1 ? "s" : "");
+    return rc;
+}
+
+static steady_err_t host_prop(sg_t *g, void *ctx, const char *id, const char *value,
+                              xmlNodePtr prop)
+{
+    bool *router = ctx;
+    if (strcmp(id, "steady_kind") != 0)
+        return STEADY_OK;
+    if (strcmp(value, "router") == 0)
+        *router = true;
+    else if (strcmp(value, "processor") == 0)
+        *router = false;
+    else
+        return xml_error(g->err, STEADY_EINVAL, g->origin, prop,
+                         "unknown steady_kind (%s): expected router or processor", value);
+    return STEADY_OK;
+}
+
+static steady_err_t read_host(sg_t *g, xmlNodePtr node, int z)
+{
+    char *id = NULL, *speeds = NULL, *pstate_text = NULL;
+    steady_err_t rc;
+    long pstate = 0;
+    bool router = false;
+    double speed = 0;
+    if ((rc = check_attrs(g, node,
+                          "id, speed, core, speed_file, availability_file, state_file, "
+                          "coordinates, pstate")) ||
+        (rc = need_attr(g, node, "id", &id)) || (rc = need_attr(g, node, "speed", &speeds)) ||
+        (rc = no_profile(g, node, "speed_file")) ||
+        (rc = no_profile(g, node, "availability_file")) ||
+        (rc = no_profile(g, node, "state_file")))
+        goto cleanup;
+    if ((pstate_text = xml_attr(node, "pstate"))) {
+        char *end;
+        pstate = strtol(pstate_text, &end, 10);
+        if (end == pstate_text || *end != '\0' || pstate < 0) {
+            rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
+                           "bad pstate in <host> (%s): expected an index into the speed list",
+                           pstate_text);
+            goto cleanup;
+        }
+    }
+    if ((rc = speed_list(g, node, speeds, pstate, &speed)) ||
+        (rc = read_props(g, node, host_prop, &router)))
+        goto cleanup;
+    /* `core` is ignored: steady's model has one speed per node, the speed
+     * of the task stream it runs, which SimGrid gives per core. */
+    int v = add_np(g, node, id, SG_HOST, z);
+    if (v < 0) {
+        rc = g->err ? g->err->code : STEADY_EINVAL;
+        goto cleanup;
+    }
+    g->np[v].speed = speed;
+    g->np[v].steady_router = router;
+cleanup:
+    xmlFree(id);
+    xmlFree(speeds);
+    xmlFree(pstate_text);
+    return rc;
+}
+
+static steady_err_t read_router(sg_t *g, xmlNodePtr node, int z)
+{
+    char *id = NULL;
+    steady_err_t rc;
+    if ((rc = check_attrs(g, node, "id, coordinates")) || (rc = need_attr(g, node, "id", &id)))
+        goto cleanup;
+    for (xmlNodePtr c = node->children; c && !rc; c = c->next)
+        if (c->type == XML_ELEMENT_NODE)
+            rc = bad_element(g, c, node);
+    if (!rc && add_np(g, node, id, SG_ROUTER, z) < 0)
+        rc = g->err ? g->err->code : STEADY_EINVAL;
+cleanup:
+    xmlFree(id);
+    return rc;
+}
+
+/* ---- <link> and <backbone> ----------------------------------------------------- */
+
+static steady_err_t link_prop(sg_t *g, void *ctx, const char *id, const char *value,
+                              xmlNodePtr prop)
+{
+    sg_link_t *l = ctx;
+    bool cost = strcmp(id, "steady_cost") == 0;
+    bool overhead = strcmp(id, "steady_overhead") == 0;
+    if (strcmp(id, "steady_channel") == 0) {
+        l->channel_prop = true;
+        return STEADY_OK;
+    }
+    if (strcmp(id, "steady_completion") == 0) {
+        l->completion_prop = true;
+        return STEADY_OK;
+    }
+    if ((cost && l->has_cost) || (overhead && l->has_overhead))
+        return xml_error(g->err, STEADY_EINVAL, g->origin, prop, "duplicate <prop> (%s)", id);
+    steady_err_t rc = STEADY_OK;
+    if (cost && !(rc = quantity(g, prop, value, UNIT_NONE, "cost", &l->cost)))
+        l->has_cost = true;
+    else if (overhead && !(rc = quantity(g, prop, value, UNIT_TIME, "overhead", &l->overhead)))
+        l->has_overhead = true;
+    return rc;
+}
+
+static steady_err_t read_link(sg_t *g, xmlNodePtr node, bool backbone, int z)
+{
+    char *id = NULL, *bandwidth = NULL, *latency = NULL;
+    steady_err_t rc;
+    double bw, lat = 0;
+    steady_sharing_t sharing = STEADY_SHARED;
+    if (backbone) {
+        if ((rc = check_attrs(g, node, "id, bandwidth, latency")) ||
+            (rc = need_attr(g, node, "latency", &latency)))
+            goto cleanup;
+    } else if ((rc = check_attrs(g, node,
+                                 "id, bandwidth, latency, sharing_policy, bandwidth_file, "
+                                 "latency_file, state_file")) ||
+               (rc = no_profile(g, node, "bandwidth_file")) ||
+               (rc = no_profile(g, node, "latency_file")) ||
+               (rc = no_profile(g, node, "state_file")) ||
+               (rc = sharing_policy(g, node, "sharing_policy", "SHARED", false, &sharing))) {
+        goto cleanup;
+    }
+    if ((rc = need_attr(g, node, "id", &id)) ||
+        (rc = need_attr(g, node, "bandwidth", &bandwidth)) ||
+        (rc = quantity(g, node, bandwidth, UNIT_BANDWIDTH, "bandwidth", &bw)))
+        goto cleanup;
+    /* SimGrid's default latency is 0 */
+    if (!latency)
+        latency = xml_attr(node, "latency");
+    if (latency && (rc = quantity(g, node, latency, UNIT_TIME, "latency", &lat)))
+        goto cleanup;
+    int k = add_link(g, node, id, bw, lat, sharing);
+    if (k < 0) {
+        rc = g->err ? g->err->code : STEADY_EINVAL;
+        goto cleanup;
+    }
+    if ((rc = read_props(g, node, link_prop, &g->links[k])))
+        goto cleanup;
+    if (backbone) { /* every host's route up and down crosses it: star_backbone() */
+        sg_zone_t *zz = &g->zones[z];
+        if (zz->backbone >= 0)
+            rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                           "a second <backbone> in zone %s (%s)", zz->id, id);
+        zz->backbone = k;
+    }
+cleanup:
+    xmlFree(id);
+    xmlFree(bandwidth);
+    xmlFree(latency);
+    return rc;
+}
+
+/* ---- routes ------------------------------------------------------------------- */
+
+/* The link named `name`: a declared link, or one half of a SPLITDUPLEX
+ * link L named L_UP or L_DOWN (SimGrid's names for them). */
+static bool find_link(const sg_t *g, const char *name, sg_use_t *out)
+{
+    intptr_t k = (intptr_t)xmlHashLookup(g->link_index, (const xmlChar *)name);
+    if (k > 0) {
+        *out = (sg_use_t){(int)k - 1, false, false};
+        return true;
+    }
+    size_t n = strlen(name);
+    for (int down = 0; down < 2; down++) {
+        const char *suffix = down ? "_DOWN" : "_UP";
+        size_t m = strlen(suffix);
+        if (n <= m || strcmp(name + n - m, suffix) != 0)
+            continue;
+        char *base = strndup(name, n - m);
+        k = base ? (intptr_t)xmlHashLookup(g->link_index, (const xmlChar *)base) : 0;
+        free(base);
+        if (k > 0 && g->links[k - 1].sharing == STEADY_SPLITDUPLEX) {
+            *out = (sg_use_t){(int)k - 1, down == 1, true};
+            return true;
+        }
+    }
+    return false;
+}
+
+/* One <link_ctn>: the link it names, in the direction it says (a
+ * SPLITDUPLEX link needs one, other links refuse one, as SimGrid does; a
+ * half named as such ignores it). */
+static steady_err_t route_link(sg_t *g, xmlNodePtr ctn, sg_use_t *out)
+{
+    char *id = NULL, *direction = NULL;
+    steady_err_t rc;
+    if ((rc = check_attrs(g, ctn, "id, direction")) || (rc = need_attr(g, ctn, "id", &id)))
+        goto cleanup;
+    direction = xml_attr(ctn, "direction");
+    bool oriented = direction && strcmp(direction, "NONE") != 0;
+    if (direction && oriented && strcmp(direction, "UP") != 0 && strcmp(direction, "DOWN") != 0) {
+        rc =
+            xml_error(g->err, STEADY_EPARSE, g->origin, ctn,
+                      "unknown direction in <link_ctn> (%s): expected UP, DOWN or NONE", direction);
+        goto cleanup;
+    }
+    if (find_link(g, id, out) && out->half)
+        goto cleanup;
+    intptr_t k = (intptr_t)xmlHashLookup(g->link_index, (const xmlChar *)id);
+    if (k == 0) {
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, ctn, "unknown link in <%s> (%s)",
+                       element_name(ctn->parent), id);
+        goto cleanup;
+    }
+    const sg_link_t *l = &g->links[k - 1];
+    if (l->sharing == STEADY_SPLITDUPLEX && !oriented) {
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, ctn,
+                       "missing direction in <link_ctn> to the SPLITDUPLEX link (%s): use "
+                       "direction=\"UP\" or \"DOWN\"",
+                       id);
+    } else if (l->sharing != STEADY_SPLITDUPLEX && oriented) {
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, ctn,
+                       "direction %s in <link_ctn> to a link that is not SPLITDUPLEX (%s)",
+                       direction, id);
+    } else {
+        *out = (sg_use_t){(int)k - 1,
+                          l->sharing == STEADY_SPLITDUPLEX && strcmp(direction, "DOWN") == 0, false};
+    }
+cleanup:
+    xmlFree(id);
+    xmlFree(direction);
+    return rc;
+}
+
+/* A route's links, forward; and its reverse (SimGrid's symmetrical
+ * routes: links in reverse order, the other half of SPLITDUPLEX ones). */
+static steady_err_t route_links(sg_t *g, xmlNodePtr node, sg_list_t *fwd)
+{
+    steady_err_t rc = STEADY_OK;
+    for (xmlNodePtr c = node->children; c && !rc; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        sg_use_t u;
+        if (!xml_is(c, "link_ctn"))
+            rc = bad_element(g, c, node);
+        else if (!(rc = route_link(g, c, &u)) && !sg_list_push(fwd, u))
+            rc = oom(g);
+    }
+    return rc;
+}
+
+static bool reverse_list(const sg_t *g, const sg_list_t *fwd, sg_list_t *back)
+{
+    for (int k = fwd->n - 1; k >= 0; k--) {
+        sg_use_t u = fwd->v[k];
+        if (g->links[u.link].sharing == STEADY_SPLITDUPLEX && !u.half)
+            u.down = !u.down;
+        if (!sg_list_push(back, u))
+            return false;
+    }
+    return true;
+}
+
+static steady_err_t route_end(sg_t *g, xmlNodePtr node, const char *attr, int z, bool zone,
+                              int *np)
+{
+    char *name;
+    steady_err_t rc = need_attr(g, node, attr, &name);
+    if (rc)
+        return rc;
+    *np = find_np(g, name);
+    const char *what = zone ? "zone" : "host or router";
+    if (*np < 0)
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                       "unknown %s in <%s> %s (%s): declare it with %s before the route", what,
+                       element_name(node), attr, name,
+                       zone ? "<zone> or <cluster>" : "<host> or <router>");
+    else if (g->np[*np].zone != z || (g->np[*np].kind == SG_ZONE) != zone)
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                       "<%s> %s (%s) is not a %s of zone %s", element_name(node), attr, name, what,
+                       g->zones[z].id);
+    xmlFree(name);
+    return rc;
+}
+
+/* True when netpoint v lies in zone z or a zone inside it. */
+static bool inside(const sg_t *g, int v, int z)
+{
+    for (int y = g->np[v].zone; y >= 0; y = g->zones[y].parent)
+        if (y == z)
+            return true;
+    return false;
+}
+
+static steady_err_t gateway(sg_t *g, xmlNodePtr node, const char *attr, int zone_np, int *np)
+{
+    char *name;
+    steady_err_t rc = need_attr(g, node, attr, &name);
+    if (rc)
+        return rc;
+    *np = find_np(g, name);
+    if (*np < 0 || g->np[*np].kind == SG_ZONE)
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                       "unknown gateway in <%s> %s (%s): a host or router declared before the "
+                       "route",
+                       element_name(node), attr, name);
+    else if (!inside(g, *np, g->np[zone_np].sub))
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                       "gateway %s in <%s> %s is not in zone %s", name, element_name(node), attr,
+                       g->np[zone_np].name);
+    xmlFree(name);
+    return rc;
+}
+
+/* <route> in a zone of hosts and routers, <zoneRoute> (<ASroute>) in a
+ * zone of zones; symmetrical="YES" (the default) also declares the way
+ * back. */
+static steady_err_t read_route(sg_t *g, xmlNodePtr node, int z, bool zone)
+{
+    char *sym = NULL;
+    sg_route_t r = {.gw_src = -1, .gw_dst = -1, .line = xml_line(node)};
+    sg_route_t back = r;
+    steady_err_t rc;
+    if ((rc = check_attrs(g, node,
+                          zone ? "src, dst, gw_src, gw_dst, symmetrical" : "src, dst, symmetrical")) ||
+        (rc = route_end(g, node, "src", z, zone, &r.src)) ||
+        (rc = route_end(g, node, "dst", z, zone, &r.dst)))
+        goto cleanup;
+    if (zone && ((rc = gateway(g, node, "gw_src", r.src, &r.gw_src)) ||
+                 (rc = gateway(g, node, "gw_dst", r.dst, &r.gw_dst))))
+        goto cleanup;
+    bool symmetrical = true; /* SimGrid's default */
+    if ((sym = xml_attr(node, "symmetrical"))) {
+        if (strcmp(sym, "NO") == 0 || strcmp(sym, "no") == 0) {
+            symmetrical = false;
+        } else if (strcmp(sym, "YES") != 0 && strcmp(sym, "yes") != 0) {
+            rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
+                           "bad symmetrical in <%s> (%s): expected YES or NO", element_name(node),
+                           sym);
+            goto cleanup;
+        }
+    }
+    if ((rc = route_links(g, node, &r.links)))
+        goto cleanup;
+    if (r.links.n == 0) {
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node, "route with no <link_ctn> (%s -> %s)",
+                       g->np[r.src].name, g->np[r.dst].name);
+        goto cleanup;
+    }
+    /* A route from a host to itself is SimGrid's loopback: the cost of a
+     * transfer inside one host, which steady's model does not have (a node
+     * never sends to itself).  Its links are checked, like any route's,
+     * and it adds nothing.  Many SimGrid platforms declare one per host. */
+    if (r.src == r.dst)
+        goto cleanup;
+    if (symmetrical) {
+        back = (sg_route_t){.src = r.dst,
+                            .dst = r.src,
+                            .gw_src = r.gw_dst,
+                            .gw_dst = r.gw_src,
+                            .line = r.line};
+        if (!reverse_list(g, &r.links, &back.links)) {
+            rc = oom(g);
+            goto cleanup;
+        }
+    }
+    if (!add_route(g, z, &r)) {
+        rc = oom(g);
+        goto cleanup;
+    }
+    r.links = (sg_list_t){0};
+    if (symmetrical) {
+        if (!add_route(g, z, &back)) {
+            rc = oom(g);
+            goto cleanup;
+        }
+        back.links = (sg_list_t){0};
+    }
+cleanup:
+    sg_list_free(&r.links);
+    sg_list_free(&back.links);
+    xmlFree(sym);
+    return rc;
+}
+
+/* ---- stars: <cluster>, and routing="Cluster" --------------------------------------- */
+
+/* SimGrid's radicals: "0-7,9,12-15" (explodesRadical). */
+static steady_err_t radicals(sg_t *g, xmlNodePtr node, const char *text, long **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    int cap = 0;
+    for (const char *s = text;;) {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+        bool ok = end != s && a >= 0 && a <= INT32_MAX;
+        if (ok && *end == '-') {
+            const char *t = end + 1;
+            b = strtol(t, &end, 10);
+            ok = end != t && b >= 0 && b <= INT32_MAX;
+        }
+        if (!ok || (*end != ',' && *end != '\0')) {
+            free(*out);
+            *out = NULL;
+            return xml_error(g->err, STEADY_EPARSE, g->origin, node,
+                             "malformed radical in <%s> (%s): expected numbers and ranges such "
+                             "as 0-7,9,12-15",
+                             element_name(node), text);
+        }
+        if (b - a > 10000000 - *n) {
+            free(*out);
+            *out = NULL;
+            return xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                             "radical in <%s> (%s) has more than 10^7 hosts", element_name(node),
+                             text);
+        }
+        for (long i = a; i <= b; i++) {
+            if (*n == cap) {
+                cap = cap ? 2 * cap : 64;
+                long *nn = realloc(*out, (size_t)cap * sizeof *nn);
+                if (!nn) {
+                    free(*out);
+                    *out = NULL;
+                    return oom(g);
+                }
+                *out = nn;
+            }
+            (*out)[(*n)++] = i;
+        }
+        if (*end == '\0')
+            return STEADY_OK;
+        s = end + 1;
+    }
+}
+
+/* A host of a star with its links up (in order) and down (reversed, the
+ * other half of SPLITDUPLEX links), as StarZone::add_route with
+ * symmetrical routes builds them. */
+static steady_err_t star_host(sg_t *g, int z, int v, const sg_list_t *up)
+{
+    sg_zone_t *zz = &g->zones[z];
+    int vid = g->np[v].vid;
+    if (!sg_list_append(&zz->up[vid], up) || !reverse_list(g, up, &zz->down[vid]))
+        return oom(g);
+    return STEADY_OK;
+}
+
+/* A <cluster> of topology FLAT: a star zone of hosts prefix RADICAL suffix,
+ * each with a private link (and a limiter), an optional backbone, and a
+ * router (sg_platf_new_cluster_flat). */
+static steady_err_t read_cluster(sg_t *g, xmlNodePtr node, int parent)
+{
+    static const char *const attrs =
+        "id, prefix, suffix, radical, speed, core, bw, lat, sharing_policy, topology, "
+        "topo_parameters, bb_bw, bb_lat, bb_sharing_policy, router_id, limiter_link, "
+        "loopback_bw, loopback_lat";
+    char *id = NULL, *prefix = NULL, *suffix = NULL, *radical = NULL, *speeds = NULL,
+         *bw_text = NULL, *lat_text = NULL, *topology = NULL, *core = NULL, *router_id = NULL;
+    long *rad = NULL;
+    int nrad = 0;
+    char *name = NULL;
+    sg_list_t up = {0};
+    steady_err_t rc;
+    double bw, lat, bb_bw = 0, bb_lat = 0, limiter = 0, loop_bw = 0, loop_lat = 0, speed = 0;
+    bool has_bb_bw, has_bb_lat, has_limiter, has_lbw, has_llat;
+    steady_sharing_t sharing, bb_sharing;
+    if ((rc = check_attrs(g, node, attrs)) || (rc = need_attr(g, node, "id", &id)) ||
+        (rc = need_attr(g, node, "prefix", &prefix)) ||
+        (rc = need_attr(g, node, "suffix", &suffix)) ||
+        (rc = need_attr(g, node, "radical", &radical)) ||
+        (rc = need_attr(g, node, "speed", &speeds)) || (rc = need_attr(g, node, "bw", &bw_text)) ||
+        (rc = need_attr(g, node, "lat", &lat_text)))
+        goto cleanup;
+    if ((topology = xml_attr(node, "topology")) && strcmp(topology, "FLAT") != 0) {
+        bool known = strcmp(topology, "TORUS") == 0 || strcmp(topology, "FAT_TREE") == 0 ||
+                     strcmp(topology, "DRAGONFLY") == 0;
+        rc = xml_error(g->err, known ? STEADY_EUNSUPPORTED : STEADY_EPARSE, g->origin, node,
+                       known ? "unsupported topology in <cluster> (%s): steady reads FLAT "
+                               "clusters (a switch and one private link per host)"
+                             : "unknown topology in <cluster> (%s): expected FLAT, TORUS, "
+                               "FAT_TREE or DRAGONFLY",
+                       topology);
+        goto cleanup;
+    }
+    if ((core = xml_attr(node, "core"))) {
+        char *end;
+        long c = strtol(core, &end, 10);
+        if (end == core || *end != '\0' || c < 1 || c > INT32_MAX) {
+            rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
+                           "bad core in <cluster> (%s): expected a positive integer", core);
+            goto cleanup;
+        }
+    }
+    if ((rc = speed_list(g, node, speeds, 0, &speed)) ||
+        (rc = quantity(g, node, bw_text, UNIT_BANDWIDTH, "bandwidth", &bw)) ||
+        (rc = quantity(g, node, lat_text, UNIT_TIME, "latency", &lat)) ||
+        (rc = opt_quantity(g, node, "bb_bw", UNIT_BANDWIDTH, "bandwidth", &bb_bw, &has_bb_bw)) ||
+        (rc = opt_quantity(g, node, "bb_lat", UNIT_TIME, "latency", &bb_lat, &has_bb_lat)) ||
+        (rc = opt_quantity(g, node, "limiter_link", UNIT_BANDWIDTH, "bandwidth", &limiter,
+                           &has_limiter)) ||
+        (rc = opt_quantity(g, node, "loopback_bw", UNIT_BANDWIDTH, "bandwidth", &loop_bw,
+                           &has_lbw)) ||
+        (rc = opt_quantity(g, node, "loopback_lat", UNIT_TIME, "latency", &loop_lat,
+                           &has_llat)) ||
+        (rc = sharing_policy(g, node, "sharing_policy", "SPLITDUPLEX", false, &sharing)) ||
+        (rc = sharing_policy(g, node, "bb_sharing_policy", "SHARED", true, &bb_sharing)) ||
+        (rc = radicals(g, node, radical, &rad, &nrad)) ||
+        (rc = read_props(g, node, NULL, NULL)))
+        goto cleanup;
+    (void)loop_bw; /* loopbacks carry a host's messages to itself: none in steady */
+    (void)loop_lat;
+    if (bb_lat > 0 && !has_bb_bw) {
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                       "bb_lat without bb_bw in <cluster> (%s): SimGrid would make a backbone "
+                       "of bandwidth 0",
+                       id);
+        goto cleanup;
+    }
+    int z = add_zone(g, node, id, SG_STAR, parent);
+    if (z < 0) {
+        rc = g->err ? g->err->code : STEADY_EINVAL;
+        goto cleanup;
+    }
+    if (parent < 0 && valid_node_name(id) && (rc = steady_platform_set_name(g->p, id, g->err)))
+        goto cleanup;
+    int bb = -1;
+    size_t cap = strlen(id) + strlen(prefix) + strlen(suffix) + 64;
+    if (!(name = malloc(cap))) {
+        rc = oom(g);
+        goto cleanup;
+    }
+    if (has_bb_bw) {
+        snprintf(name, cap, "%s_backbone", id);
+        if ((bb = add_link(g, node, name, bb_bw, bb_lat, bb_sharing)) < 0) {
+            rc = g->err ? g->err->code : STEADY_EINVAL;
+            goto cleanup;
+        }
+    }
+    for (int i = 0; i < nrad && !rc; i++) {
+        snprintf(name, cap, "%s%ld%s", prefix, rad[i], suffix);
+        int v = add_np(g, node, name, SG_HOST, z);
+        if (v < 0) {
+            rc = g->err ? g->err->code : STEADY_EINVAL;
+            break;
+        }
+        g->np[v].speed = speed;
+        up.n = 0;
+        int lim = -1, link;
+        if (has_limiter && limiter > 0) {
+            snprintf(name, cap, "%s_link_%ld_limiter", id, rad[i]);
+            lim = add_link(g, node, name, limiter, 0, STEADY_SHARED);
+        }
+        snprintf(name, cap, "%s_link_%ld", id, rad[i]);
+        link = add_link(g, node, name, bw, lat, sharing);
+        if ((has_limiter && limiter > 0 && lim < 0) || link < 0) {
+            rc = g->err ? g->err->code : STEADY_EINVAL;
+            break;
+        }
+        if ((lim >= 0 && !sg_list_push(&up, (sg_use_t){lim, false, false})) ||
+            !sg_list_push(&up, (sg_use_t){link, false, false}) ||
+            (bb >= 0 && !sg_list_push(&up, (sg_use_t){bb, false, false})))
+            rc = oom(g);
+        else
+            rc = star_host(g, z, v, &up);
+    }
+    if (rc)
+        goto cleanup;
+    if ((router_id = xml_attr(node, "router_id")) && *router_id)
+        snprintf(name, cap, "%s", router_id);
+    else
+        snprintf(name, cap, "%s%s_router%s", prefix, id, suffix);
+    int r = add_np(g, node, name, SG_ROUTER, z);
+    if (r < 0)
+        rc = g->err ? g->err->code : STEADY_EINVAL;
+    else
+        g->zones[z].router = r;
+cleanup:
+    sg_list_free(&up);
+    free(rad);
+    free(name);
+    xmlFree(id);
+    xmlFree(prefix);
+    xmlFree(suffix);
+    xmlFree(radical);
+    xmlFree(speeds);
+    xmlFree(bw_text);
+    xmlFree(lat_text);
+    xmlFree(topology);
+    xmlFree(core);
+    xmlFree(router_id);
+    return rc;
+}
+
+/* <host_link id up down> in a Cluster zone: the host's links up and down
+ * (sg_platf_build_hostlink), the backbone added once the zone is read. */
+static steady_err_t read_host_link(sg_t *g, xmlNodePtr node, int z)
+{
+    char *id = NULL, *upid = NULL, *downid = NULL;
+    steady_err_t rc;
+    if ((rc = check_attrs(g, node, "id, up, down")) || (rc = need_attr(g, node, "id", &id)) ||
+        (rc = need_attr(g, node, "up", &upid)) || (rc = need_attr(g, node, "down", &downid)))
+        goto cleanup;
+    int v = find_np(g, id);
+    sg_use_t lu, ld;
+    bool fu = find_link(g, upid, &lu), fd = find_link(g, downid, &ld);
+    if (v < 0 || g->np[v].kind != SG_HOST || g->np[v].zone != z)
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                       "unknown host in <host_link> (%s): a host of zone %s declared before", id,
+                       g->zones[z].id);
+    else if (!fu || !fd)
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node, "unknown link in <host_link> (%s)",
+                       !fu ? upid : downid);
+    else if ((g->links[lu.link].sharing == STEADY_SPLITDUPLEX && !lu.half) ||
+             (g->links[ld.link].sharing == STEADY_SPLITDUPLEX && !ld.half))
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                       "SPLITDUPLEX link in <host_link> (%s): name one of its halves, %s_UP or "
+                       "%s_DOWN",
+                       !lu.half && g->links[lu.link].sharing == STEADY_SPLITDUPLEX ? upid : downid,
+                       !lu.half && g->links[lu.link].sharing == STEADY_SPLITDUPLEX ? upid : downid,
+                       !lu.half && g->links[lu.link].sharing == STEADY_SPLITDUPLEX ? upid : downid);
+    else if (g->zones[z].up[g->np[v].vid].n > 0)
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node, "second <host_link> for host %s",
+                       id);
+    else if (!sg_list_push(&g->zones[z].up[g->np[v].vid], lu) ||
+             !sg_list_push(&g->zones[z].down[g->np[v].vid], ld))
+        rc = oom(g);
+cleanup:
+    xmlFree(id);
+    xmlFree(upid);
+    xmlFree(downid);
+    return rc;
+}
+
+/* <cabinet>: hosts prefix RADICAL suffix, each with links link_NAME_UP and
+ * link_NAME_DOWN (sg_platf_build_cabinet). */
+static steady_err_t read_cabinet(sg_t *g, xmlNodePtr node, int z)
+{
+    char *id = NULL, *prefix = NULL, *suffix = NULL, *radical = NULL, *speed_text = NULL,
+         *bw_text = NULL, *lat_text = NULL, *name = NULL;
+    long *rad = NULL;
+    int nrad = 0;
+    double speed, bw, lat;
+    steady_err_t rc;
+    if ((rc = check_attrs(g, node, "id, prefix, suffix, radical, speed, bw, lat")) ||
+        (rc = need_attr(g, node, "id", &id)) || (rc = need_attr(g, node, "prefix", &prefix)) ||
+        (rc = need_attr(g, node, "suffix", &suffix)) ||
+        (rc = need_attr(g, node, "radical", &radical)) ||
+        (rc = need_attr(g, node, "speed", &speed_text)) ||
+        (rc = need_attr(g, node, "bw", &bw_text)) || (rc = need_attr(g, node, "lat", &lat_text)) ||
+        (rc = quantity(g, node, speed_text, UNIT_SPEED, "speed", &speed)) ||
+        (rc = quantity(g, node, bw_text, UNIT_BANDWIDTH, "bandwidth", &bw)) ||
+        (rc = quantity(g, node, lat_text, UNIT_TIME, "latency", &lat)) ||
+        (rc = radicals(g, node, radical, &rad, &nrad)))
+        goto cleanup;
+    size_t cap = strlen(prefix) + strlen(suffix) + 64;
+    if (!(name = malloc(cap))) {
+        rc = oom(g);
+        goto cleanup;
+    }
+    for (int i = 0; i < nrad && !rc; i++) {
+        snprintf(name, cap, "%s%ld%s", prefix, rad[i], suffix);
+        int v = add_np(g, node, name, SG_HOST, z);
+        if (v < 0) {
+            rc = g->err ? g->err->code : STEADY_EINVAL;
+            break;
+        }
+        g->np[v].speed = speed;
+        char *link = malloc(strlen(name) + 16);
+        if (!link) {
+            rc = oom(g);
+            break;
+        }
+        sprintf(link, "link_%s_UP", name);
+        int lu = add_link(g, node, link, bw, lat, STEADY_SHARED);
+        sprintf(link, "link_%s_DOWN", name);
+        int ld = lu < 0 ? -1 : add_link(g, node, link, bw, lat, STEADY_SHARED);
+        free(link);
+        if (ld < 0)
+            rc = g->err ? g->err->code : STEADY_EINVAL;
+        else if (!sg_list_push(&g->zones[z].up[g->np[v].vid], (sg_use_t){lu, false, false}) ||
+                 !sg_list_push(&g->zones[z].down[g->np[v].vid], (sg_use_t){ld, false, false}))
+            rc = oom(g);
+    }
+cleanup:
+    free(rad);
+    free(name);
+    xmlFree(id);
+    xmlFree(prefix);
+    xmlFree(suffix);
+    xmlFree(radical);
+    xmlFree(speed_text);
+    xmlFree(bw_text);
+    xmlFree(lat_text);
+    return rc;
+}
+
+/* ---- <zone> and <platform> ------------------------------------------------------------ */
+
+static steady_err_t zone_prop(sg_t *g, void *ctx, const char *id, const char *value,
+                              xmlNodePtr prop)
+{
+    sg_zone_t *z = &g->zones[*(int *)ctx];
+    if (strcmp(id, "steady_routes") != 0)
+        return STEADY_OK;
+    if (strcmp(value, "edges") != 0)
+        return xml_error(g->err, STEADY_EINVAL, g->origin, prop,
+                         "unknown steady_routes (%s): expected edges", value);
+    z->edges = true;
+    return STEADY_OK;
+}
+
+static steady_err_t read_zone(sg_t *g, xmlNodePtr node, int parent);
+
+/* The zone's children, in order; props first (the DTD's order). */
+static steady_err_t zone_children(sg_t *g, xmlNodePtr node, int z)
+{
+    steady_err_t rc = STEADY_OK;
+    bool star = g->zones[z].routing == SG_STAR;
+    bool leaf = false, inner = false;
+    for (xmlNodePtr c = node->children; c && !rc; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        bool is_inner = xml_is(c, "zone") || xml_is(c, "AS") || xml_is(c, "cluster") ||
+                        xml_is(c, "zoneRoute") || xml_is(c, "ASroute");
+        bool is_leaf = xml_is(c, "host") || xml_is(c, "router") || xml_is(c, "route") ||
+                       xml_is(c, "host_link") || xml_is(c, "cabinet") || xml_is(c, "backbone");
+        if ((is_inner && leaf) || (is_leaf && inner)) {
+            rc = xml_error(g->err, STEADY_EPARSE, g->origin, c,
+                           "unexpected element (<%s>) in <%s> %s: a zone holds either zones "
+                           "(and zone routes) or hosts and routers (and routes)",
+                           element_name(c), element_name(node), g->zones[z].id);
+            break;
+        }
+        inner = inner || is_inner;
+        leaf = leaf || is_leaf;
+        if (xml_is(c, "prop"))
+            continue; /* read_props below */
+        if (xml_is(c, "zone") || xml_is(c, "AS"))
+            rc = read_zone(g, c, z);
+        else if (xml_is(c, "cluster"))
+            rc = read_cluster(g, c, z);
+        else if (xml_is(c, "host"))
+            rc = read_host(g, c, z);
+        else if (xml_is(c, "router"))
+            rc = read_router(g, c, z);
+        else if (xml_is(c, "link"))
+            rc = read_link(g, c, false, z);
+        else if (star && xml_is(c, "backbone"))
+            rc = read_link(g, c, true, z);
+        else if (star && xml_is(c, "host_link"))
+            rc = read_host_link(g, c, z);
+        else if (star && xml_is(c, "cabinet"))
+            rc = read_cabinet(g, c, z);
+        else if (g->zones[z].empty && (xml_is(c, "route") || xml_is(c, "zoneRoute") ||
+                                       xml_is(c, "ASroute")))
+            rc = xml_error(g->err, STEADY_EINVAL, g->origin, c,
+                           "a route in zone %s, whose routing is None", g->zones[z].id);
+        else if (!star && xml_is(c, "route"))
+            rc = read_route(g, c, z, false);
+        else if (!star && (xml_is(c, "zoneRoute") || xml_is(c, "ASroute")))
+            rc = read_route(g, c, z, true);
+        else
+            rc = bad_element(g, c, node);
+    }
+    return rc;
+}
+
+/* A star zone read from routing="Cluster": the backbone on every host's
+ * route up and down (sg_platf_cluster_set_hostlink). */
+static steady_err_t star_backbone(sg_t *g, int z)
+{
+    sg_zone_t *zz = &g->zones[z];
+    int bb = zz->backbone;
+    if (bb < 0)
+        return STEADY_OK;
+    for (int v = 0; v < zz->nvert; v++) {
+        if (zz->up[v].n == 0)
+            continue; /* no host_link: an empty route, as SimGrid's do_seal */
+        sg_list_t down = {0};
+        bool ok = sg_list_push(&zz->up[v], (sg_use_t){bb, false, false}) &&
+                  sg_list_push(&down, (sg_use_t){bb, false, false}) &&
+                  sg_list_append(&down, &zz->down[v]);
+        sg_list_free(&zz->down[v]);
+        zz->down[v] = down;
+        if (!ok)
+            return oom(g);
+    }
+    return STEADY_OK;
+}
+
+static steady_err_t read_zone(sg_t *g, xmlNodePtr node, int parent)
+{
+    char *id = NULL, *routing = NULL;
+    steady_err_t rc;
+    if ((rc = check_attrs(g, node, "id, routing")) || (rc = need_attr(g, node, "id", &id)) ||
+        (rc = need_attr(g, node, "routing", &routing)))
+        goto cleanup;
+    static const struct {
+        const char *name;
+        sg_routing_t routing;
+        bool cached;
+    } known[] = {{"Full", SG_FULL, false},
+                 {"Floyd", SG_FLOYD, false},
+                 {"Dijkstra", SG_DIJKSTRA, false},
+                 {"DijkstraCache", SG_DIJKSTRA, true},
+                 {"Cluster", SG_STAR, false},
+                 /* EmptyZone: no route between its vertices; a zone of one
+                  * host, its own gateway */
+                 {"None", SG_FULL, false}};
+    static const char *const other[] = {"ClusterTorus", "ClusterFatTree", "ClusterDragonfly",
+                                        "Vivaldi", "Wifi", NULL};
+    int nknown = (int)(sizeof known / sizeof *known), k = 0;
+    while (k < nknown && strcmp(routing, known[k].name) != 0)
+        k++;
+    if (k == nknown) {
+        bool is_known = false;
+        const char *spelt = NULL; /* the name, had routing its case right */
+        for (int i = 0; other[i]; i++)
+            is_known = is_known || strcmp(routing, other[i]) == 0;
+        for (int i = 0; i < nknown; i++)
+            spelt = strcasecmp(routing, known[i].name) == 0 ? known[i].name : spelt;
+        for (int i = 0; other[i]; i++)
+            spelt = strcasecmp(routing, other[i]) == 0 ? other[i] : spelt;
+        if (spelt && !is_known)
+            rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
+                           "unknown routing in <%s> (%s): SimGrid's routing names are "
+                           "case-sensitive: %s",
+                           element_name(node), routing, spelt);
+        else
+            rc = xml_error(g->err, is_known ? STEADY_EUNSUPPORTED : STEADY_EPARSE, g->origin,
+                           node,
+                           "%s routing in <%s> (%s): steady reads Full, Floyd, Dijkstra, "
+                           "DijkstraCache, Cluster and None zones",
+                           is_known ? "unsupported" : "unknown", element_name(node), routing);
+        goto cleanup;
+    }
+    int z = add_zone(g, node, id, known[k].routing, parent);
+    if (z < 0) {
+        rc = g->err ? g->err->code : STEADY_EINVAL;
+        goto cleanup;
+    }
+    g->zones[z].cached = known[k].cached;
+    g->zones[z].empty = strcasecmp(routing, "None") == 0;
+    if (parent < 0 && valid_node_name(id) && (rc = steady_platform_set_name(g->p, id, g->err)))
+        goto cleanup;
+    for (xmlNodePtr c = node->children; c && !rc; c = c->next)
+        if (xml_is(c, "prop")) {
+            char *pid = NULL, *value = NULL;
+            if (!(rc = check_attrs(g, c, "id, value")) && !(rc = need_attr(g, c, "id", &pid)) &&
+                !(rc = need_attr(g, c, "value", &value)))
+                rc = zone_prop(g, &z, pid, value, c);
+            xmlFree(pid);
+            xmlFree(value);
+        }
+    if (!rc)
+        rc = zone_children(g, node, z);
+    if (!rc && g->zones[z].routing == SG_STAR)
+        rc = star_backbone(g, z);
+    if (!rc && g->zones[z].nvert == 0)
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                       "empty zone: no <host>, <router>, <cluster> or <zone> in <%s> (%s)",
+                       element_name(node), id);
+cleanup:
+    xmlFree(id);
+    xmlFree(routing);
+    return rc;
+}
+
+/* Only version 4.x files are read: earlier ones used other units and
+ * element names, which SimGrid's own simgrid_update_xml converts. */
+static steady_err_t check_version(sg_t *g, xmlNodePtr root)
+{
+    char *version = xml_attr(root, "version");
+    steady_err_t rc = STEADY_OK;
+    if (!version)
+        return xml_error(g->err, STEADY_EPARSE, g->origin, root,
+                         "missing attribute version in <platform>: expected version=\"4.1\"");
+    char *end;
+    double v = strtod(version, &end);
+    if (end == version || *end != '\0' || !isfinite(v))
+        rc = xml_error(g->err, STEADY_EPARSE, g->origin, root,
+                       "bad platform version (%s): expected 4.1", version);
+    else if (v < 4)
+        rc = xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, root,
+                       "SimGrid platform version too old (%s): upgrade the file with "
+                       "simgrid_update_xml",
+                       version);
+    else if (v >= 5)
+        rc = xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, root,
+                       "unsupported SimGrid platform version (%s): steady reads version 4.x",
+                       version);
+    xmlFree(version);
+    return rc;
+}
+
+static void sg_free(sg_t *g)
+{
+    for (int k = 0; k < g->nlinks; k++)
+        free(g->links[k].id);
+    for (int k = 0; k < g->nnp; k++)
+        free(g->np[k].name);
+    for (int i = 0; i < g->nzones; i++) {
+        sg_zone_t *z = &g->zones[i];
+        for (int r = 0; r < z->nroutes; r++)
+            sg_list_free(&z->routes[r].links);
+        for (int v = 0; v < z->nvert; v++) {
+            sg_list_free(&z->up[v]);
+            sg_list_free(&z->down[v]);
+        }
+        free(z->id);
+        free(z->vert);
+        free(z->routes);
+        free(z->up);
+        free(z->down);
+        free(z->table);
+        free(z->pred);
+        free(z->cost);
+        free(z->gnode);
+        free(z->gvid);
+        free(z->gout_start);
+        free(z->gout);
+    }
+    free(g->links);
+    free(g->np);
+    free(g->zones);
+    xmlHashFree(g->link_index, NULL);
+    xmlHashFree(g->np_index, NULL);
+}
+
+steady_err_t parse_simgrid(xmlDocPtr doc, const char *origin, steady_platform_t *p,
+                           steady_error_t *err)
+{
+    sg_t g = {.origin = origin, .p = p, .err = err};
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    if (!root)
+        return steady_error_set(err, STEADY_EPARSE, "%s:1: empty XML document", origin);
+    if (!xml_is(root, "platform"))
+        return xml_error(err, STEADY_EPARSE, origin, root,
+                         "not a SimGrid platform (<%s>): expected a <platform> root element",
+                         element_name(root));
+    g.link_index = xmlHashCreate(64);
+    g.np_index = xmlHashCreate(64);
+    if (!g.link_index || !g.np_index) {
+        sg_free(&g);
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    }
+    steady_err_t rc = check_attrs(&g, root, "version");
+    if (!rc)
+        rc = check_version(&g, root);
+    xmlNodePtr zone = NULL;
+    for (xmlNodePtr c = root->children; c && !rc; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE || xml_is(c, "config") || xml_is(c, "prop"))
+            continue; /* <config> tunes SimGrid's models; comments and text are ignored */
+        if (!xml_is(c, "zone") && !xml_is(c, "AS") && !xml_is(c, "cluster")) {
+            rc = bad_element(&g, c, root);
+        } else if (zone) {
+            char *id = xml_attr(c, "id");
+            rc = xml_error(err, STEADY_EUNSUPPORTED, origin, c,
+                           "more than one top-level zone (%s): SimGrid wants one zone around "
+                           "all the others",
+                           id ? id : element_name(c));
+            xmlFree(id);
+        } else {
+            zone = c;
+            rc = xml_is(c, "cluster") ? read_cluster(&g, c, -1) : read_zone(&g, c, -1);
+        }
+    }
+    if (!rc && !zone)
+        rc = xml_error(err, STEADY_EINVAL, origin, root, "empty platform: no <zone> in <platform>");
+    if (!rc)
+        rc = sg_seal(&g);
+    if (!rc)
+        rc = sg_build(&g);
+    sg_free(&g);
+    return rc;
+}
