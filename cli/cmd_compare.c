@@ -1,37 +1,29 @@
 /*
  * cmd_compare.c — `steady compare`: the steady-state throughput of TwoTreeC,
  * TwoTreeS, binomial, pipelined binary, chain and flat trees on a platform
- * under the one-port model, next to the LP optimum (docs/comparison.md).
+ * under the one-port model, next to the LP optimum (docs/comparison.md):
+ * options and report; --measure smpi is compare_smpi.c.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
-#include <limits.h>
 #include <math.h>
-#include <spawn.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "compare_smpi.h"
 #include "steady/compare.h"
-#include "steady/schedule.h"
-
-extern char **environ;
 
 void help_compare(FILE *out)
 {
     fprintf(out,
             "usage: steady compare --op broadcast|reduce|allreduce [--root NAME]\n"
             "                      [--msg-size BYTES] [--task-cost FLOP] [--chunks C|auto]\n"
-            "                      [--measure smpi [--ops K]] [--json] [-o CHART.svg]\n"
-            "                      [--approx] [--time-limit SEC] [--from FORMAT] [--quiet]\n"
-            "                      PLATFORM\n"
+            "                      [--measure smpi [--ops K] [--segments auto|M]\n"
+            "                      [--smpi-cfg tuned|default|FLAGS] [--row-timeout S]]\n"
+            "                      [--json] [-o CHART.svg] [--approx] [--time-limit SEC]\n"
+            "                      [--from FORMAT] [--quiet] PLATFORM\n"
             "\n"
             "Compares the algorithms MPI libraries use for series of broadcasts, reduces\n"
             "and allreduces — TwoTreeC (and TwoTreeC+C, TwoTreeC+S for allreduce),\n"
@@ -44,10 +36,12 @@ void help_compare(FILE *out)
             "time per operation, what a long series reaches when operations pipeline.\n"
             "With --measure smpi every algorithm is also run under SimGrid SMPI on the\n"
             "exported platform (steady-run-smpi, next to steady; smpirun, in PATH), as\n"
-            "are the LP's periodic schedule (row lp-schedule; broadcast and reduce) and\n"
-            "the MPI library's own collective with a few SMPI algorithms (rows mpi:NAME,\n"
-            "no model); the measured throughput and its ratio to the optimum fill the\n"
-            "table.  A run that fails or does not verify every operation is an error.\n"
+            "are the LP's periodic schedule (row lp-schedule, broadcast and reduce: the\n"
+            "schedule steady plan --series K writes, run as steady-run-smpi runs that\n"
+            "file) and the MPI library's own collective, with SMPI's default selection\n"
+            "(row mpi:default) and a few SMPI algorithms (rows mpi:NAME), which have no\n"
+            "model; the measured throughput and its ratio to the optimum fill the table.\n"
+            "A run that fails or does not verify every operation is an error.\n"
             "\n"
             "  --op OP               broadcast, reduce or allreduce (required)\n"
             "  --root NAME           the root processor (default: the first processor);\n"
@@ -62,14 +56,24 @@ void help_compare(FILE *out)
             "  --measure smpi        measure every row under SMPI (see above); with an\n"
             "                        abstract platform one cost unit is --msg-size bytes\n"
             "                        (1 MiB) and one simulated second\n"
-            "  --ops K               operations per measured row (default 200)\n"
+            "  --ops K               operations per measured row (default %d)\n"
+            "  --segments auto|M     the lp-schedule's segments per operation, as steady\n"
+            "                        plan --segments (default auto)\n"
+            "  --smpi-cfg CFG        SimGrid's configuration for every run: tuned (default:\n"
+            "                        the network held to the one-port model, docs/running.md),\n"
+            "                        default (SimGrid's own), or --cfg=NAME:VALUE flags in\n"
+            "                        one argument, e.g. \"--cfg=smpi/bw-factor:0:1 --cfg=...\"\n"
+            "  --row-timeout S       stop a row's run after S seconds of wall time and report\n"
+            "                        the row as timed out; the others still run (default\n"
+            "                        %d; 0: no limit)\n"
             "  --json                machine-readable output\n"
             "  -o, --output FILE     also write an SVG bar chart to FILE\n"
             "  --approx              skip the exact rational recovery of the LPs\n"
             "  --time-limit SEC      give up (exit 1) when an LP's solve takes longer\n"
             "  --from FORMAT         auto (default), native, graphml or simgrid\n"
             "  --quiet               no progress line on standard error (drawn only when\n"
-            "                        it is a terminal)\n"
+            "                        it is a terminal: the LP's stages, then the row under\n"
+            "                        SMPI, its number and its time so far)\n"
             "  -h, --help            this help\n"
             "\n"
             "The reduce optimum (SSR) is for an associative, non-commutative operator;\n"
@@ -78,7 +82,11 @@ void help_compare(FILE *out)
             "min(reduce optimum, broadcast optimum), an upper bound.\n"
             "\n"
             "Exit status: 0 done, 2 bad input (unknown node, router as root, unreachable\n"
-            "processor, ...), 1 solver failure or a failed measurement.\n");
+            "processor, ...), 1 solver failure, a failed measurement, or a row that timed\n"
+            "out (the table is printed, the row marked).  Interrupted (SIGINT, SIGTERM,\n"
+            "SIGHUP), it stops the running simulation, removes its temporary files and\n"
+            "dies of the signal.\n",
+            SMPI_DEFAULT_OPS, SMPI_DEFAULT_ROW_TIMEOUT);
 }
 
 static const char *resource_name(steady_resource_t r)
@@ -122,8 +130,57 @@ static void print_size(double bytes, char *buf, size_t n)
     snprintf(buf, n, "%.17g %s", bytes, (const char *[]){"bytes", "KiB", "MiB", "GiB"}[k]);
 }
 
+/* The --cfg flags, as many per line as fit in 80 columns, indented. */
+static void print_flags(const char *const *flags, int n)
+{
+    int col = 13;
+    printf("%-13s", "");
+    for (int i = 0; i < n; i++) {
+        int len = (int)strlen(flags[i]);
+        if (col > 13 && col + 1 + len > 80) {
+            printf("\n%-13s", "");
+            col = 13;
+        }
+        printf("%s%s", col > 13 ? " " : "", flags[i]);
+        col += (col > 13) + len;
+    }
+    putchar('\n');
+}
+
+/* The measurement's settings, below the optimum. */
+static void print_measure_header(const smpi_measure_t *s, const steady_platform_t *p)
+{
+    char buf[64];
+    printf("%-13s%ld operations per row under SMPI (steady-run-smpi, latencies as the\n"
+           "%-13splatform gives them), ",
+           "measured", s->ops, "");
+    if (s->row_timeout > 0)
+        printf("at most %g s of wall time per row\n", s->row_timeout);
+    else
+        printf("no time limit per row\n");
+    if (strcmp(s->cfg_name, "tuned") == 0)
+        printf("%-13stuned: SimGrid's network held to the one-port model\n", "smpi config");
+    else if (strcmp(s->cfg_name, "default") == 0)
+        printf("%-13sdefault: SimGrid's own, no --cfg flag\n", "smpi config");
+    else
+        printf("%-13suser: given by --smpi-cfg\n", "smpi config");
+    if (s->ncfg > 0)
+        print_flags(s->cfg, s->ncfg);
+    if (s->lp_segments > 0) {
+        if (steady_platform_is_abstract(p))
+            snprintf(buf, sizeof buf, "1 segment");
+        else {
+            char size[48];
+            print_size(s->lp_segment_size, size, sizeof size);
+            snprintf(buf, sizeof buf, "%ld segment%s of %s", s->lp_segments,
+                     s->lp_segments == 1 ? "" : "s", size);
+        }
+        printf("%-13s%s per operation (steady plan --series %ld)\n", "lp-schedule", buf, s->ops);
+    }
+}
+
 static void print_text(const steady_comparison_t *c, const steady_platform_t *p, int chunks,
-                       long ops)
+                       const smpi_measure_t *s)
 {
     bool abstract = steady_platform_is_abstract(p);
     const char *unit = abstract ? "operations per time unit" : "operations/s";
@@ -181,13 +238,11 @@ static void print_text(const steady_comparison_t *c, const steady_platform_t *p,
     for (int i = 0; i < c->nextra; i++)
         if ((int)strlen(c->extra[i].name) > w)
             w = (int)strlen(c->extra[i].name);
-    if (ops > 0)
-        printf("%-13s%ld operations per row under SMPI (steady-run-smpi, latencies as the\n"
-               "%-13splatform gives them)\n",
-               "measured", ops, "");
+    if (s)
+        print_measure_header(s, p);
     printf("\n%-*s %6s  %-12s %-7s %-12s ", w, "algorithm", "chunks", "model TP", "ratio",
-           ops > 0 ? "measured" : "measured ");
-    if (ops > 0)
+           s ? "measured" : "measured ");
+    if (s)
         printf("%-8s ", "m. ratio");
     printf("%-10s %-12s %s\n", "one op", "operator", "bottleneck");
     for (int i = 0; i < c->nalgos + c->nextra; i++) {
@@ -211,11 +266,13 @@ static void print_text(const steady_comparison_t *c, const steady_platform_t *p,
         if (isfinite(measured)) {
             snprintf(meas_s, sizeof meas_s, "%.6g", measured);
             snprintf(mratio_s, sizeof mratio_s, "%.4f", measured / c->optimum);
+        } else if (s && (extra ? s->extra_timed_out[i - c->nalgos] : s->algo_timed_out[i])) {
+            snprintf(meas_s, sizeof meas_s, "timed out");
         }
         printf("%-*s %6s  %-12s %-7s %-12s ", w,
                extra ? c->extra[i - c->nalgos].name : steady_algo_name(m->algo), chunk_s, model_s,
                ratio_s, meas_s);
-        if (ops > 0)
+        if (s)
             printf("%-8s ", mratio_s);
         printf("%-10s %-12s %s\n", one_s,
                extra ? extra_operator(c, c->extra[i - c->nalgos].name) : operator_needed(c, m),
@@ -224,12 +281,14 @@ static void print_text(const steady_comparison_t *c, const steady_platform_t *p,
     printf("\n(model TP: a long series, operations pipelined; one op: a single operation\n"
            "simulated alone, in %s%s)\n",
            abstract ? "time units" : "s",
-           ops > 0
-               ? ";\nmeasured: achieved under SMPI, m. ratio = measured / optimum; lp-schedule:\n"
-                 "the LP's periodic schedule (steady plan), its model TP the planned one;\n"
-                 "mpi:NAME: the MPI library's own collective, SMPI algorithm NAME, routed by\n"
-                 "SimGrid and not held to the one-port model"
-               : "");
+           s ? ";\nmeasured: achieved under SMPI, m. ratio = measured / optimum; lp-schedule:\n"
+               "the LP's periodic schedule (steady plan), its model TP the planned one;\n"
+               "mpi:NAME: the MPI library's own collective, SMPI algorithm NAME (default:\n"
+               "SMPI's own selection), routed by SimGrid and not held to the one-port model"
+             : "");
+    if (s && s->timed_out > 0)
+        printf("(timed out: the row's run was stopped after %g s of wall time, --row-timeout)\n",
+               s->row_timeout);
 }
 
 static json_t *number_or_null(double x)
@@ -237,7 +296,14 @@ static json_t *number_or_null(double x)
     return isfinite(x) ? json_real(x) : json_null();
 }
 
-static int print_json(const steady_comparison_t *c, const steady_platform_t *p, long ops)
+/* true, false, or null without a measurement */
+static json_t *flag_or_null(const smpi_measure_t *s, bool flag)
+{
+    return s ? json_boolean(flag) : json_null();
+}
+
+static int print_json(const steady_comparison_t *c, const steady_platform_t *p,
+                      const smpi_measure_t *s)
 {
     bool abstract = steady_platform_is_abstract(p);
     json_t *algos = json_array();
@@ -246,25 +312,30 @@ static int print_json(const steady_comparison_t *c, const steady_platform_t *p, 
         char buf[2 * STEADY_NAME_MAX + 32];
         bottleneck(p, m, buf, sizeof buf);
         json_array_append_new(
-            algos, json_pack("{s:s, s:o, s:o, s:o, s:o, s:i, s:o, s:s, s:s}", "name",
-                             steady_algo_name(m->algo), "model_throughput",
-                             number_or_null(m->throughput), "measured_throughput",
-                             number_or_null(c->measured[i]), "ratio", number_or_null(c->ratio[i]),
-                             "measured_ratio", number_or_null(c->measured[i] / c->optimum),
-                             "chunks", m->chunks, "makespan_estimate", number_or_null(m->makespan),
-                             "operator", operator_needed(c, m), "bottleneck", buf));
+            algos,
+            json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:n, s:o, s:s, s:s}", "name",
+                      steady_algo_name(m->algo), "model_throughput", number_or_null(m->throughput),
+                      "measured_throughput", number_or_null(c->measured[i]), "ratio",
+                      number_or_null(c->ratio[i]), "measured_ratio",
+                      number_or_null(c->measured[i] / c->optimum), "timed_out",
+                      flag_or_null(s, s && s->algo_timed_out[i]), "chunks", m->chunks, "segments",
+                      "makespan_estimate", number_or_null(m->makespan), "operator",
+                      operator_needed(c, m), "bottleneck", buf));
     }
     /* the measured rows without an algorithm: lp-schedule, mpi:NAME */
-    for (int i = 0; i < c->nextra; i++)
+    for (int i = 0; i < c->nextra; i++) {
+        bool lp = strcmp(c->extra[i].name, "lp-schedule") == 0;
         json_array_append_new(
             algos,
-            json_pack("{s:s, s:o, s:o, s:o, s:o, s:n, s:n, s:s, s:n}", "name", c->extra[i].name,
-                      "model_throughput", number_or_null(c->extra[i].model), "measured_throughput",
-                      number_or_null(c->extra[i].measured), "ratio",
+            json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:n, s:o, s:n, s:s, s:n}", "name",
+                      c->extra[i].name, "model_throughput", number_or_null(c->extra[i].model),
+                      "measured_throughput", number_or_null(c->extra[i].measured), "ratio",
                       number_or_null(c->extra[i].model / c->optimum), "measured_ratio",
-                      number_or_null(c->extra[i].measured / c->optimum), "chunks",
-                      "makespan_estimate", "operator", extra_operator(c, c->extra[i].name),
-                      "bottleneck"));
+                      number_or_null(c->extra[i].measured / c->optimum), "timed_out",
+                      flag_or_null(s, s && s->extra_timed_out[i]), "chunks", "segments",
+                      lp && s ? json_integer(s->lp_segments) : json_null(), "makespan_estimate",
+                      "operator", extra_operator(c, c->extra[i].name), "bottleneck"));
+    }
     json_t *j = json_pack(
         "{s:s, s:s, s:s, s:i, s:b, s:f, s:f, s:s, s:o, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "op",
         steady_collop_name(c->op), "platform", steady_platform_name(p), "root",
@@ -277,7 +348,17 @@ static int print_json(const steady_comparison_t *c, const steady_platform_t *p, 
         "algorithms", algos);
     if (!j)
         return EXIT_FAIL;
-    json_object_set_new(j, "measured_ops", ops > 0 ? json_integer(ops) : json_null());
+    json_t *cfg = json_null();
+    if (s) {
+        json_t *flags = json_array();
+        for (int i = 0; i < s->ncfg; i++)
+            json_array_append_new(flags, json_string(s->cfg[i]));
+        cfg = json_pack("{s:s, s:o}", "name", s->cfg_name, "flags", flags);
+    }
+    json_object_set_new(j, "measured_ops", s ? json_integer(s->ops) : json_null());
+    json_object_set_new(j, "smpi_cfg", cfg);
+    json_object_set_new(j, "row_timeout", s ? json_real(s->row_timeout) : json_null());
+    json_object_set_new(j, "timed_out", s ? json_integer(s->timed_out) : json_null());
     int rc =
         json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0 ? EXIT_OK : EXIT_FAIL;
     putchar('\n');
@@ -285,368 +366,19 @@ static int print_json(const steady_comparison_t *c, const steady_platform_t *p, 
     return rc;
 }
 
-/* ---- --measure smpi ---------------------------------------------------------
- *
- * Every row is one SMPI run of the executor (docs/running.md): the platform
- * exported to a temporary SimGrid XML and hostfile, one rank per node
- * (routers included), with the --cfg flags that make SimGrid follow the
- * one-port model (tests/e2e/smpi_export.sh explains each).  smpirun is a
- * launcher script, so each run is a child process, spawned without a shell;
- * its report is its standard output (JSON), its standard error goes to a file
- * that the error message names and that is kept when a run fails.  A run
- * that fails or does not verify every operation stops the comparison: a
- * blank in the table would read as "not measured". */
-
-static const char *const smpi_cfg[] = {"--cfg=smpi/simulate-computation:no",
-                                       "--cfg=smpi/bw-factor:0:1",
-                                       "--cfg=smpi/lat-factor:0:1",
-                                       "--cfg=network/TCP-gamma:0",
-                                       "--cfg=network/crosstraffic:0",
-                                       "--cfg=smpi/wtime:0",
-                                       "--log=root.thres:warning"};
-
-/* The MPI library's own collective, with a few of SMPI's selectable
- * algorithms (--cfg=smpi/bcast:NAME ...) per operation.  Left out: bcast
- * ompi_split_bintree, which never completes a broadcast here (SimGrid
- * 3.x).  Reduces and allreduces run with
- * a commutative MPI_Op (steady-run --commutative): with the non-commutative
- * one SMPI's reduce ompi_chain and allreduce lr and ompi_ring_segmented
- * combine out of rank order and the results do not verify (SimGrid 3.x). */
-static const char *const mpi_algos[3][5] = {
-    {"binomial_tree", "scatter_rdb_allgather", "ompi_pipeline", "NTSL", NULL},
-    {"binomial", "ompi_chain", "ompi_in_order_binary", NULL},
-    {"redbcast", "rdb", "ompi_ring_segmented", NULL}};
-static const char *const mpi_cfg_key[3] = {"bcast", "reduce", "allreduce"};
-
-typedef struct {
-    char dir[PATH_MAX - 32]; /* the temporary directory, "" before it exists */
-    char xml[PATH_MAX], hosts[PATH_MAX], plat[PATH_MAX], sched[PATH_MAX], out[PATH_MAX],
-        err[PATH_MAX];
-    char run[PATH_MAX];     /* steady-run-smpi, next to this program */
-    char smpirun[PATH_MAX]; /* from PATH */
-    char np[16], ops[24], bytes[32];
-    long nops;
-    steady_progress_line_t *line; /* the command's progress line */
-    int rows, done;               /* runs to make, made */
-    bool keep;                    /* a run failed: keep the files its error names */
-} measure_t;
-
-static int measure_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int measure_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("steady compare: --measure smpi: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return EXIT_FAIL;
-}
-
-/* Finds the two programs: steady-run-smpi in the directory of this very
- * executable (the build puts them side by side), smpirun in PATH. */
-static int measure_locate(measure_t *m)
-{
-    ssize_t n = readlink("/proc/self/exe", m->run, sizeof m->run - 32);
-    if (n <= 0)
-        return measure_error("cannot find this program (/proc/self/exe: %s)", strerror(errno));
-    m->run[n] = '\0';
-    char *slash = strrchr(m->run, '/');
-    strcpy(slash ? slash + 1 : m->run, "steady-run-smpi");
-    if (access(m->run, X_OK) != 0)
-        return measure_error("steady-run-smpi not found next to steady (%s; 'make' builds it)",
-                             m->run);
-    const char *path = getenv("PATH");
-    for (const char *d = path; d && *d;) {
-        size_t len = strcspn(d, ":");
-        if (len > 0 && len + sizeof "/smpirun" < sizeof m->smpirun) {
-            snprintf(m->smpirun, sizeof m->smpirun, "%.*s/smpirun", (int)len, d);
-            if (access(m->smpirun, X_OK) == 0)
-                return EXIT_OK;
-        }
-        d += len + (d[len] == ':');
-    }
-    return measure_error("smpirun not found in PATH (install SimGrid: scripts/bootstrap)");
-}
-
-/* The first line of the run's standard error that says something: the
- * executor's own message if there is one, else the first line that is not a
- * SimGrid warning, else the first line. */
-static void first_error_line(const char *path, char *buf, size_t n)
-{
-    snprintf(buf, n, "(nothing on standard error)");
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    char line[512];
-    int rank = 0; /* 3: steady-run's line, 2: not a warning, 1: any */
-    while (rank < 3 && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (!line[0])
-            continue;
-        int r = strncmp(line, "steady-run", 10) == 0 ? 3 : !strstr(line, "WARNING") ? 2 : 1;
-        if (r > rank) {
-            rank = r;
-            snprintf(buf, n, "%.300s", line);
-        }
-    }
-    fclose(f);
-}
-
-/* Runs smpirun ... steady-run-smpi --json --ops K --msg-bytes B ARGS PLATFORM
- * (cfg: one more --cfg, or NULL) and stores the achieved throughput.  label
- * names the row in errors. */
-static int measure_run(measure_t *m, const char *label, const char *cfg, const char *const *args,
-                       double *achieved)
-{
-    const char *argv[64];
-    int n = 0;
-    argv[n++] = m->smpirun;
-    argv[n++] = "-no-privatize";
-    for (size_t i = 0; i < sizeof smpi_cfg / sizeof *smpi_cfg; i++)
-        argv[n++] = smpi_cfg[i];
-    if (cfg)
-        argv[n++] = cfg;
-    const char *fixed[] = {"-platform", m->xml,   "-hostfile", m->hosts, "-np",         m->np,
-                           m->run,      "--json", "--ops",     m->ops,   "--msg-bytes", m->bytes};
-    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-        argv[n++] = fixed[i];
-    for (; *args; args++)
-        argv[n++] = *args;
-    argv[n++] = m->plat;
-    argv[n] = NULL;
-
-    steady_progress_line_report(m->line, "measuring under SMPI, run", m->done++, m->rows);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, m->out, O_WRONLY | O_CREAT | O_TRUNC,
-                                     0600);
-    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, m->err, O_WRONLY | O_CREAT | O_TRUNC,
-                                     0600);
-    pid_t pid;
-    int rc = posix_spawn(&pid, m->smpirun, &fa, NULL, (char *const *)argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0)
-        return measure_error("%s: cannot start %s (%s)", label, m->smpirun, strerror(rc));
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return measure_error("%s: waitpid: %s", label, strerror(errno));
-
-    char why[96] = "", line[304];
-    json_error_t jerr;
-    json_t *j = json_load_file(m->out, JSON_DISABLE_EOF_CHECK, &jerr);
-    json_int_t verified = -1, bad = 0;
-    double tp = NAN;
-    if (j) {
-        verified = json_integer_value(json_object_get(j, "verified"));
-        bad = json_integer_value(json_object_get(j, "lost")) +
-              json_integer_value(json_object_get(j, "duplicated")) +
-              json_integer_value(json_object_get(j, "corrupt"));
-        tp = json_number_value(json_object_get(j, "achieved"));
-        json_decref(j);
-    }
-    if (WIFSIGNALED(st))
-        snprintf(why, sizeof why, "smpirun killed by signal %d", WTERMSIG(st));
-    else if (WEXITSTATUS(st) != 0 && !j)
-        snprintf(why, sizeof why, "smpirun exited with status %d", WEXITSTATUS(st));
-    else if (!j)
-        snprintf(why, sizeof why, "no JSON report");
-    else if (verified != m->nops || bad != 0)
-        snprintf(why, sizeof why, "verified %lld of %ld operations", (long long)verified, m->nops);
-    else if (WEXITSTATUS(st) != 0)
-        snprintf(why, sizeof why, "smpirun exited with status %d", WEXITSTATUS(st));
-    else if (!(tp > 0))
-        snprintf(why, sizeof why, "no achieved throughput in the report");
-    if (why[0]) {
-        m->keep = true;
-        first_error_line(m->err, line, sizeof line);
-        return measure_error("%s: %s: %s (see %s)", label, why, line, m->err);
-    }
-    *achieved = tp;
-    return EXIT_OK;
-}
-
-/* Writes the exported platform, hostfile and native copy into m->dir. */
-static int measure_files(measure_t *m, const steady_platform_t *p, double msg_size,
-                         steady_error_t *err)
-{
-    const char *tmp = getenv("TMPDIR");
-    snprintf(m->dir, sizeof m->dir, "%s/steady-compare-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(m->dir)) {
-        int e = errno;
-        char d[PATH_MAX];
-        snprintf(d, sizeof d, "%s", m->dir);
-        m->dir[0] = '\0';
-        return measure_error("%s: cannot create (%s)", d, strerror(e));
-    }
-    snprintf(m->xml, sizeof m->xml, "%s/platform.xml", m->dir);
-    snprintf(m->hosts, sizeof m->hosts, "%s/platform.hosts", m->dir);
-    snprintf(m->plat, sizeof m->plat, "%s/platform.plat", m->dir);
-    snprintf(m->sched, sizeof m->sched, "%s/lp.sched", m->dir);
-    snprintf(m->out, sizeof m->out, "%s/run.json", m->dir);
-    snprintf(m->err, sizeof m->err, "%s/run.stderr", m->dir);
-    steady_write_options_t wo = {.msg_size = msg_size};
-    const char *paths[3] = {m->xml, m->hosts, m->plat};
-    for (int k = 0; k < 3; k++) {
-        FILE *f = fopen(paths[k], "w");
-        if (!f)
-            return measure_error("%s: cannot create (%s)", paths[k], strerror(errno));
-        steady_err_t rc = k == 1   ? steady_platform_write_hostfile(p, f, err)
-                          : k == 0 ? steady_platform_write(p, f, STEADY_FORMAT_SIMGRID, &wo, err)
-                                   : steady_platform_write(p, f, STEADY_FORMAT_NATIVE, NULL, err);
-        if (fclose(f) != 0 && !rc)
-            return measure_error("%s: cannot write (%s)", paths[k], strerror(errno));
-        if (rc)
-            return report(err);
-    }
-    return EXIT_OK;
-}
-
-/* Plans the LP's periodic schedule for the comparison's problem (as `steady
- * plan --series K` does) into m->sched; *planned is its throughput. */
-static int measure_plan(measure_t *m, const steady_comparison_t *c, const steady_platform_t *p,
-                        const steady_solve_options_t *sopts, double *planned, steady_error_t *err)
-{
-    int nv = steady_platform_node_count(p), nothers = 0;
-    int *others = malloc((size_t)nv * sizeof *others);
-    if (!others)
-        return measure_error("out of memory");
-    for (int v = 0; v < nv; v++)
-        if (v != c->root && steady_platform_node(p, v)->kind == STEADY_PROCESSOR)
-            others[nothers++] = v;
-    steady_problem_t prob = {.msg_size = c->msg_size};
-    if (c->op == STEADY_COLL_BROADCAST) {
-        prob.op = STEADY_OP_BROADCAST;
-        prob.source = c->root;
-        prob.targets = others;
-        prob.ntargets = nothers;
-    } else {
-        prob.op = STEADY_OP_REDUCE;
-        prob.target = c->root;
-        prob.task_cost = c->task_cost;
-    }
-    steady_solution_t *sol = NULL;
-    steady_schedule_t *sc = NULL;
-    steady_plan_options_t po = {.period = STEADY_PERIOD_AUTO, .series = m->nops};
-    int status = EXIT_OK;
-    if (steady_lp_solve(p, &prob, sopts, &sol, err) ||
-        steady_schedule_plan(sol, sopts, &po, &sc, err)) {
-        status = report(err);
-    } else {
-        FILE *f = fopen(m->sched, "w");
-        if (!f) {
-            status = measure_error("%s: cannot create (%s)", m->sched, strerror(errno));
-        } else {
-            steady_err_t rc = steady_schedule_write(sc, p, f, err);
-            if (fclose(f) != 0 && !rc)
-                status = measure_error("%s: cannot write (%s)", m->sched, strerror(errno));
-            else if (rc)
-                status = report(err);
-        }
-        *planned = steady_schedule_per_operation(sc, sc->throughput);
-    }
-    steady_schedule_destroy(sc);
-    steady_solution_destroy(sol);
-    free(others);
-    return status;
-}
-
-static void measure_cleanup(measure_t *m)
-{
-    if (!m->dir[0] || m->keep)
-        return;
-    const char *paths[] = {m->xml, m->hosts, m->plat, m->sched, m->out, m->err};
-    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
-        unlink(paths[i]);
-    rmdir(m->dir);
-}
-
-/* Measures every row of c under SMPI, ops operations each: the LP's
- * schedule (broadcast, reduce: allreduce has no LP schedule of its own), every
- * algorithm with the model's chunk count, and MPI's own collective with a few
- * of SMPI's algorithms.  Fills c->measured and c->extra. */
-static int measure_smpi(steady_comparison_t *c, const steady_platform_t *p, problem_args_t *pa,
-                        long ops)
-{
-    const steady_solve_options_t *sopts = &pa->sopts;
-    int nmpi = 0;
-    while (mpi_algos[c->op][nmpi])
-        nmpi++;
-    measure_t m = {.nops = ops,
-                   .line = &pa->progress,
-                   .rows = (c->op != STEADY_COLL_ALLREDUCE) + c->nalgos + nmpi};
-    steady_error_t err = {0};
-    int status = measure_locate(&m);
-    if (status != EXIT_OK)
-        return status;
-    snprintf(m.np, sizeof m.np, "%d", steady_platform_node_count(p));
-    snprintf(m.ops, sizeof m.ops, "%ld", ops);
-    snprintf(m.bytes, sizeof m.bytes, "%.0f", c->msg_size);
-    if ((status = measure_files(&m, p, c->msg_size, &err)) != EXIT_OK)
-        goto done;
-
-    const char *op = steady_collop_name(c->op), *root = steady_platform_node(p, c->root)->name;
-    char optimum[32], task[32], chunks[16];
-    snprintf(optimum, sizeof optimum, "%.17g", c->optimum);
-    snprintf(task, sizeof task, "%.17g", c->task_cost);
-    bool tasks = c->op != STEADY_COLL_BROADCAST;
-    c->nextra = 0;
-    if (c->op != STEADY_COLL_ALLREDUCE) {
-        double planned = NAN, got;
-        if ((status = measure_plan(&m, c, p, sopts, &planned, &err)) != EXIT_OK)
-            goto done;
-        const char *args[] = {m.sched, NULL};
-        if ((status = measure_run(&m, "lp-schedule", NULL, args, &got)) != EXIT_OK)
-            goto done;
-        snprintf(c->extra[0].name, sizeof c->extra[0].name, "lp-schedule");
-        c->extra[0].model = planned;
-        c->extra[0].measured = got;
-        c->nextra = 1;
-    }
-    for (int i = 0; i < c->nalgos; i++) {
-        const char *name = steady_algo_name(c->algos[i].algo);
-        snprintf(chunks, sizeof chunks, "%d", c->algos[i].chunks);
-        const char *args[] = {"--algo",
-                              name,
-                              "--op",
-                              op,
-                              "--chunks",
-                              chunks,
-                              "--root",
-                              root,
-                              "--optimum",
-                              optimum,
-                              tasks ? "--task-cost" : NULL,
-                              task,
-                              NULL};
-        if ((status = measure_run(&m, name, NULL, args, &c->measured[i])) != EXIT_OK)
-            goto done;
-    }
-    for (const char *const *a = mpi_algos[c->op]; *a && c->nextra < STEADY_COMPARE_EXTRA_MAX; a++) {
-        char cfg[96], label[48];
-        snprintf(cfg, sizeof cfg, "--cfg=smpi/%s:%s", mpi_cfg_key[c->op], *a);
-        snprintf(label, sizeof label, "mpi:%s", *a);
-        const char *args[] = {"--algo",    "mpi",    "--op",
-                              op,          "--root", root,
-                              "--optimum", optimum,  tasks ? "--commutative" : NULL,
-                              NULL};
-        double got;
-        if ((status = measure_run(&m, label, cfg, args, &got)) != EXIT_OK)
-            goto done;
-        snprintf(c->extra[c->nextra].name, sizeof c->extra[0].name, "%s", label);
-        c->extra[c->nextra].model = NAN;
-        c->extra[c->nextra++].measured = got;
-    }
-done:
-    measure_cleanup(&m);
-    return status;
-}
-
 int cmd_compare(int argc, char **argv)
 {
-    enum { O_ROOT = O_PROBLEM_END, O_JSON, O_CHUNKS, O_APPROX, O_MEASURE, O_OPS };
+    enum {
+        O_ROOT = O_PROBLEM_END,
+        O_JSON,
+        O_CHUNKS,
+        O_APPROX,
+        O_MEASURE,
+        O_OPS,
+        O_SEGMENTS,
+        O_SMPI_CFG,
+        O_ROW_TIMEOUT
+    };
     static const struct option opts[] = {{"op", required_argument, NULL, O_OP},
                                          {"root", required_argument, NULL, O_ROOT},
                                          {"source", required_argument, NULL, O_SOURCE},
@@ -662,13 +394,18 @@ int cmd_compare(int argc, char **argv)
                                          {"approx", no_argument, NULL, O_APPROX},
                                          {"measure", required_argument, NULL, O_MEASURE},
                                          {"ops", required_argument, NULL, O_OPS},
+                                         {"segments", required_argument, NULL, O_SEGMENTS},
+                                         {"smpi-cfg", required_argument, NULL, O_SMPI_CFG},
+                                         {"row-timeout", required_argument, NULL, O_ROW_TIMEOUT},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     problem_args_t a; /* --op, --source, --target, --msg-size, --task-cost, --time-limit, --from */
     problem_args_init(&a, "compare");
-    const char *root_flag = NULL, *root_name = NULL, *chart = NULL;
+    smpi_measure_t sm; /* --ops, --segments, --smpi-cfg, --row-timeout */
+    smpi_measure_init(&sm);
+    const char *root_flag = NULL, *root_name = NULL, *chart = NULL, *cfg = NULL;
+    const char *measure_flag = NULL; /* a flag of --measure smpi, given without it */
     bool json = false, measure = false;
-    long ops = 0;
     int chunks = 0, c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
@@ -685,6 +422,7 @@ int cmd_compare(int argc, char **argv)
             return st;
         if (st == EXIT_OK)
             continue;
+        char *end;
         switch (c) {
         case O_JSON: json = true; break;
         case O_APPROX: a.sopts.exact = false; break;
@@ -694,15 +432,31 @@ int cmd_compare(int argc, char **argv)
                 return usage_error("compare", "--measure takes smpi (%s)", optarg);
             measure = true;
             break;
-        case O_OPS: {
-            char *end;
-            ops = strtol(optarg, &end, 10);
-            if (*end || end == optarg || ops < 1 || ops > 1000000000L)
+        case O_OPS:
+            measure_flag = "--ops";
+            sm.ops = strtol(optarg, &end, 10);
+            if (*end || end == optarg || sm.ops < 1 || sm.ops > 1000000000L)
                 return usage_error("compare", "--ops takes a positive integer (%s)", optarg);
             break;
-        }
+        case O_SEGMENTS:
+            measure_flag = "--segments";
+            if (!parse_segments(optarg, &sm.segments))
+                return usage_error("compare", "--segments takes auto or a count from 1 to %d (%s)",
+                                   1 << 20, optarg);
+            break;
+        case O_SMPI_CFG:
+            measure_flag = "--smpi-cfg";
+            cfg = optarg;
+            break;
+        case O_ROW_TIMEOUT:
+            measure_flag = "--row-timeout";
+            sm.row_timeout = strtod(optarg, &end);
+            if (*end || end == optarg || !(sm.row_timeout >= 0) || sm.row_timeout > 1e7)
+                return usage_error("compare",
+                                   "--row-timeout takes a number of seconds, 0 for no limit (%s)",
+                                   optarg);
+            break;
         case O_CHUNKS: {
-            char *end;
             long n = strtol(optarg, &end, 10);
             if (strcmp(optarg, "auto") == 0)
                 chunks = 0;
@@ -730,8 +484,11 @@ int cmd_compare(int argc, char **argv)
         return usage_error("compare", "--target goes with --op reduce (use --root)");
     if (a.prob.task_cost > 0 && op == STEADY_COLL_BROADCAST)
         return usage_error("compare", "--task-cost goes with --op reduce or allreduce");
-    if (ops && !measure)
-        return usage_error("compare", "--ops goes with --measure smpi");
+    if (measure_flag && !measure)
+        return usage_error("compare", "%s goes with --measure smpi", measure_flag);
+    if (sm.segments && op == STEADY_COLL_ALLREDUCE)
+        return usage_error("compare", "--segments goes with --op broadcast or reduce (the "
+                                      "lp-schedule row; allreduce has none)");
     if (measure && !a.sopts.exact)
         return usage_error("compare", "--measure smpi plans the LP schedule, which needs the "
                                       "exact LP (drop --approx)");
@@ -740,9 +497,13 @@ int cmd_compare(int argc, char **argv)
 
     steady_error_t err = {0};
     steady_platform_t *p = NULL;
-    if (steady_platform_read(argv[optind], a.from, &p, NULL, &err))
-        return report(&err);
-    int status = EXIT_OK, root = -1;
+    int status = cfg ? smpi_measure_parse_cfg(&sm, cfg) : EXIT_OK, root = -1;
+    if (status != EXIT_OK)
+        goto done;
+    if (steady_platform_read(argv[optind], a.from, &p, NULL, &err)) {
+        status = report(&err);
+        goto done;
+    }
     if (root_name) {
         root = steady_platform_find_node(p, root_name);
         if (root < 0) {
@@ -759,7 +520,7 @@ int cmd_compare(int argc, char **argv)
     problem_progress_start(&a);
     steady_err_t rc = steady_compare_run(p, (steady_collop_t)op, root, &mo, &a.sopts, &cmp, &err);
     if (!rc && measure)
-        status = measure_smpi(&cmp, p, &a, ops ? ops : 200);
+        status = smpi_measure(&sm, &cmp, p, &a);
     problem_progress_clear(&a);
     if (rc)
         status = report(&err);
@@ -778,10 +539,24 @@ int cmd_compare(int argc, char **argv)
         }
     }
     if (json)
-        status = print_json(&cmp, p, measure ? (ops ? ops : 200) : 0);
+        status = print_json(&cmp, p, measure ? &sm : NULL);
     else
-        print_text(&cmp, p, chunks, measure ? (ops ? ops : 200) : 0);
+        print_text(&cmp, p, chunks, measure ? &sm : NULL);
+    if (status == EXIT_OK && measure && sm.timed_out > 0) {
+        fflush(stdout);
+        fprintf(stderr, "steady compare: --measure smpi: %d row%s timed out (--row-timeout %g):",
+                sm.timed_out, sm.timed_out == 1 ? "" : "s", sm.row_timeout);
+        for (int i = 0; i < cmp.nalgos; i++)
+            if (sm.algo_timed_out[i])
+                fprintf(stderr, " %s", steady_algo_name(cmp.algos[i].algo));
+        for (int i = 0; i < cmp.nextra; i++)
+            if (sm.extra_timed_out[i])
+                fprintf(stderr, " %s", cmp.extra[i].name);
+        fputc('\n', stderr);
+        status = EXIT_FAIL;
+    }
 done:
+    smpi_measure_free(&sm);
     steady_platform_destroy(p);
     return status;
 }

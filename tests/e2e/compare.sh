@@ -133,6 +133,27 @@ expect 2 "steady compare: --chunks takes a positive integer or auto (0) $u" \
     "$steady" compare --op broadcast --chunks 0 $ex/paper-reduce.plat
 expect 2 "steady compare: --chunks takes a positive integer or auto (many) $u" \
     "$steady" compare --op broadcast --chunks many $ex/paper-reduce.plat
+for flag in "--ops 5" "--segments 2" "--smpi-cfg default" "--row-timeout 5"; do
+    expect 2 "steady compare: ${flag% *} goes with --measure smpi $u" \
+        "$steady" compare --op broadcast $flag $ex/paper-reduce.plat
+done
+m="--op broadcast --measure smpi"
+cfg_usage="steady compare: --smpi-cfg takes tuned, default or --cfg=NAME:VALUE flags"
+expect 2 "$cfg_usage (bogus) $u" "$steady" compare $m --smpi-cfg "--cfg=smpi/bw-factor:0:1 bogus" \
+    $ex/paper-reduce.plat
+expect 2 "$cfg_usage (--cfg=smpi/wtime) $u" "$steady" compare $m --smpi-cfg "--cfg=smpi/wtime" \
+    $ex/paper-reduce.plat
+expect 2 "$cfg_usage (--cfg=:0) $u" "$steady" compare $m --smpi-cfg "--cfg=:0" $ex/paper-reduce.plat
+expect 2 "$cfg_usage ( ) $u" "$steady" compare $m --smpi-cfg " " $ex/paper-reduce.plat
+expect 2 "$cfg_usage (tuned,default) $u" "$steady" compare $m --smpi-cfg tuned,default $ex/paper-reduce.plat
+expect 2 "steady compare: --row-timeout takes a number of seconds, 0 for no limit (-1) $u" \
+    "$steady" compare $m --row-timeout -1 $ex/paper-reduce.plat
+expect 2 "steady compare: --row-timeout takes a number of seconds, 0 for no limit (5s) $u" \
+    "$steady" compare $m --row-timeout 5s $ex/paper-reduce.plat
+expect 2 "steady compare: --segments takes auto or a count from 1 to 1048576 (0) $u" \
+    "$steady" compare $m --segments 0 $ex/paper-reduce.plat
+expect 2 "steady compare: --segments goes with --op broadcast or reduce (the lp-schedule row; allreduce has none) $u" \
+    "$steady" compare --op allreduce --measure smpi --segments 2 $ex/paper-reduce.plat
 expect 2 "steady compare: unknown option (--targets) $u" "$steady" compare --op broadcast --targets P1 $ex/paper-reduce.plat
 expect 2 "steady compare: option needs a value (--op) $u" "$steady" compare $ex/paper-reduce.plat --op
 expect 2 "steady compare: --msg-size: message size must be positive (-1) $u" \
@@ -153,7 +174,9 @@ expect 2 "" "$steady" compare --op reduce a b
 expect 1 "/nonexistent/dir/c.svg: cannot create (No such file or directory)" \
     "$steady" compare --op broadcast -o /nonexistent/dir/c.svg $ex/paper-reduce.plat
 expect 0 "" "$steady" compare --help
-grep -q -- '--chunks C|auto' "$tmp/out" || fail "compare --help"
+for flag in '--chunks C|auto' '--segments auto|M' '--smpi-cfg CFG' '--row-timeout S'; do
+    grep -q -- "^  $flag " "$tmp/out" || fail "compare --help: no $flag"
+done
 expect 0 "" "$steady" --help
 grep -q '^  compare ' "$tmp/out" || fail "steady --help lists compare"
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # End-to-end test of `steady compare --measure smpi` (docs/comparison.md,
-# "Measured"): every row of the table measured under SMPI.
+# "Measured under SMPI"): every row of the table measured under SMPI.
 #
 #  1. A generated heterogeneous platform (random, 5 processors, seed 1, its
 #     latencies set to 0 so that SimGrid simulates the one-port model,
@@ -8,9 +8,22 @@
 #     row: every row has a measured throughput; the algorithms and the LP
 #     schedule stay below the optimum (x 1.001: SMPI ranks time from their
 #     own exit of the starting barrier); the LP schedule reaches 0.9 of it;
-#     the rows are the algorithms, lp-schedule and four mpi:NAME.
+#     the rows are the algorithms, lp-schedule, mpi:default and four
+#     mpi:NAME; the report names the tuned configuration.
 #  2. The chart has a measured (green) bar per row.
-#  3. steady without steady-run-smpi beside it: one line, exit 1.
+#  3. The lp-schedule row is the schedule run as a direct `smpirun ...
+#     steady-run-smpi` runs its file: the same platform with its latencies,
+#     1 MiB messages planned whole and in 4 segments (`--segments`), compare's
+#     measured and planned throughputs equal those of `steady plan --series
+#     20` run directly, within SimGrid's precision (it once ran every
+#     segment with the whole message: a quarter of the throughput in 4).
+#  4. --smpi-cfg: the tuned flags given by hand measure exactly what tuned
+#     does, row by row; `default` (SimGrid's own configuration) measures
+#     every row, the schedule differently, and says so.
+#  5. steady without steady-run-smpi beside it, or without smpirun: one
+#     line, exit 1; usage errors.
+# tests/e2e/compare_stop.sh tests the row timeout, the signals and the
+# temporary files.
 #
 #   tests/e2e/compare_measure.sh BUILD_DIR      (from the repository root)
 set -u
@@ -35,6 +48,9 @@ for bin in "$steady" "$build/steady-run-smpi"; do
         exit 1
     }
 done
+# the tuned configuration (docs/running.md; tests/e2e/lib/executor.bash)
+tuned=(--cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1
+    --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0 --cfg=smpi/wtime:0)
 
 "$steady" gen --kind random --nodes 5 --seed 1 -o "$tmp/r.plat"
 sed 's/latency=[^ ]*/latency=0/' "$tmp/r.plat" >"$tmp/z.plat"
@@ -43,18 +59,22 @@ timeout 120 "$steady" compare --op broadcast --measure smpi --ops 100 --msg-size
     -o "$tmp/c.svg" "$tmp/z.plat" >"$tmp/out" 2>"$tmp/err"
 st=$?
 [ $st -eq 0 ] || fail "compare --measure smpi: exit $st: $(head -c 300 "$tmp/err")"
-python3 - "$tmp/out" <<'PY' || fail "compare --measure smpi --json: $(tail -1 "$tmp/why")"
+python3 - "$tmp/out" "${tuned[@]}" <<'PY' 2>"$tmp/why" || fail "compare --measure smpi --json: $(tail -1 "$tmp/why")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 opt = d["optimum"]
 assert d["measured_ops"] == 100, d["measured_ops"]
+assert d["smpi_cfg"] == {"name": "tuned", "flags": sys.argv[2:]}, d["smpi_cfg"]
+assert d["row_timeout"] == 600 and d["timed_out"] == 0, d
 rows = {a["name"]: a for a in d["algorithms"]}
-want = ["twotreec", "twotrees", "binomial", "binary", "chain", "flat", "lp-schedule",
+want = ["twotreec", "twotrees", "binomial", "binary", "chain", "flat", "lp-schedule", "mpi:default",
         "mpi:binomial_tree", "mpi:scatter_rdb_allgather", "mpi:ompi_pipeline", "mpi:NTSL"]
 assert [a["name"] for a in d["algorithms"]] == want, list(rows)
 for a in d["algorithms"]:
     m = a["measured_throughput"]
     assert isinstance(m, float) and m > 0, a
+    assert a["timed_out"] is False, a
+    assert a["segments"] == (1 if a["name"] == "lp-schedule" else None), a
     assert abs(a["measured_ratio"] - m / opt) <= 1e-12 * a["measured_ratio"], a
     if a["name"].startswith("mpi:"):
         assert a["model_throughput"] is None and a["ratio"] is None, a
@@ -71,7 +91,7 @@ import sys, xml.etree.ElementTree as ET
 ns = "{http://www.w3.org/2000/svg}"
 bars = [r for r in ET.parse(sys.argv[1]).getroot().iter(ns + "rect") if r.find(ns + "title") is not None]
 measured = [b for b in bars if "measured" in b.find(ns + "title").text]
-assert len(measured) == 11 and len(bars) == 6 + 1 + 11, (len(bars), len(measured))
+assert len(measured) == 12 and len(bars) == 6 + 1 + 12, (len(bars), len(measured))
 PY
 
 # the text table: a measured value and ratio on the lp-schedule row
@@ -81,6 +101,65 @@ grep -q '^lp-schedule  *-  *[0-9.]*  *[01]\.[0-9]*  *[0-9.]*  *[01]\.[0-9]* ' "$
     fail "reduce table: no measured lp-schedule row: $(grep lp-schedule "$tmp/out")"
 grep -q '^mpi:ompi_chain  *-  *-  *-  *[0-9.]* .* commutative ' "$tmp/out" ||
     fail "reduce table: no mpi:ompi_chain row"
+grep -q '^mpi:default  *-  *-  *-  *[0-9.]* .* commutative ' "$tmp/out" ||
+    fail "reduce table: no mpi:default row"
+grep -qx 'smpi config  tuned: SimGrid.s network held to the one-port model' "$tmp/out" &&
+    grep -qx '             --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1' "$tmp/out" ||
+    fail "reduce table: no tuned configuration: $(grep -A1 '^smpi config' "$tmp/out")"
+grep -qx 'lp-schedule  1 segment of 16 KiB per operation (steady plan --series 20)' "$tmp/out" ||
+    fail "reduce table: $(grep '^lp-schedule  [0-9]' "$tmp/out")"
+
+# 3. the lp-schedule row is the schedule run as a direct smpirun of its file
+# would run it: the platform with its latencies, 1 MiB whole and in 4 segments
+"$steady" export --format simgrid "$tmp/r.plat" -o "$tmp/r.xml" --hostfile "$tmp/r.hosts"
+for m in 1 4; do
+    timeout 120 "$steady" compare --op broadcast --measure smpi --ops 20 --segments $m --json \
+        "$tmp/r.plat" >"$tmp/seg$m.json" 2>"$tmp/err" ||
+        { fail "compare --segments $m: $(head -c 300 "$tmp/err")"; continue; }
+    "$steady" plan --op broadcast --series 20 --segments $m -o "$tmp/seg$m.sched" "$tmp/r.plat" \
+        >"$tmp/err" 2>&1 &&
+        timeout 120 smpirun -no-privatize "${tuned[@]}" --log=root.thres:warning -platform "$tmp/r.xml" \
+            -hostfile "$tmp/r.hosts" -np 5 "$build/steady-run-smpi" --json --ops 20 "$tmp/seg$m.sched" \
+            "$tmp/r.plat" >"$tmp/direct$m.json" 2>"$tmp/err" ||
+        { fail "direct run, $m segments: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
+    python3 - "$tmp/seg$m.json" "$tmp/direct$m.json" $m <<'PY' 2>"$tmp/why" || fail "lp-schedule in $m segments: $(tail -1 "$tmp/why")"
+import json, sys
+c = {a["name"]: a for a in json.load(open(sys.argv[1]))["algorithms"]}["lp-schedule"]
+d = json.load(open(sys.argv[2]))
+m = int(sys.argv[3])
+assert c["segments"] == m and d["verified"] == 20, (c, d["verified"])
+# the schedule steady plan writes (its throughput per operation), measured
+# as the direct run measures it, within SimGrid's precision
+assert abs(c["model_throughput"] - d["planned"]) <= 1e-12 * d["planned"], (c, d["planned"])
+assert abs(c["measured_throughput"] - d["achieved"]) <= 1e-9 * d["achieved"], (c, d["achieved"])
+print("  lp-schedule, 1 MiB in %d segment%s: compare %.6f, direct run %.6f (optimum %.6f)"
+      % (m, "s" if m > 1 else "", c["measured_throughput"], d["achieved"], d["optimum"]))
+PY
+done
+
+# 4. --smpi-cfg: the tuned flags by hand measure what tuned does, row by
+# row; SimGrid's default configuration measures every row, differently
+timeout 120 "$steady" compare --op broadcast --measure smpi --ops 20 --segments 4 --json \
+    --smpi-cfg "${tuned[*]}" "$tmp/r.plat" >"$tmp/user.json" 2>"$tmp/err" ||
+    fail "compare --smpi-cfg FLAGS: $(head -c 300 "$tmp/err")"
+timeout 120 "$steady" compare --op broadcast --measure smpi --ops 20 --segments 4 --json \
+    --smpi-cfg default "$tmp/r.plat" >"$tmp/default.json" 2>"$tmp/err" ||
+    fail "compare --smpi-cfg default: $(head -c 300 "$tmp/err")"
+python3 - "$tmp/seg4.json" "$tmp/user.json" "$tmp/default.json" "${tuned[@]}" <<'PY' 2>"$tmp/why" || fail "--smpi-cfg: $(tail -1 "$tmp/why")"
+import json, sys
+tuned, user, default = (json.load(open(f)) for f in sys.argv[1:4])
+assert user["smpi_cfg"] == {"name": "user", "flags": sys.argv[4:]}, user["smpi_cfg"]
+assert default["smpi_cfg"] == {"name": "default", "flags": []}, default["smpi_cfg"]
+assert len(tuned["algorithms"]) == len(user["algorithms"]) == len(default["algorithms"]) == 12
+for t, u, d in zip(tuned["algorithms"], user["algorithms"], default["algorithms"]):
+    assert t["name"] == u["name"] == d["name"], (t, u, d)
+    assert abs(u["measured_throughput"] - t["measured_throughput"]) <= 1e-9 * t["measured_throughput"], (t, u)
+    assert d["measured_throughput"] > 0, d
+lt, ld = (x["algorithms"][6] for x in (tuned, default))
+assert lt["name"] == "lp-schedule" and abs(ld["measured_throughput"] / lt["measured_throughput"] - 1) > 0.01, (lt, ld)
+print("  lp-schedule, 1 MiB in 4 segments: tuned %.6f, default configuration %.6f"
+      % (lt["measured_throughput"], ld["measured_throughput"]))
+PY
 
 # steady alone, without steady-run-smpi next to it
 mkdir "$tmp/alone"
@@ -100,8 +179,6 @@ st=$?
 "$steady" compare --op broadcast --measure mpich "$tmp/z.plat" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && [ "$(cat "$tmp/err")" = "steady compare: --measure takes smpi (mpich) (see 'steady compare --help')" ] ||
     fail "--measure mpich: '$(cat "$tmp/err")'"
-"$steady" compare --op broadcast --ops 5 "$tmp/z.plat" >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] || fail "--ops without --measure accepted"
 
 if [ "$failures" -eq 0 ]; then
     echo "PASS compare_measure"

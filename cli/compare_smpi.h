@@ -1,0 +1,55 @@
+/*
+ * compare_smpi.h — `steady compare --measure smpi` (compare_smpi.c): every
+ * row of a comparison run under SimGrid SMPI, docs/comparison.md.
+ */
+#ifndef STEADY_COMPARE_SMPI_H
+#define STEADY_COMPARE_SMPI_H
+
+#include <stdbool.h>
+
+#include "cli.h"
+#include "steady/compare.h"
+
+#define SMPI_DEFAULT_OPS         200 /* operations per row */
+#define SMPI_DEFAULT_ROW_TIMEOUT 600 /* wall seconds a row may take */
+
+typedef struct {
+    /* the options */
+    long ops;               /* operations per row */
+    long segments;          /* the lp-schedule's segments per operation (steady plan
+                               --segments); 0: automatic */
+    double row_timeout;     /* wall seconds one row's run may take; 0: no limit */
+    const char *cfg_name;   /* the SMPI configuration: "tuned", "default" or "user" */
+    const char *const *cfg; /* its --cfg flags, given to smpirun */
+    int ncfg;
+    char *cfg_copy;         /* --smpi-cfg's words, split in place (owned) */
+    const char **cfg_words; /* the user's flags (owned) */
+    /* the results, besides the comparison's measured values */
+    bool algo_timed_out[STEADY_ALGO_COUNT];
+    bool extra_timed_out[STEADY_COMPARE_EXTRA_MAX];
+    int timed_out;          /* rows killed after row_timeout */
+    long lp_segments;       /* the lp-schedule's segments per operation, 0 without it */
+    double lp_segment_size; /* and a segment's size (bytes, or cost units) */
+} smpi_measure_t;
+
+/* The defaults: SMPI_DEFAULT_OPS, automatic segments, the tuned
+ * configuration, SMPI_DEFAULT_ROW_TIMEOUT. */
+void smpi_measure_init(smpi_measure_t *s);
+/* --smpi-cfg: "tuned", "default", or --cfg=NAME:VALUE flags separated by
+ * blanks.  EXIT_OK, or the exit status after printing the error. */
+int smpi_measure_parse_cfg(smpi_measure_t *s, const char *arg);
+void smpi_measure_free(smpi_measure_t *s);
+
+/* Measures every row of c under SMPI: the LP's periodic schedule
+ * (broadcast and reduce), every algorithm with the model's chunk count, the
+ * MPI library's own collective with SMPI's default selection and with a few
+ * of SMPI's algorithms.  Fills c->measured and c->extra, and s's results.
+ * A row that outlasts s->row_timeout is killed and counted in s->timed_out
+ * (its measured value stays NAN); any other failure stops the measurement:
+ * the error is printed and the exit status returned.  The temporary files
+ * are removed on return and when a SIGINT, SIGTERM or SIGHUP ends the
+ * program meanwhile. */
+int smpi_measure(smpi_measure_t *s, steady_comparison_t *c, const steady_platform_t *p,
+                 problem_args_t *pa);
+
+#endif
