@@ -101,7 +101,7 @@ def structure(path):
                 seg=d.get("segments", 1))
 
 sol = json.load(open(f"{tmp}/solve.out"))
-rates = sum(len(e["rates"]) for e in sol["edges"])
+rates = sum(len(e["rates"]) for e in sol["hops"])
 tasks = len(sol.get("tasks", []))
 # trees <= positive rates: every extracted tree or route zeroes one
 # (decompose/trees.c); broadcast: <= |E+| + 1 spanning arborescences,

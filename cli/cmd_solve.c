@@ -1,7 +1,7 @@
 /*
  * cmd_solve.c — `steady solve`: the optimal steady-state throughput of a
  * series of scatters, gossips, reduces or broadcasts, with the binding
- * constraints and the per-edge utilisation.
+ * constraints and how busy each hop and shared resource is.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
@@ -23,8 +23,9 @@ void help_solve(FILE *out)
             "Solves the steady-state linear program of a series of operations on PLATFORM\n"
             "(docs/linear-programs.md) and prints the optimal throughput TP — operations\n"
             "per second, or per abstract time unit on a platform with cost edges — as an\n"
-            "exact fraction and a decimal, the saturated ports and processors, and how\n"
-            "busy each edge is.\n"
+            "exact fraction and a decimal, the saturated ports, processors and shared\n"
+            "links (channels), how busy each hop is (an edge between two ranks, or a path\n"
+            "through switches, shown with \"via\"), and how busy each channel is.\n"
             "\n"
             "%s"
             "  --json                machine-readable output (docs/solve-json.md)\n"
@@ -82,6 +83,40 @@ static void saturated(const steady_solution_t *s, int v, bool full[3])
     for (int k = 0; k < 3; k++)
         full[k] = mpq_cmp_ui(busy[k], 1, 1) >= 0;
     mpq_clears(busy[0], busy[1], busy[2], NULL);
+}
+
+/* "a -> b", or "a -> b via s1,s2" for a hop through switches. */
+static void hop_label(const steady_platform_t *p, const steady_hop_t *h, char *buf, size_t n)
+{
+    size_t len = (size_t)snprintf(buf, n, "%s -> %s", steady_platform_node(p, h->src)->name,
+                                  steady_platform_node(p, h->dst)->name);
+    for (int k = 1; k < h->nedges && len < n; k++)
+        len += (size_t)snprintf(
+            buf + len, n - len, "%s%s", k == 1 ? " via " : ",",
+            steady_platform_node(p, steady_platform_edge(p, h->edges[k])->src)->name);
+}
+
+/* The busy fraction of each shared resource (NULL when the platform has
+ * none, or memory runs out: then no resource is shown). */
+static mpq_t *resource_busy(const steady_solution_t *s)
+{
+    int nr = steady_platform_resource_count(steady_solution_platform(s));
+    mpq_t *busy = nr > 0 ? malloc((size_t)nr * sizeof *busy) : NULL;
+    if (!busy)
+        return NULL;
+    for (int r = 0; r < nr; r++)
+        mpq_init(busy[r]);
+    steady_solution_resource_busy(s, busy);
+    return busy;
+}
+
+static void resource_busy_free(const steady_solution_t *s, mpq_t *busy)
+{
+    if (!busy)
+        return;
+    for (int r = 0; r < steady_platform_resource_count(steady_solution_platform(s)); r++)
+        mpq_clear(busy[r]);
+    free(busy);
 }
 
 static void describe_problem(const steady_solution_t *s, char *buf, size_t n)
@@ -161,20 +196,34 @@ static void print_text(const steady_solution_t *s)
             if (full[k])
                 printf("%s%s of %s", nb++ ? ", " : "", kinds[k], steady_platform_node(p, v)->name);
     }
+    mpq_t *rbusy = resource_busy(s);
+    int nr = rbusy ? steady_platform_resource_count(p) : 0;
+    for (int r = 0; r < nr; r++)
+        if (mpq_cmp_ui(rbusy[r], 1, 1) >= 0) {
+            steady_platform_resource_name(p, r, buf, sizeof buf);
+            printf("%s%s", nb++ ? ", " : "", buf);
+        }
     printf("%s\n", nb ? " (saturated)" : "none saturated");
 
-    printf("\n%-28s %-10s %s\n", "edge", "busy", "messages per time unit");
-    for (int e = 0; e < steady_platform_edge_count(p); e++) {
-        steady_solution_edge_busy(s, e, a);
+    const steady_hop_graph_t *hg = steady_solution_hops(s);
+    int width = 28; /* the widest label of a busy hop */
+    for (int h = 0; h < steady_hop_graph_count(hg); h++) {
+        steady_solution_hop_busy(s, h, a);
         if (mpq_sgn(a) == 0)
             continue;
-        const steady_edge_t *ed = steady_platform_edge(p, e);
-        snprintf(buf, sizeof buf, "%s -> %s", steady_platform_node(p, ed->src)->name,
-                 steady_platform_node(p, ed->dst)->name);
-        printf("%-28s %-10.4g", buf, mpq_get_d(a));
+        hop_label(p, steady_hop_graph_hop(hg, h), buf, sizeof buf);
+        width = (int)strlen(buf) > width ? (int)strlen(buf) : width;
+    }
+    printf("\n%-*s %-10s %s\n", width, "hop", "busy", "messages per time unit");
+    for (int h = 0; h < steady_hop_graph_count(hg); h++) {
+        steady_solution_hop_busy(s, h, a);
+        if (mpq_sgn(a) == 0)
+            continue;
+        hop_label(p, steady_hop_graph_hop(hg, h), buf, sizeof buf);
+        printf("%-*s %-10.4g", width, buf, mpq_get_d(a));
         int shown = 0;
         for (int t = 0; t < steady_solution_type_count(s); t++) {
-            steady_solution_send(s, e, t, b);
+            steady_solution_send(s, h, t, b);
             if (mpq_sgn(b) == 0)
                 continue;
             if (shown++ == 6) {
@@ -188,6 +237,14 @@ static void print_text(const steady_solution_t *s)
         }
         putchar('\n');
     }
+    if (nr > 0) {
+        printf("\n%-*s %s\n", width, "shared link", "busy");
+        for (int r = 0; r < nr; r++) {
+            steady_platform_resource_name(p, r, buf, sizeof buf);
+            printf("%-*s %.4g\n", width, buf, mpq_get_d(rbusy[r]));
+        }
+    }
+    resource_busy_free(s, rbusy);
     if (steady_solution_op(s) == STEADY_OP_REDUCE) {
         printf("\n%-16s %-10s %s\n", "processor", "cpu busy", "tasks T(k,l,m) per time unit");
         for (int v = 0; v < steady_platform_node_count(p); v++) {
@@ -249,7 +306,8 @@ static int print_json(const steady_solution_t *s)
         return EXIT_FAIL;
     }
 
-    json_t *bottlenecks = json_array(), *nodes = json_array(), *edges = json_array();
+    json_t *bottlenecks = json_array(), *nodes = json_array(), *hops = json_array();
+    json_t *resources = json_array();
     for (int v = 0; v < steady_platform_node_count(p); v++) {
         const char *name = steady_platform_node(p, v)->name;
         bool full[3];
@@ -263,13 +321,31 @@ static int print_json(const steady_solution_t *s)
         json_array_append_new(nodes, json_pack("{s:s, s:o, s:o, s:o}", "name", name, "send",
                                                q_json(a), "recv", q_json(b), "cpu", q_json(c)));
     }
-    for (int e = 0; e < steady_platform_edge_count(p); e++) {
-        const steady_edge_t *ed = steady_platform_edge(p, e);
-        steady_solution_edge_busy(s, e, a);
-        steady_solution_comm_time(s, e, c);
-        json_t *rates = json_array();
+    mpq_t *rbusy = resource_busy(s);
+    int nr = rbusy ? steady_platform_resource_count(p) : 0;
+    char rname[2 * STEADY_NAME_MAX + 32];
+    for (int r = 0; r < nr; r++) {
+        steady_platform_resource_name(p, r, rname, sizeof rname);
+        if (mpq_cmp_ui(rbusy[r], 1, 1) >= 0)
+            json_array_append_new(bottlenecks,
+                                  json_pack("{s:s, s:s}", "kind", "link", "resource", rname));
+        json_array_append_new(resources,
+                              json_pack("{s:s, s:o}", "name", rname, "busy", q_json(rbusy[r])));
+    }
+    resource_busy_free(s, rbusy);
+    const steady_hop_graph_t *hg = steady_solution_hops(s);
+    for (int h = 0; h < steady_hop_graph_count(hg); h++) {
+        const steady_hop_t *hop = steady_hop_graph_hop(hg, h);
+        steady_solution_hop_busy(s, h, a);
+        steady_solution_hop_time(s, h, c);
+        json_t *rates = json_array(), *via = json_array();
+        for (int k = 1; k < hop->nedges; k++)
+            json_array_append_new(
+                via,
+                json_string(
+                    steady_platform_node(p, steady_platform_edge(p, hop->edges[k])->src)->name));
         for (int t = 0; t < steady_solution_type_count(s); t++) {
-            steady_solution_send(s, e, t, b);
+            steady_solution_send(s, h, t, b);
             if (mpq_sgn(b) == 0)
                 continue;
             char name[2 * STEADY_NAME_MAX + 2];
@@ -278,14 +354,16 @@ static int print_json(const steady_solution_t *s)
             json_object_set_new(r, "type", json_string(name));
             json_array_append_new(rates, r);
         }
-        json_array_append_new(edges, json_pack("{s:s, s:s, s:o, s:o, s:o}", "from",
-                                               steady_platform_node(p, ed->src)->name, "to",
-                                               steady_platform_node(p, ed->dst)->name, "comm_time",
-                                               q_json(c), "busy", q_json(a), "rates", rates));
+        json_array_append_new(hops,
+                              json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "from",
+                                        steady_platform_node(p, hop->src)->name, "to",
+                                        steady_platform_node(p, hop->dst)->name, "via", via, "time",
+                                        q_json(c), "busy", q_json(a), "rates", rates));
     }
     json_object_set_new(j, "bottlenecks", bottlenecks);
     json_object_set_new(j, "nodes", nodes);
-    json_object_set_new(j, "edges", edges);
+    json_object_set_new(j, "hops", hops);
+    json_object_set_new(j, "resources", resources);
     if (steady_solution_op(s) == STEADY_OP_REDUCE) {
         json_t *tasks = json_array();
         for (int v = 0; v < steady_platform_node_count(p); v++)

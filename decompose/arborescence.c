@@ -553,24 +553,69 @@ static steady_err_t take_tree(packer_t *pk, steady_trees_t *out, hop_table_t *ho
             int a = pk->out_arc[j];
             if (!pk->t_edge[a])
                 continue;
-            const int *path = &g->path[g->path_start[a]];
-            int hop = hop_table_add(hops, pk->p, path, g->path_start[a + 1] - g->path_start[a]);
-            if (hop < 0)
-                return steady_error_set(err, STEADY_ENOMEM, "out of memory");
             pk->steps[nsteps++] = (steady_step_t){.kind = STEADY_STEP_SEND,
-                                                  .hop = hop,
-                                                  .edge = path[0],
+                                                  .hop = g->hop[a],
+                                                  .edge = -1,
                                                   .type = 0,
                                                   .node = -1,
                                                   .task = -1};
             pk->order[qt++] = g->head[a];
         }
     }
+    if (!steps_to_table(hops, pk->steps, nsteps))
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     mpq_set_num(pk->w, wz);
     mpq_set_den(pk->w, pk->scale);
     mpq_canonicalize(pk->w);
     if (!trees_append(out, pk->w, pk->steps, nsteps))
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    return STEADY_OK;
+}
+
+static void arcs_free(arcs_t *g)
+{
+    if (g->cap)
+        for (int a = 0; a < g->m; a++)
+            mpq_clear(g->cap[a]);
+    free(g->tail);
+    free(g->head);
+    free(g->cap);
+    free(g->hop);
+}
+
+/* The hops of s with n(h) > 0, except those into the source, as arcs
+ * between ranks. */
+static steady_err_t broadcast_arcs(const steady_solution_t *s, arcs_t *g, steady_error_t *err)
+{
+    const steady_platform_t *p = steady_solution_platform(s);
+    const steady_hop_graph_t *hg = steady_solution_hops(s);
+    int nh = steady_hop_graph_count(hg), ns;
+    int src = steady_solution_sources(s, &ns)[0];
+    memset(g, 0, sizeof *g);
+    g->n = steady_platform_rank_count(p);
+    g->tail = malloc((size_t)(nh + 1) * sizeof *g->tail);
+    g->head = malloc((size_t)(nh + 1) * sizeof *g->head);
+    g->hop = malloc((size_t)(nh + 1) * sizeof *g->hop);
+    g->cap = malloc((size_t)(nh + 1) * sizeof *g->cap);
+    if (!g->tail || !g->head || !g->hop || !g->cap) {
+        free(g->cap);
+        g->cap = NULL;
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    }
+    mpq_t n;
+    mpq_init(n);
+    for (int h = 0; h < nh; h++) {
+        const steady_hop_t *hop = steady_hop_graph_hop(hg, h);
+        steady_solution_send(s, h, 0, n);
+        if (mpq_sgn(n) <= 0 || hop->dst == src)
+            continue;
+        g->tail[g->m] = steady_platform_rank_of(p, hop->src);
+        g->head[g->m] = steady_platform_rank_of(p, hop->dst);
+        g->hop[g->m] = h;
+        mpq_init(g->cap[g->m]);
+        mpq_set(g->cap[g->m++], n);
+    }
+    mpq_clear(n);
     return STEADY_OK;
 }
 
@@ -592,11 +637,7 @@ steady_err_t broadcast_trees(const steady_solution_t *s, steady_trees_t *out, ho
     if (pk.spanning) {
         /* Edmonds' hypothesis: every rank gets max flow >= TP from the root */
         int v = weakest_target(&pk, pk.cap, pk.k, pk.low, NULL);
-        if (v >= 0 && steady_platform_switch_count(pk.p) > 0) {
-            /* the pairing through switches left a rank short: pack what
-             * the arcs hold, as for a multicast */
-            pk.spanning = false;
-        } else if (v >= 0) {
+        if (v >= 0) {
             const char *name = steady_platform_node(pk.p, steady_platform_rank_node(pk.p, v))->name;
             if (steady_solution_is_exact(s))
                 rc = steady_error_set(err, STEADY_EINTERNAL,

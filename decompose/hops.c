@@ -1,175 +1,64 @@
 /*
- * hops.c — the hops of a decomposition: a message crossing switches is one
- * transfer from rank to rank (platform.h), so the trees found edge by edge
- * on the platform's graph are rewritten hop by hop, and each hop is listed
- * once in the trees' table.
- *
- * The table is an open-addressing hash of (first edge, last node): by
- * steady_platform_validate, that pair determines the path.  A scatter on a
- * 1000-node platform has hundreds of thousands of steps and thousands of
- * hops, too many for a linear search per step.
+ * hops.c — the hops of a decomposition: each hop a tree uses is listed
+ * once in the trees' table (steady/decompose.h), in the order the trees
+ * first use it, so that a schedule lists only the hops it needs.
  */
 #include "internal.h"
+
+#include "../common/array.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void hop_table_init(hop_table_t *h, steady_trees_t *t, const steady_platform_t *p)
+bool hop_table_init(hop_table_t *h, steady_trees_t *t, const steady_hop_graph_t *g)
 {
-    memset(h, 0, sizeof *h);
+    int n = steady_hop_graph_count(g);
     h->t = t;
-    h->nv = steady_platform_node_count(p);
+    h->g = g;
+    h->cap = t->nhops;
+    h->index = malloc((size_t)(n ? n : 1) * sizeof *h->index);
+    if (!h->index)
+        return false;
+    for (int k = 0; k < n; k++)
+        h->index[k] = -1;
+    return true;
 }
 
 void hop_table_free(hop_table_t *h)
 {
-    free(h->keys);
     free(h->index);
-    h->keys = NULL;
     h->index = NULL;
-    h->cap = 0;
 }
 
-static size_t slot_of(const hop_table_t *h, long long key)
+/* The table's index of hop `hop` of the graph, added when new; -1 when
+ * memory runs out. */
+static int table_index(hop_table_t *h, int hop)
 {
-    unsigned long long x = (unsigned long long)key * 0x9E3779B97F4A7C15ull;
-    size_t mask = (size_t)h->cap - 1, i = (size_t)(x >> 20) & mask;
-    while (h->keys[i] >= 0 && h->keys[i] != key)
-        i = (i + 1) & mask;
-    return i;
-}
-
-/* Keeps the table at most half full. */
-static bool reserve(hop_table_t *h)
-{
-    if (2 * (h->t->nhops + 1) <= h->cap)
-        return true;
-    int ncap = h->cap ? 2 * h->cap : 64;
-    long long *keys = malloc((size_t)ncap * sizeof *keys);
-    int *index = malloc((size_t)ncap * sizeof *index);
-    if (!keys || !index) {
-        free(keys);
-        free(index);
-        return false;
-    }
-    long long *old_keys = h->keys;
-    int *old_index = h->index, old_cap = h->cap;
-    h->keys = keys;
-    h->index = index;
-    h->cap = ncap;
-    for (int i = 0; i < ncap; i++)
-        h->keys[i] = -1;
-    for (int i = 0; i < old_cap; i++)
-        if (old_keys[i] >= 0) {
-            size_t j = slot_of(h, old_keys[i]);
-            h->keys[j] = old_keys[i];
-            h->index[j] = old_index[i];
-        }
-    free(old_keys);
-    free(old_index);
-    return true;
-}
-
-int hop_table_add(hop_table_t *h, const steady_platform_t *p, const int *edges, int n)
-{
-    int dst = steady_platform_edge(p, edges[n - 1])->dst;
-    long long key = (long long)edges[0] * h->nv + dst;
-    if (!reserve(h))
-        return -1;
-    size_t i = slot_of(h, key);
-    if (h->keys[i] >= 0)
-        return h->index[i];
+    if (h->index[hop] >= 0)
+        return h->index[hop];
+    const steady_hop_t *src = steady_hop_graph_hop(h->g, hop);
     steady_trees_t *t = h->t;
-    steady_hop_t *grown = realloc(t->hops, (size_t)(t->nhops + 1) * sizeof *grown);
-    if (!grown)
+    if (!array_grow((void **)&t->hops, &h->cap, t->nhops + 1, sizeof *t->hops, 16))
         return -1;
-    t->hops = grown;
-    int *copy = malloc((size_t)n * sizeof *copy);
+    int *copy = malloc((size_t)src->nedges * sizeof *copy);
     if (!copy)
         return -1;
-    memcpy(copy, edges, (size_t)n * sizeof *copy);
-    t->hops[t->nhops] = (steady_hop_t){
-        .src = steady_platform_edge(p, edges[0])->src, .dst = dst, .nedges = n, .edges = copy};
-    h->keys[i] = key;
-    h->index[i] = t->nhops;
-    return t->nhops++;
+    memcpy(copy, src->edges, (size_t)src->nedges * sizeof *copy);
+    t->hops[t->nhops] = *src;
+    t->hops[t->nhops].edges = copy;
+    return h->index[hop] = t->nhops++;
 }
 
-/* A message of one type waiting in a switch: the last send that brought it
- * there (steps before it in its hop are chained by `prev`). */
-typedef struct {
-    int node, type, step;
-} waiting_t;
-
-steady_err_t hops_contract(hop_table_t *h, const steady_platform_t *p, steady_step_t *steps,
-                           int *nsteps, steady_error_t *err)
+bool steps_to_table(hop_table_t *h, steady_step_t *steps, int nsteps)
 {
-    int n = *nsteps;
-    /* prev[i]: the send before step i in its hop; edge_of[i]: step i's edge
-     * (steps[] is overwritten from the front as hops are emitted) */
-    int *prev = malloc((size_t)(n ? n : 1) * sizeof *prev);
-    int *edge_of = malloc((size_t)(n ? n : 1) * sizeof *edge_of);
-    int *path = malloc((size_t)(n ? n : 1) * sizeof *path);
-    waiting_t *wait = malloc((size_t)(n ? n : 1) * sizeof *wait);
-    steady_err_t rc = STEADY_OK;
-    if (!prev || !edge_of || !path || !wait) {
-        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
-        goto cleanup;
-    }
-    for (int i = 0; i < n; i++)
-        edge_of[i] = steps[i].edge;
-    int nwait = 0, out = 0;
-    for (int i = 0; i < n && !rc; i++) {
-        steady_step_t st = steps[i];
-        if (st.kind != STEADY_STEP_SEND) {
-            steps[out++] = st;
+    for (int i = 0; i < nsteps; i++) {
+        if (steps[i].kind != STEADY_STEP_SEND)
             continue;
-        }
-        const steady_edge_t *e = steady_platform_edge(p, st.edge);
-        prev[i] = -1;
-        if (steady_platform_node(p, e->src)->kind == STEADY_SWITCH) {
-            int w = 0;
-            while (w < nwait && (wait[w].node != e->src || wait[w].type != st.type))
-                w++;
-            if (w == nwait) {
-                rc = steady_error_set(err, STEADY_EINTERNAL,
-                                      "hops: a message leaves switch %s that never entered it "
-                                      "(a bug)",
-                                      steady_platform_node(p, e->src)->name);
-                break;
-            }
-            prev[i] = wait[w].step;
-            wait[w] = wait[--nwait];
-        }
-        if (steady_platform_node(p, e->dst)->kind == STEADY_SWITCH) {
-            wait[nwait++] = (waiting_t){e->dst, st.type, i};
-            continue;
-        }
-        /* the hop ends here: its edges, from the first */
-        int len = 0;
-        for (int j = i; j >= 0; j = prev[j])
-            len++;
-        int k = len;
-        for (int j = i; j >= 0; j = prev[j])
-            path[--k] = edge_of[j];
-        int hop = hop_table_add(h, p, path, len);
-        if (hop < 0) {
-            rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
-            break;
-        }
-        st.hop = hop;
-        st.edge = path[0];
-        steps[out++] = st;
+        int k = table_index(h, steps[i].hop);
+        if (k < 0)
+            return false;
+        steps[i].hop = k;
+        steps[i].edge = h->t->hops[k].edges[0];
     }
-    if (!rc && nwait > 0)
-        rc = steady_error_set(err, STEADY_EINTERNAL,
-                              "hops: a message enters switch %s and never leaves it (a bug)",
-                              steady_platform_node(p, wait[0].node)->name);
-    *nsteps = out;
-cleanup:
-    free(prev);
-    free(edge_of);
-    free(path);
-    free(wait);
-    return rc;
+    return true;
 }

@@ -11,7 +11,9 @@
  * Why directed cycles are cancelled first.  The LPs constrain net flows
  * only, so a circulation — messages of one type going round a directed
  * cycle of edges — satisfies every conservation row and may be part of an
- * optimal vertex when the ports it occupies are otherwise idle.  It carries
+ * optimal vertex when the ports it occupies are otherwise idle.  (The rates
+ * are on the solution's hops, the edges of the graph of ranks that
+ * steady_hop_graph_build lists; "edge" below is a hop.)  It carries
  * nothing.  FIND_TREE walks a message backwards, from where it is needed to
  * where it comes from; on a cycle it could go round forever (the tree is
  * never closed, so the cycle's rates never drop).  Instead of detecting the
@@ -95,14 +97,15 @@ void steady_trees_destroy(steady_trees_t *t)
 typedef struct {
     const steady_solution_t *s;
     const steady_platform_t *p;
-    int nv, ne, ntypes, ntasks;
-    mpq_t *send; /* [type * ne + edge] */
+    const steady_hop_graph_t *g;
+    int nv, nh, ntypes, ntasks;
+    mpq_t *send; /* [type * nh + hop] */
     mpq_t *cons; /* [node * ntasks + task] */
 } rates_t;
 
-static mpq_ptr send_rate(const rates_t *r, int edge, int type)
+static mpq_ptr send_rate(const rates_t *r, int hop, int type)
 {
-    return r->send[(size_t)type * r->ne + edge];
+    return r->send[(size_t)type * r->nh + hop];
 }
 
 static mpq_ptr cons_rate(const rates_t *r, int node, int task)
@@ -130,7 +133,7 @@ static void free_rationals(mpq_t *a, size_t n)
 
 static void rates_free(rates_t *r)
 {
-    free_rationals(r->send, (size_t)r->ne * r->ntypes);
+    free_rationals(r->send, (size_t)r->nh * r->ntypes);
     free_rationals(r->cons, (size_t)r->nv * r->ntasks);
     r->send = r->cons = NULL;
 }
@@ -141,11 +144,12 @@ static bool rates_init(rates_t *r, const steady_solution_t *s, bool load)
 {
     r->s = s;
     r->p = steady_solution_platform(s);
+    r->g = steady_solution_hops(s);
     r->nv = steady_platform_node_count(r->p);
-    r->ne = steady_platform_edge_count(r->p);
+    r->nh = steady_hop_graph_count(r->g);
     r->ntypes = steady_solution_type_count(s);
     r->ntasks = steady_solution_op(s) == STEADY_OP_REDUCE ? steady_solution_task_count(s) : 0;
-    r->send = new_rationals((size_t)r->ne * r->ntypes);
+    r->send = new_rationals((size_t)r->nh * r->ntypes);
     r->cons = new_rationals((size_t)r->nv * r->ntasks);
     if (!r->send || !r->cons) {
         rates_free(r);
@@ -153,8 +157,8 @@ static bool rates_init(rates_t *r, const steady_solution_t *s, bool load)
     }
     if (load) {
         for (int t = 0; t < r->ntypes; t++)
-            for (int e = 0; e < r->ne; e++)
-                steady_solution_send(s, e, t, send_rate(r, e, t));
+            for (int h = 0; h < r->nh; h++)
+                steady_solution_send(s, h, t, send_rate(r, h, t));
         for (int v = 0; v < r->nv; v++)
             for (int q = 0; q < r->ntasks; q++)
                 steady_solution_cons(s, v, q, cons_rate(r, v, q));
@@ -167,7 +171,7 @@ static bool rates_init(rates_t *r, const steady_solution_t *s, bool load)
 static long positive_rates(const rates_t *r)
 {
     long n = 0;
-    for (size_t i = 0; i < (size_t)r->ne * r->ntypes; i++)
+    for (size_t i = 0; i < (size_t)r->nh * r->ntypes; i++)
         n += mpq_sgn(r->send[i]) > 0;
     for (size_t i = 0; i < (size_t)r->nv * r->ntasks; i++)
         n += mpq_sgn(r->cons[i]) > 0;
@@ -185,10 +189,9 @@ static const char *node_name(const rates_t *r, int v)
  * every node in order).  Stores its edges, in order along the cycle, in cyc
  * and returns their number; 0 when the flow is acyclic.  mark, vstack and
  * kstack have one entry per node.  O(V + E). */
-static int find_cycle(const steady_platform_t *p, mpq_t *flow, int *mark, int *vstack, int *kstack,
-                      int *cyc)
+static int find_cycle(const steady_hop_graph_t *g, int nv, mpq_t *flow, int *mark, int *vstack,
+                      int *kstack, int *cyc)
 {
-    int nv = steady_platform_node_count(p);
     memset(mark, 0, (size_t)nv * sizeof *mark); /* 0 new, 1 on the stack, 2 done */
     for (int root = 0; root < nv; root++) {
         if (mark[root])
@@ -199,7 +202,7 @@ static int find_cycle(const steady_platform_t *p, mpq_t *flow, int *mark, int *v
         mark[root] = 1;
         while (depth >= 0) {
             int u = vstack[depth], n;
-            const int *out = steady_platform_out_edges(p, u, &n);
+            const int *out = steady_hop_graph_out(g, u, &n);
             if (kstack[depth] == n) {
                 mark[u] = 2;
                 depth--;
@@ -208,7 +211,7 @@ static int find_cycle(const steady_platform_t *p, mpq_t *flow, int *mark, int *v
             int e = out[kstack[depth]++];
             if (mpq_sgn(flow[e]) <= 0)
                 continue;
-            int w = steady_platform_edge(p, e)->dst;
+            int w = steady_hop_graph_hop(g, e)->dst;
             if (mark[w] == 2)
                 continue;
             if (mark[w] == 1) { /* back edge: the stack from w to u, then e */
@@ -217,7 +220,7 @@ static int find_cycle(const steady_platform_t *p, mpq_t *flow, int *mark, int *v
                     d--;
                 for (; d < depth; d++) {
                     int m;
-                    cyc[len++] = steady_platform_out_edges(p, vstack[d], &m)[kstack[d] - 1];
+                    cyc[len++] = steady_hop_graph_out(g, vstack[d], &m)[kstack[d] - 1];
                 }
                 cyc[len++] = e;
                 return len;
@@ -236,9 +239,9 @@ static int find_cycle(const steady_platform_t *p, mpq_t *flow, int *mark, int *v
  * grows, and the result is acyclic.  Returns the number of cycles
  * cancelled (at most |E|: each one zeroes an edge), -1 when memory runs
  * out.  O(E (V + E)) in the worst case, O(V + E) on an acyclic flow. */
-int trees_cancel_cycles(const steady_platform_t *p, mpq_t *flow)
+int trees_cancel_cycles(const steady_hop_graph_t *g, int nv, mpq_t *flow)
 {
-    int nv = steady_platform_node_count(p), ne = steady_platform_edge_count(p);
+    int ne = steady_hop_graph_count(g);
     int *mark = malloc((size_t)nv * sizeof *mark), *vstack = malloc((size_t)nv * sizeof *vstack);
     int *kstack = malloc((size_t)nv * sizeof *kstack);
     int *cyc = malloc((size_t)(ne ? ne : 1) * sizeof *cyc);
@@ -248,7 +251,7 @@ int trees_cancel_cycles(const steady_platform_t *p, mpq_t *flow)
     if (!mark || !vstack || !kstack || !cyc)
         goto cleanup;
     cancelled = 0;
-    while ((len = find_cycle(p, flow, mark, vstack, kstack, cyc)) > 0) {
+    while ((len = find_cycle(g, nv, flow, mark, vstack, kstack, cyc)) > 0) {
         mpq_set(low, flow[cyc[0]]);
         for (int i = 1; i < len; i++)
             if (mpq_cmp(flow[cyc[i]], low) < 0)
@@ -269,7 +272,7 @@ cleanup:
 static steady_err_t cancel_all_cycles(rates_t *r, steady_error_t *err)
 {
     for (int t = 0; t < r->ntypes; t++)
-        if (trees_cancel_cycles(r->p, &r->send[(size_t)t * r->ne]) < 0)
+        if (trees_cancel_cycles(r->g, r->nv, &r->send[(size_t)t * r->nh]) < 0)
             return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     return STEADY_OK;
 }
@@ -278,13 +281,13 @@ static steady_err_t cancel_all_cycles(rates_t *r, steady_error_t *err)
 static void take_weight(rates_t *r, const steady_step_t *steps, int nsteps, mpq_t w)
 {
     for (int i = 0; i < nsteps; i++) {
-        mpq_ptr q = steps[i].kind == STEADY_STEP_SEND ? send_rate(r, steps[i].edge, steps[i].type)
+        mpq_ptr q = steps[i].kind == STEADY_STEP_SEND ? send_rate(r, steps[i].hop, steps[i].type)
                                                       : cons_rate(r, steps[i].node, steps[i].task);
         if (i == 0 || mpq_cmp(q, w) < 0)
             mpq_set(w, q);
     }
     for (int i = 0; i < nsteps; i++) {
-        mpq_ptr q = steps[i].kind == STEADY_STEP_SEND ? send_rate(r, steps[i].edge, steps[i].type)
+        mpq_ptr q = steps[i].kind == STEADY_STEP_SEND ? send_rate(r, steps[i].hop, steps[i].type)
                                                       : cons_rate(r, steps[i].node, steps[i].task);
         mpq_sub(q, q, w);
     }
@@ -412,16 +415,16 @@ static steady_err_t find_tree(const rates_t *r, const reduce_t *x, finder_t *f, 
             }
         }
         int n;
-        const int *in = steady_platform_in_edges(r->p, v, &n);
+        const int *in = steady_hop_graph_in(r->g, v, &n);
         for (int i = 0; i < n && !found; i++)
             if (mpq_sgn(send_rate(r, in[i], t)) > 0) {
                 f->steps[f->nsteps++] = (steady_step_t){.kind = STEADY_STEP_SEND,
-                                                        .hop = -1,
-                                                        .edge = in[i],
+                                                        .hop = in[i],
+                                                        .edge = -1,
                                                         .type = t,
                                                         .node = -1,
                                                         .task = -1};
-                f->pending[npending++] = steady_platform_edge(r->p, in[i])->src * T + t;
+                f->pending[npending++] = steady_hop_graph_hop(r->g, in[i])->src * T + t;
                 found = true;
             }
         if (!found)
@@ -431,8 +434,8 @@ static steady_err_t find_tree(const rates_t *r, const reduce_t *x, finder_t *f, 
 }
 
 /* EXTRACT_TREES (Figure 8) on the solution with its cycles cancelled. */
-static steady_err_t reduce_trees(const steady_solution_t *s, steady_trees_t *out,
-                                 hop_table_t *hops, steady_error_t *err)
+static steady_err_t reduce_trees(const steady_solution_t *s, steady_trees_t *out, hop_table_t *hops,
+                                 steady_error_t *err)
 {
     rates_t r;
     reduce_t x;
@@ -467,9 +470,7 @@ static steady_err_t reduce_trees(const steady_solution_t *s, steady_trees_t *out
             f.steps[i] = f.steps[j];
             f.steps[j] = tmp;
         }
-        if ((rc = hops_contract(hops, r.p, f.steps, &f.nsteps, err)))
-            goto cleanup;
-        if (!trees_append(out, w, f.steps, f.nsteps)) {
+        if (!steps_to_table(hops, f.steps, f.nsteps) || !trees_append(out, w, f.steps, f.nsteps)) {
             rc = STEADY_ENOMEM;
             goto cleanup;
         }
@@ -503,11 +504,11 @@ static int origin_of(const steady_solution_t *s, int t, int *dest)
 
 /* Per message type, a flow decomposition of send(., t) (acyclic once its
  * cycles are cancelled) into paths from the origin to the destination:
- * follow, from the origin, the first out-edge with a positive rate left;
+ * follow, from the origin, the first hop out with a positive rate left;
  * weight the path by its smallest rate and subtract, until the paths of
- * that type carry TP.  Each path zeroes an edge, so at most |E| per type. */
-static steady_err_t route_trees(const steady_solution_t *s, steady_trees_t *out,
-                                hop_table_t *hops, steady_error_t *err)
+ * that type carry TP.  Each path zeroes a hop, so at most |H| per type. */
+static steady_err_t route_trees(const steady_solution_t *s, steady_trees_t *out, hop_table_t *hops,
+                                steady_error_t *err)
 {
     rates_t r;
     mpq_t left, w, tp;
@@ -529,19 +530,19 @@ static steady_err_t route_trees(const steady_solution_t *s, steady_trees_t *out,
             int n = 0, u = o, e = 0;
             while (u != d && n < r.nv && e >= 0) {
                 int deg;
-                const int *es = steady_platform_out_edges(r.p, u, &deg);
+                const int *hs = steady_hop_graph_out(r.g, u, &deg);
                 e = -1;
                 for (int i = 0; i < deg && e < 0; i++)
-                    if (mpq_sgn(send_rate(&r, es[i], t)) > 0)
-                        e = es[i];
+                    if (mpq_sgn(send_rate(&r, hs[i], t)) > 0)
+                        e = hs[i];
                 if (e >= 0) {
                     steps[n++] = (steady_step_t){.kind = STEADY_STEP_SEND,
-                                                 .hop = -1,
-                                                 .edge = e,
+                                                 .hop = e,
+                                                 .edge = -1,
                                                  .type = t,
                                                  .node = -1,
                                                  .task = -1};
-                    u = steady_platform_edge(r.p, e)->dst;
+                    u = steady_hop_graph_hop(r.g, e)->dst;
                 }
             }
             if (u != d) {
@@ -553,15 +554,13 @@ static steady_err_t route_trees(const steady_solution_t *s, steady_trees_t *out,
                                       name, node_name(&r, u));
                 goto cleanup;
             }
-            if (++paths > r.ne) {
+            if (++paths > r.nh) {
                 rc = steady_error_set(err, STEADY_EINTERNAL,
-                                      "routes of %s: more paths than edges (a bug)", name);
+                                      "routes of %s: more paths than hops (a bug)", name);
                 goto cleanup;
             }
             take_weight(&r, steps, n, w);
-            if ((rc = hops_contract(hops, r.p, steps, &n, err)))
-                goto cleanup;
-            if (!trees_append(out, w, steps, n)) {
+            if (!steps_to_table(hops, steps, n) || !trees_append(out, w, steps, n)) {
                 rc = STEADY_ENOMEM;
                 goto cleanup;
             }
@@ -593,34 +592,28 @@ static steady_err_t check_failed(steady_error_t *err, const char *what, int tree
     return steady_error_set(err, STEADY_EINTERNAL, "decomposition check: %s (a bug)", what);
 }
 
-/* The hop of a SEND step, if it is one: a path of edges from a rank to a
- * rank whose inner nodes are switches, whose first edge is the step's. */
-static const steady_hop_t *step_hop(const rates_t *all, const steady_trees_t *trees,
-                                    const steady_step_t *st)
+/* The hop of the solution's graph that a SEND step takes, or -1: the
+ * trees' hop it names must be, edge for edge, one of the graph's, and the
+ * step's edge its first. */
+static int step_hop(const rates_t *all, const steady_trees_t *trees, const steady_step_t *st)
 {
     if (st->kind != STEADY_STEP_SEND || st->hop < 0 || st->hop >= trees->nhops)
-        return NULL;
+        return -1;
     const steady_hop_t *h = &trees->hops[st->hop];
     if (h->nedges < 1 || h->edges[0] != st->edge)
-        return NULL;
-    int at = h->src;
-    for (int k = 0; k < h->nedges; k++) {
-        int e = h->edges[k];
-        if (e < 0 || e >= all->ne || steady_platform_edge(all->p, e)->src != at)
-            return NULL;
-        at = steady_platform_edge(all->p, e)->dst;
-        bool last = k == h->nedges - 1;
-        if ((steady_platform_node(all->p, at)->kind == STEADY_SWITCH) == last)
-            return NULL;
-    }
-    return at == h->dst && steady_platform_node(all->p, h->src)->kind != STEADY_SWITCH ? h : NULL;
+        return -1;
+    int k = steady_hop_graph_find(all->g, st->edge, h->dst);
+    const steady_hop_t *g = k >= 0 ? steady_hop_graph_hop(all->g, k) : NULL;
+    if (!g || g->src != h->src || g->nedges != h->nedges ||
+        memcmp(g->edges, h->edges, (size_t)h->nedges * sizeof *h->edges) != 0)
+        return -1;
+    return k;
 }
 
-/* Adds weight w of message type t on every edge of hop h to `used`. */
-static void use_hop(rates_t *used, const steady_hop_t *h, int t, const mpq_t w)
+/* Adds weight w of message type t on hop h to `used`. */
+static void use_hop(rates_t *used, int h, int t, const mpq_t w)
 {
-    for (int k = 0; k < h->nedges; k++)
-        mpq_add(send_rate(used, h->edges[k], t), send_rate(used, h->edges[k], t), w);
+    mpq_add(send_rate(used, h, t), send_rate(used, h, t), w);
 }
 
 /* Compares the weighted steps `used` with the rates `all` of the solution:
@@ -645,26 +638,26 @@ static steady_err_t check_usage(const rates_t *all, rates_t *used, steady_error_
             }
     for (int t = 0; t < all->ntypes && !rc; t++) {
         steady_solution_type_name(all->s, t, name, sizeof name);
-        for (int e = 0; e < all->ne && !rc; e++) {
-            mpq_ptr u = send_rate(used, e, t);
-            mpq_sub(u, send_rate(all, e, t), u); /* what no tree uses */
+        for (int h = 0; h < all->nh && !rc; h++) {
+            mpq_ptr u = send_rate(used, h, t);
+            mpq_sub(u, send_rate(all, h, t), u); /* what no tree uses */
             if (mpq_sgn(u) < 0)
                 rc = steady_error_set(
                     err, STEADY_EINTERNAL,
                     "decomposition check: the trees send %s on %s -> %s faster than the "
                     "solution (a bug)",
-                    name, node_name(all, steady_platform_edge(all->p, e)->src),
-                    node_name(all, steady_platform_edge(all->p, e)->dst));
+                    name, node_name(all, steady_hop_graph_hop(all->g, h)->src),
+                    node_name(all, steady_hop_graph_hop(all->g, h)->dst));
         }
         for (int v = 0; v < all->nv && !rc; v++) {
             int n;
-            const int *es = steady_platform_in_edges(all->p, v, &n);
+            const int *hs = steady_hop_graph_in(all->g, v, &n);
             mpq_set_ui(net, 0, 1);
             for (int i = 0; i < n; i++)
-                mpq_add(net, net, send_rate(used, es[i], t));
-            es = steady_platform_out_edges(all->p, v, &n);
+                mpq_add(net, net, send_rate(used, hs[i], t));
+            hs = steady_hop_graph_out(all->g, v, &n);
             for (int i = 0; i < n; i++)
-                mpq_sub(net, net, send_rate(used, es[i], t));
+                mpq_sub(net, net, send_rate(used, hs[i], t));
             if (mpq_sgn(net) != 0)
                 rc = steady_error_set(err, STEADY_EINTERNAL,
                                       "decomposition check: the rates of %s that no tree uses "
@@ -704,15 +697,16 @@ static steady_err_t check_reduce(const steady_solution_t *s, const steady_trees_
         for (int j = 0; j < tr->nsteps && !rc; j++) {
             const steady_step_t *st = &tr->steps[j];
             if (st->kind == STEADY_STEP_SEND) {
-                const steady_hop_t *h = step_hop(all, trees, st);
-                if (!h || st->type < 0 || st->type >= T) {
+                int k = step_hop(all, trees, st);
+                if (k < 0 || st->type < 0 || st->type >= T) {
                     rc = check_failed(err, "not a hop, or type out of range", i, j);
                     break;
                 }
+                const steady_hop_t *h = steady_hop_graph_hop(all->g, k);
                 if (held[h->src * T + st->type]-- <= 0)
                     rc = check_failed(err, "sends a value its source does not hold", i, j);
                 held[h->dst * T + st->type]++;
-                use_hop(used, h, st->type, tr->weight);
+                use_hop(used, k, st->type, tr->weight);
             } else if (st->kind == STEADY_STEP_COMPUTE) {
                 if (st->node < 0 || st->node >= all->nv || st->task < 0 ||
                     st->task >= all->ntasks) {
@@ -775,13 +769,13 @@ static steady_err_t check_routes(const steady_solution_t *s, const steady_trees_
         u = origin_of(s, t, &d);
         for (int j = 0; j < tr->nsteps && !rc; j++) {
             const steady_step_t *st = &tr->steps[j];
-            const steady_hop_t *h = step_hop(all, trees, st);
-            if (!h || st->type != t || h->src != u) {
+            int k = step_hop(all, trees, st);
+            if (k < 0 || st->type != t || steady_hop_graph_hop(all->g, k)->src != u) {
                 rc = check_failed(err, "not a send of the route's message from where it is", i, j);
                 break;
             }
-            u = h->dst;
-            use_hop(used, h, t, tr->weight);
+            u = steady_hop_graph_hop(all->g, k)->dst;
+            use_hop(used, k, t, tr->weight);
         }
         if (!rc && u != d)
             rc = check_failed(err, "does not end at the message's destination", i, -1);
@@ -804,9 +798,9 @@ static steady_err_t check_routes(const steady_solution_t *s, const steady_trees_
 }
 
 /* Each tree an arborescence rooted at the source, in an order where every
- * edge leaves a node already reached and enters a new one, reaching every
+ * hop leaves a node already reached and enters a new one, reaching every
  * target; weights positive, adding up to TP (at most TP for a multicast);
- * the weighted sends within n(e) on every edge. */
+ * the weighted sends within n(h) on every hop. */
 static steady_err_t check_broadcast(const steady_solution_t *s, const steady_trees_t *trees,
                                     const rates_t *all, rates_t *used, steady_error_t *err)
 {
@@ -827,13 +821,14 @@ static steady_err_t check_broadcast(const steady_solution_t *s, const steady_tre
         reached[src] = true;
         for (int j = 0; j < tr->nsteps && !rc; j++) {
             const steady_step_t *st = &tr->steps[j];
-            const steady_hop_t *h = st->type == 0 ? step_hop(all, trees, st) : NULL;
+            int k = st->type == 0 ? step_hop(all, trees, st) : -1;
+            const steady_hop_t *h = k >= 0 ? steady_hop_graph_hop(all->g, k) : NULL;
             if (!h || !reached[h->src] || reached[h->dst]) {
                 rc = check_failed(err, "not a hop from a reached node to a new one", i, j);
                 break;
             }
             reached[h->dst] = true;
-            use_hop(used, h, 0, tr->weight);
+            use_hop(used, k, 0, tr->weight);
         }
         for (int k = 0; k < nt && !rc; k++)
             if (!reached[targets[k]])
@@ -844,9 +839,9 @@ static steady_err_t check_broadcast(const steady_solution_t *s, const steady_tre
     int cmp = mpq_cmp(sum, tp);
     if (!rc && (cmp > 0 || (cmp < 0 && !steady_solution_is_bound(s))))
         rc = check_failed(err, "the weights do not add up to TP", -1, -1);
-    for (int e = 0; e < all->ne && !rc; e++)
-        if (mpq_cmp(send_rate(used, e, 0), send_rate(all, e, 0)) > 0)
-            rc = check_failed(err, "the trees use an edge more than n(e)", -1, -1);
+    for (int h = 0; h < all->nh && !rc; h++)
+        if (mpq_cmp(send_rate(used, h, 0), send_rate(all, h, 0)) > 0)
+            rc = check_failed(err, "the trees use a hop more than n(h)", -1, -1);
     mpq_clears(sum, tp, NULL);
     free(reached);
     return rc;
@@ -891,7 +886,10 @@ steady_err_t steady_trees_decompose(const steady_solution_t *s, steady_trees_t *
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     steady_err_t rc;
     hop_table_t hops;
-    hop_table_init(&hops, t, steady_solution_platform(s));
+    if (!hop_table_init(&hops, t, steady_solution_hops(s))) {
+        free(t);
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    }
     switch (steady_solution_op(s)) {
     case STEADY_OP_REDUCE: rc = reduce_trees(s, t, &hops, err); break;
     case STEADY_OP_BROADCAST: rc = broadcast_trees(s, t, &hops, err); break;

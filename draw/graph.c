@@ -274,9 +274,33 @@ steady_err_t steady_draw_solution(const steady_solution_t *s, const steady_draw_
         node_line(out, p, v, label,
                   full[0] || full[1] || full[2] ? "color=\"#c00000\", penwidth=2.5" : NULL);
     }
+    /* per edge, the messages of each type and the busy time of the hops
+     * that cross it (on a platform without switches, each edge's own) */
+    const steady_hop_graph_t *hg = steady_solution_hops(s);
+    mpq_t *on = malloc(((size_t)ne * (nt + 1) + 1) * sizeof *on);
+    if (!on) {
+        mpq_clears(q, send, recv, cpu, busy, NULL);
+        free(label);
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    }
+    for (size_t k = 0; k < (size_t)ne * (nt + 1); k++)
+        mpq_init(on[k]);
+    for (int h = 0; h < steady_hop_graph_count(hg); h++) {
+        const steady_hop_t *hop = steady_hop_graph_hop(hg, h);
+        steady_solution_hop_busy(s, h, busy);
+        for (int k = 0; k < hop->nedges; k++) {
+            mpq_t *at = &on[(size_t)hop->edges[k] * (nt + 1)];
+            mpq_add(at[nt], at[nt], busy);
+            for (int t = 0; t < nt; t++) {
+                steady_solution_send(s, h, t, q);
+                mpq_add(at[t], at[t], q);
+            }
+        }
+    }
     for (int e = 0; e < ne; e++) {
         const steady_edge_t *ed = steady_platform_edge(p, e);
-        steady_solution_edge_busy(s, e, busy);
+        mpq_t *at = &on[(size_t)e * (nt + 1)];
+        mpq_set(busy, at[nt]);
         edge_start(out, p, ed->src, ed->dst);
         if (mpq_sgn(busy) == 0) {
             fputs("style=dotted, color=\"#999999\", arrowsize=0.5];\n", out);
@@ -286,7 +310,7 @@ steady_err_t steady_draw_solution(const steady_solution_t *s, const steady_draw_
         int shown = 0, more = 0;
         label[0] = '\0';
         for (int t = 0; t < nt; t++) {
-            steady_solution_send(s, e, t, q);
+            mpq_set(q, at[t]);
             if (mpq_sgn(q) == 0)
                 continue;
             if (shown++ >= o.max_labels) {
@@ -310,6 +334,9 @@ steady_err_t steady_draw_solution(const steady_solution_t *s, const steady_draw_
         fputs("\"];\n", out);
     }
     fputs("}\n", out);
+    for (size_t k = 0; k < (size_t)ne * (nt + 1); k++)
+        mpq_clear(on[k]);
+    free(on);
     mpq_clears(q, send, recv, cpu, busy, NULL);
     free(label);
     return draw_finish(out, err);

@@ -3,10 +3,13 @@
  * a platform and a problem, solved through glpk.c, recovered exactly through
  * exact.c, and the solution object with its accessors.
  *
- * Every variable is a rate per time unit.  Columns:
- *   scatter, gossip  send(e, t)   messages of type t on edge e
- *   reduce           send(e, t)   messages v[k,m] on e;  cons(i, task) on processors
- *   broadcast        send(e, 0)   = n(e);  flow(e, k) per target k
+ * Every variable is a rate per time unit, on the platform's hops (each
+ * edge between two ranks, and each path from a rank through switches to
+ * another: steady_hop_graph_build; on the paper's platforms, its edges).
+ * Columns:
+ *   scatter, gossip  send(h, t)   messages of type t on hop h
+ *   reduce           send(h, t)   messages v[k,m] on h;  cons(i, task) on processors
+ *   broadcast        send(h, 0)   = n(h);  flow(h, k) per target k
  * Variables that can only waste capacity (a message leaving its destination,
  * returning to its origin) are not created at all, which the docs explain.
  */
@@ -20,6 +23,8 @@
 
 struct steady_solution {
     const steady_platform_t *p;
+    steady_hop_graph_t *hops; /* the LP's graph */
+    int nhops;
     steady_op_t op;
     double msg_size, task_cost;
     int *sources, nsources; /* scatter/broadcast: source; gossip: senders; reduce: participants */
@@ -32,13 +37,13 @@ struct steady_solution {
     int ntasks;
     int *task_k, *task_l, *task_m;
     /* column maps, -1 when the variable does not exist */
-    int *send_col; /* [edge * ntypes + type] */
+    int *send_col; /* [hop * ntypes + type] */
     int *cons_col; /* [node * ntasks + task] */
-    int *flow_col; /* [edge * ntargets + target], broadcast */
+    int *flow_col; /* [hop * ntargets + target], broadcast */
     int tp_col;
     mpq_t *value; /* per column */
     int ncols;
-    mpq_t *comm; /* c(e) per edge */
+    mpq_t *comm; /* per hop: its time, for which both ports are held */
     mpq_t *work; /* w(i) per node (0 for routers: unused) */
     bool exact;
     const char *note;
@@ -191,10 +196,9 @@ static steady_err_t check_problem(steady_solution_t *s, const steady_problem_t *
         bool bcast = prob->op == STEADY_OP_BROADCAST;
         if ((rc = take_set(p, &prob->source, 1, false, "source", &s->sources, &s->nsources, err)))
             return rc;
-        rc = prob->ntargets > 0
-                 ? take_set(p, prob->targets, prob->ntargets, bcast, "targets", &s->targets,
-                            &s->ntargets, err)
-                 : default_set(p, prob->source, &s->targets, &s->ntargets, err);
+        rc = prob->ntargets > 0 ? take_set(p, prob->targets, prob->ntargets, bcast, "targets",
+                                           &s->targets, &s->ntargets, err)
+                                : default_set(p, prob->source, &s->targets, &s->ntargets, err);
         if (rc)
             return rc;
         for (int i = 0; i < s->ntargets; i++)
@@ -205,10 +209,9 @@ static steady_err_t check_problem(steady_solution_t *s, const steady_problem_t *
             return bad(err, "no target: %s has no other processor to send to",
                        steady_platform_name(p));
         /* Edmonds' theorem makes the LP's value reached when every other
-         * rank is a target and no switch would have to copy a message;
-         * otherwise it is an upper bound (docs/linear-programs.md, SSB) */
-        s->bound = bcast && (s->ntargets < steady_platform_rank_count(p) - 1 ||
-                             steady_platform_switch_count(p) > 0);
+         * rank is a target; otherwise it is an upper bound
+         * (docs/linear-programs.md, SSB) */
+        s->bound = bcast && s->ntargets < steady_platform_rank_count(p) - 1;
         return check_reach(s, prob->source, s->targets, s->ntargets, err);
     }
     case STEADY_OP_GOSSIP:
@@ -280,82 +283,125 @@ static void type_label(const steady_solution_t *s, int t, char *buf, size_t n)
     }
 }
 
+/* ",via:S1:S2" for a hop through switches S1, S2 (LP names must be
+ * unique: two hops may join the same ranks), "" for an edge. */
+static const char *via_label(const steady_solution_t *s, const steady_hop_t *h)
+{
+    static char buf[512];
+    buf[0] = '\0';
+    size_t n = 0;
+    for (int k = 1; k < h->nedges && n < sizeof buf; k++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", k == 1 ? ",via:" : ":",
+                              name_of(s, steady_platform_edge(s->p, h->edges[k])->src));
+    return buf;
+}
+
 /* The rows shared by every LP (docs/linear-programs.md, "The network
  * model"): one-port (2) and (3) on every processor and router, with
- * s(e) = sum over the edge's send columns of rate * c(e); and one row per
+ * s(h) = sum over the hop's send columns of rate * time(h); and one row per
  * shared resource (a channel, a channel's direction, the private link
- * between two switches), with each message charged the resource's time.
- * Switches have no port. */
+ * between two switches), with each message charged the resource's time on
+ * every edge of the hop that uses it. */
 static void capacity_rows(steady_solution_t *s, lp_model_t *m)
 {
     const steady_platform_t *p = s->p;
-    int nv = steady_platform_node_count(p), ne = steady_platform_edge_count(p);
+    int nv = steady_platform_node_count(p);
     for (int dir = 0; dir < 2; dir++)
         for (int v = 0; v < nv && !m->stopped; v++) {
-            if (!steady_node_kind_is_rank(steady_platform_node(p, v)->kind))
-                continue;
             int n, row = -1;
-            const int *es = dir == 0 ? steady_platform_out_edges(p, v, &n)
-                                     : steady_platform_in_edges(p, v, &n);
+            const int *hs = dir == 0 ? steady_hop_graph_out(s->hops, v, &n)
+                                     : steady_hop_graph_in(s->hops, v, &n);
             for (int k = 0; k < n; k++)
                 for (int t = 0; t < s->ntypes; t++) {
-                    int col = s->send_col[(size_t)es[k] * s->ntypes + t];
+                    int col = s->send_col[(size_t)hs[k] * s->ntypes + t];
                     if (col < 0)
                         continue;
                     if (row < 0)
                         row = lp_add_row(m, ROW_UP, 1, "%s_%s", dir == 0 ? "out" : "in",
                                          name_of(s, v));
-                    lp_add_entry(m, row, col, s->comm[es[k]]);
+                    lp_add_entry(m, row, col, s->comm[hs[k]]);
                 }
         }
     int nr = steady_platform_resource_count(p);
     if (nr == 0)
         return;
     int *row = malloc((size_t)nr * sizeof *row);
-    if (!row) {
+    int *slot = malloc((size_t)nr * sizeof *slot); /* the resource's place in `use`, -1 */
+    int *use = malloc((size_t)nr * sizeof *use);   /* the hop's resources, in order */
+    mpq_t *time = malloc((size_t)nr * sizeof *time);
+    if (!row || !slot || !use || !time) {
+        free(row);
+        free(slot);
+        free(use);
+        free(time);
         m->oom = true;
         return;
     }
-    for (int r = 0; r < nr; r++)
-        row[r] = -1;
+    for (int r = 0; r < nr; r++) {
+        row[r] = slot[r] = -1;
+        mpq_init(time[r]);
+    }
     mpq_t q;
     mpq_init(q);
     char name[2 * STEADY_NAME_MAX + 32];
-    for (int e = 0; e < ne && !m->stopped; e++) {
-        int nu;
-        const steady_use_t *u = steady_platform_edge_uses(p, e, &nu);
-        for (int k = 0; k < nu; k++) {
-            steady_exact_use_time(p, e, &u[k], s->msg_size, q);
+    for (int h = 0; h < s->nhops && !m->stopped; h++) {
+        /* the hop's time on each resource: a channel two of its edges
+         * cross is charged twice */
+        const steady_hop_t *hop = steady_hop_graph_hop(s->hops, h);
+        int nuse = 0;
+        for (int k = 0; k < hop->nedges; k++) {
+            int nu;
+            const steady_use_t *u = steady_platform_edge_uses(p, hop->edges[k], &nu);
+            for (int j = 0; j < nu; j++) {
+                int r = u[j].resource;
+                steady_exact_use_time(p, hop->edges[k], &u[j], s->msg_size, q);
+                if (slot[r] < 0) {
+                    slot[r] = nuse;
+                    use[nuse++] = r;
+                    mpq_set(time[slot[r]], q);
+                } else {
+                    mpq_add(time[slot[r]], time[slot[r]], q);
+                }
+            }
+        }
+        for (int j = 0; j < nuse; j++) {
+            int r = use[j];
             for (int t = 0; t < s->ntypes; t++) {
-                int col = s->send_col[(size_t)e * s->ntypes + t];
+                int col = s->send_col[(size_t)h * s->ntypes + t];
                 if (col < 0)
                     continue;
-                if (row[u[k].resource] < 0) {
-                    steady_platform_resource_name(p, u[k].resource, name, sizeof name);
+                if (row[r] < 0) {
+                    steady_platform_resource_name(p, r, name, sizeof name);
                     for (char *c = name; *c; c++)
                         if (*c == ' ')
                             *c = '_';
-                    row[u[k].resource] = lp_add_row(m, ROW_UP, 1, "%s", name);
+                    row[r] = lp_add_row(m, ROW_UP, 1, "%s", name);
                 }
-                lp_add_entry(m, row[u[k].resource], col, q);
+                lp_add_entry(m, row[r], col, time[j]);
             }
+            slot[r] = -1;
         }
     }
     mpq_clear(q);
+    for (int r = 0; r < nr; r++)
+        mpq_clear(time[r]);
     free(row);
+    free(slot);
+    free(use);
+    free(time);
 }
 
-/* Conservation of a flow `col_of(e)` at node v: in - out = 0 (skipped when
- * no variable takes part). */
+/* Conservation of a flow `map[h * stride + t]` at node v: in - out = 0
+ * (skipped when no variable takes part). */
 static int conservation_row(steady_solution_t *s, lp_model_t *m, int v, const int *map, int stride,
                             int t, const char *label)
 {
     int row = -1, n;
     for (int dir = 0; dir < 2; dir++) {
-        const int *es = dir == 0 ? steady_platform_in_edges(s->p, v, &n)
-                                 : steady_platform_out_edges(s->p, v, &n);
+        const int *hs =
+            dir == 0 ? steady_hop_graph_in(s->hops, v, &n) : steady_hop_graph_out(s->hops, v, &n);
         for (int k = 0; k < n; k++) {
-            int col = map[(size_t)es[k] * stride + t];
+            int col = map[(size_t)hs[k] * stride + t];
             if (col < 0)
                 continue;
             if (row < 0)
@@ -371,9 +417,9 @@ static int throughput_row(steady_solution_t *s, lp_model_t *m, int dst, const in
                           int t, const char *label)
 {
     int row = lp_add_row(m, ROW_FX, 0, "tp_%s", label), n;
-    const int *es = steady_platform_in_edges(s->p, dst, &n);
+    const int *hs = steady_hop_graph_in(s->hops, dst, &n);
     for (int k = 0; k < n; k++)
-        lp_add_entry_si(m, row, map[(size_t)es[k] * stride + t], 1);
+        lp_add_entry_si(m, row, map[(size_t)hs[k] * stride + t], 1);
     lp_add_entry_si(m, row, s->tp_col, -1);
     return row;
 }
@@ -382,7 +428,7 @@ static int throughput_row(steady_solution_t *s, lp_model_t *m, int dst, const in
  * from its origin to its destination. */
 static steady_err_t build_flows(steady_solution_t *s, lp_model_t *m)
 {
-    int ne = steady_platform_edge_count(s->p), nv = steady_platform_node_count(s->p);
+    int nh = s->nhops, nv = steady_platform_node_count(s->p);
     bool gossip = s->op == STEADY_OP_GOSSIP;
     int cap = gossip ? s->nsources * s->ntargets : s->ntargets;
     s->type_a = malloc((size_t)cap * sizeof(int));
@@ -397,7 +443,7 @@ static steady_err_t build_flows(steady_solution_t *s, lp_model_t *m)
             s->type_a[s->ntypes] = gossip ? a : -1;
             s->type_b[s->ntypes++] = b;
         }
-    s->send_col = new_map((size_t)ne * s->ntypes);
+    s->send_col = new_map((size_t)nh * s->ntypes);
     if (!s->send_col)
         return STEADY_ENOMEM;
     s->tp_col = lp_add_col(m, "TP");
@@ -405,12 +451,13 @@ static steady_err_t build_flows(steady_solution_t *s, lp_model_t *m)
     for (int t = 0; t < s->ntypes && !m->stopped; t++) {
         int o = gossip ? s->type_a[t] : s->sources[0], d = s->type_b[t];
         type_label(s, t, label, sizeof label);
-        for (int e = 0; e < ne; e++) {
-            const steady_edge_t *ed = steady_platform_edge(s->p, e);
-            if (ed->src == d || ed->dst == o) /* leaves its destination / returns to its origin */
+        for (int h = 0; h < nh; h++) {
+            const steady_hop_t *hop = steady_hop_graph_hop(s->hops, h);
+            if (hop->src == d || hop->dst == o) /* leaves its destination / returns to its origin */
                 continue;
-            s->send_col[(size_t)e * s->ntypes + t] =
-                lp_add_col(m, "send(%s,%s;%s)", name_of(s, ed->src), name_of(s, ed->dst), label);
+            s->send_col[(size_t)h * s->ntypes + t] =
+                lp_add_col(m, "send(%s,%s%s;%s)", name_of(s, hop->src), name_of(s, hop->dst),
+                           via_label(s, hop), label);
         }
     }
     capacity_rows(s, m);
@@ -425,58 +472,52 @@ static steady_err_t build_flows(steady_solution_t *s, lp_model_t *m)
     return STEADY_OK;
 }
 
-/* SSB: messages n(e) = send(e, 0) and one flow per target bounded by n;
- * on a switch, n itself is conserved. */
+/* SSB: messages n(h) = send(h, 0) and one flow per target bounded by n. */
 static steady_err_t build_broadcast(steady_solution_t *s, lp_model_t *m)
 {
-    int ne = steady_platform_edge_count(s->p), nv = steady_platform_node_count(s->p);
+    int nh = s->nhops, nv = steady_platform_node_count(s->p);
     int src = s->sources[0], nt = s->ntargets;
     s->ntypes = 1;
     s->type_a = malloc(sizeof(int));
     s->type_b = malloc(sizeof(int));
-    s->send_col = new_map((size_t)ne);
-    s->flow_col = new_map((size_t)ne * nt);
+    s->send_col = new_map((size_t)nh);
+    s->flow_col = new_map((size_t)nh * nt);
     if (!s->type_a || !s->type_b || !s->send_col || !s->flow_col)
         return STEADY_ENOMEM;
     s->type_a[0] = s->type_b[0] = -1;
     s->tp_col = lp_add_col(m, "TP");
-    for (int e = 0; e < ne; e++) {
-        const steady_edge_t *ed = steady_platform_edge(s->p, e);
-        if (ed->dst != src)
-            s->send_col[e] = lp_add_col(m, "n(%s,%s)", name_of(s, ed->src), name_of(s, ed->dst));
+    for (int h = 0; h < nh; h++) {
+        const steady_hop_t *hop = steady_hop_graph_hop(s->hops, h);
+        if (hop->dst != src)
+            s->send_col[h] = lp_add_col(m, "n(%s,%s%s)", name_of(s, hop->src), name_of(s, hop->dst),
+                                        via_label(s, hop));
     }
     for (int k = 0; k < nt && !m->stopped; k++)
-        for (int e = 0; e < ne; e++) {
-            const steady_edge_t *ed = steady_platform_edge(s->p, e);
-            if (ed->dst != src && ed->src != s->targets[k])
-                s->flow_col[(size_t)e * nt + k] =
-                    lp_add_col(m, "x(%s,%s;%s)", name_of(s, ed->src), name_of(s, ed->dst),
-                               name_of(s, s->targets[k]));
+        for (int h = 0; h < nh; h++) {
+            const steady_hop_t *hop = steady_hop_graph_hop(s->hops, h);
+            if (hop->dst != src && hop->src != s->targets[k])
+                s->flow_col[(size_t)h * nt + k] =
+                    lp_add_col(m, "x(%s,%s%s;%s)", name_of(s, hop->src), name_of(s, hop->dst),
+                               via_label(s, hop), name_of(s, s->targets[k]));
         }
     capacity_rows(s, m);
     for (int k = 0; k < nt && !m->stopped; k++) {
         const char *tk = name_of(s, s->targets[k]);
-        for (int e = 0; e < ne; e++) { /* x(e,k) <= n(e) */
-            int x = s->flow_col[(size_t)e * nt + k];
+        for (int h = 0; h < nh; h++) { /* x(h,k) <= n(h) */
+            int x = s->flow_col[(size_t)h * nt + k];
             if (x < 0)
                 continue;
-            const steady_edge_t *ed = steady_platform_edge(s->p, e);
-            int row = lp_add_row(m, ROW_UP, 0, "share(%s,%s;%s)", name_of(s, ed->src),
-                                 name_of(s, ed->dst), tk);
+            const steady_hop_t *hop = steady_hop_graph_hop(s->hops, h);
+            int row = lp_add_row(m, ROW_UP, 0, "share(%s,%s%s;%s)", name_of(s, hop->src),
+                                 name_of(s, hop->dst), via_label(s, hop), tk);
             lp_add_entry_si(m, row, x, 1);
-            lp_add_entry_si(m, row, s->send_col[e], -1);
+            lp_add_entry_si(m, row, s->send_col[h], -1);
         }
         for (int v = 0; v < nv; v++)
             if (v != src && v != s->targets[k])
                 conservation_row(s, m, v, s->flow_col, nt, k, tk);
         throughput_row(s, m, s->targets[k], s->flow_col, nt, k, tk);
     }
-    /* A switch forwards each message it gets once and copies none: as many
-     * messages leave it as enter it (without this row, a message entering
-     * a switch could serve the targets behind two of its edges) */
-    for (int v = 0; v < nv && !m->stopped; v++)
-        if (steady_platform_node(s->p, v)->kind == STEADY_SWITCH)
-            conservation_row(s, m, v, s->send_col, 1, 0, "msg");
     return STEADY_OK;
 }
 
@@ -501,7 +542,7 @@ typedef struct {
 /* SSR (paper §4.2, eqs. 7-11). */
 static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
 {
-    int ne = steady_platform_edge_count(s->p), nv = steady_platform_node_count(s->p);
+    int nh = s->nhops, nv = steady_platform_node_count(s->p);
     int N = s->nsources, target = s->targets[0];
     s->ntypes = N * (N + 1) / 2;
     s->ntasks = N * (N * N - 1) / 6;
@@ -510,7 +551,7 @@ static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
     s->task_k = malloc((size_t)s->ntasks * sizeof(int));
     s->task_l = malloc((size_t)s->ntasks * sizeof(int));
     s->task_m = malloc((size_t)s->ntasks * sizeof(int));
-    s->send_col = new_map((size_t)ne * s->ntypes);
+    s->send_col = new_map((size_t)nh * s->ntypes);
     s->cons_col = new_map((size_t)nv * s->ntasks);
     if (!s->type_a || !s->type_b || !s->task_k || !s->task_l || !s->task_m || !s->send_col ||
         !s->cons_col)
@@ -555,12 +596,13 @@ static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
     for (int t = 0; t < s->ntypes && !m->stopped; t++) {
         int k = s->type_a[t], mm = s->type_b[t];
         type_label(s, t, label, sizeof label);
-        for (int e = 0; e < ne; e++) {
-            const steady_edge_t *ed = steady_platform_edge(s->p, e);
-            if ((k == 0 && mm == N - 1 && ed->src == target) || (k == mm && part[ed->dst] == k))
+        for (int h = 0; h < nh; h++) {
+            const steady_hop_t *hop = steady_hop_graph_hop(s->hops, h);
+            if ((k == 0 && mm == N - 1 && hop->src == target) || (k == mm && part[hop->dst] == k))
                 continue; /* the result leaving the target, a value returning to its owner */
-            s->send_col[(size_t)e * s->ntypes + t] =
-                lp_add_col(m, "send(%s,%s;%s)", name_of(s, ed->src), name_of(s, ed->dst), label);
+            s->send_col[(size_t)h * s->ntypes + t] =
+                lp_add_col(m, "send(%s,%s%s;%s)", name_of(s, hop->src), name_of(s, hop->dst),
+                           via_label(s, hop), label);
         }
     }
     for (int v = 0; v < nv && !m->stopped; v++)
@@ -620,8 +662,8 @@ static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
 
 static steady_err_t set_costs(steady_solution_t *s, steady_error_t *err)
 {
-    int ne = steady_platform_edge_count(s->p), nv = steady_platform_node_count(s->p);
-    s->comm = malloc((size_t)(ne ? ne : 1) * sizeof *s->comm);
+    int nh = s->nhops, nv = steady_platform_node_count(s->p);
+    s->comm = malloc((size_t)(nh ? nh : 1) * sizeof *s->comm);
     s->work = malloc((size_t)nv * sizeof *s->work);
     if (!s->comm || !s->work) {
         free(s->comm);
@@ -629,9 +671,9 @@ static steady_err_t set_costs(steady_solution_t *s, steady_error_t *err)
         s->comm = s->work = NULL;
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     }
-    for (int e = 0; e < ne; e++) {
-        mpq_init(s->comm[e]);
-        steady_exact_comm_time(s->p, e, s->msg_size, s->comm[e]);
+    for (int h = 0; h < nh; h++) {
+        mpq_init(s->comm[h]);
+        steady_exact_hop_time(s->p, steady_hop_graph_hop(s->hops, h), s->msg_size, s->comm[h]);
     }
     for (int v = 0; v < nv; v++) {
         mpq_init(s->work[v]);
@@ -681,7 +723,10 @@ static steady_err_t prepare(const steady_platform_t *p, const steady_problem_t *
         rc = steady_error_set(err, STEADY_EINVAL, "message size and task cost must be positive");
         goto fail;
     }
-    if ((rc = check_problem(s, prob, err)) || (rc = set_costs(s, err)))
+    if ((rc = check_problem(s, prob, err)) || (rc = steady_hop_graph_build(p, &s->hops, err)))
+        goto fail;
+    s->nhops = steady_hop_graph_count(s->hops);
+    if ((rc = set_costs(s, err)))
         goto fail;
     switch (s->op) {
     case STEADY_OP_SCATTER:
@@ -968,8 +1013,8 @@ void steady_solution_destroy(steady_solution_t *s)
         for (int j = 0; j < s->ncols; j++)
             mpq_clear(s->value[j]);
     if (s->comm)
-        for (int e = 0; e < steady_platform_edge_count(s->p); e++)
-            mpq_clear(s->comm[e]);
+        for (int h = 0; h < s->nhops; h++)
+            mpq_clear(s->comm[h]);
     if (s->work)
         for (int v = 0; v < steady_platform_node_count(s->p); v++)
             mpq_clear(s->work[v]);
@@ -986,6 +1031,7 @@ void steady_solution_destroy(steady_solution_t *s)
     free(s->send_col);
     free(s->cons_col);
     free(s->flow_col);
+    steady_hop_graph_destroy(s->hops);
     free(s);
 }
 
@@ -994,6 +1040,11 @@ void steady_solution_destroy(steady_solution_t *s)
 const steady_platform_t *steady_solution_platform(const steady_solution_t *s)
 {
     return s->p;
+}
+
+const steady_hop_graph_t *steady_solution_hops(const steady_solution_t *s)
+{
+    return s->hops;
 }
 
 steady_op_t steady_solution_op(const steady_solution_t *s)
@@ -1072,9 +1123,9 @@ static void value_of(const steady_solution_t *s, int col, mpq_t out)
         mpq_set(out, s->value[col]);
 }
 
-void steady_solution_send(const steady_solution_t *s, int edge, int type, mpq_t rate)
+void steady_solution_send(const steady_solution_t *s, int hop, int type, mpq_t rate)
 {
-    value_of(s, s->send_col[(size_t)edge * s->ntypes + type], rate);
+    value_of(s, s->send_col[(size_t)hop * s->ntypes + type], rate);
 }
 
 int steady_solution_task_count(const steady_solution_t *s)
@@ -1094,26 +1145,26 @@ void steady_solution_cons(const steady_solution_t *s, int node, int task, mpq_t 
     value_of(s, s->cons_col ? s->cons_col[(size_t)node * s->ntasks + task] : -1, rate);
 }
 
-void steady_solution_flow(const steady_solution_t *s, int edge, int target, mpq_t rate)
+void steady_solution_flow(const steady_solution_t *s, int hop, int target, mpq_t rate)
 {
-    value_of(s, s->flow_col ? s->flow_col[(size_t)edge * s->ntargets + target] : -1, rate);
+    value_of(s, s->flow_col ? s->flow_col[(size_t)hop * s->ntargets + target] : -1, rate);
 }
 
-void steady_solution_comm_time(const steady_solution_t *s, int edge, mpq_t c)
+void steady_solution_hop_time(const steady_solution_t *s, int hop, mpq_t c)
 {
-    mpq_set(c, s->comm[edge]);
+    mpq_set(c, s->comm[hop]);
 }
 
-void steady_solution_edge_busy(const steady_solution_t *s, int edge, mpq_t busy)
+void steady_solution_hop_busy(const steady_solution_t *s, int hop, mpq_t busy)
 {
     mpq_t r;
     mpq_init(r);
     mpq_set_ui(busy, 0, 1);
     for (int t = 0; t < s->ntypes; t++) {
-        steady_solution_send(s, edge, t, r);
+        steady_solution_send(s, hop, t, r);
         mpq_add(busy, busy, r);
     }
-    mpq_mul(busy, busy, s->comm[edge]);
+    mpq_mul(busy, busy, s->comm[hop]);
     mpq_clear(r);
 }
 
@@ -1126,14 +1177,14 @@ void steady_solution_node_busy(const steady_solution_t *s, int node, mpq_t send,
     mpq_set_ui(recv, 0, 1);
     mpq_set_ui(cpu, 0, 1);
     int n;
-    const int *es = steady_platform_out_edges(s->p, node, &n);
+    const int *hs = steady_hop_graph_out(s->hops, node, &n);
     for (int k = 0; k < n; k++) {
-        steady_solution_edge_busy(s, es[k], b);
+        steady_solution_hop_busy(s, hs[k], b);
         mpq_add(send, send, b);
     }
-    es = steady_platform_in_edges(s->p, node, &n);
+    hs = steady_hop_graph_in(s->hops, node, &n);
     for (int k = 0; k < n; k++) {
-        steady_solution_edge_busy(s, es[k], b);
+        steady_solution_hop_busy(s, hs[k], b);
         mpq_add(recv, recv, b);
     }
     for (int q = 0; q < s->ntasks; q++) {
@@ -1142,6 +1193,35 @@ void steady_solution_node_busy(const steady_solution_t *s, int node, mpq_t send,
         mpq_add(cpu, cpu, b);
     }
     mpq_clear(b);
+}
+
+void steady_solution_resource_busy(const steady_solution_t *s, mpq_t *busy)
+{
+    int nr = steady_platform_resource_count(s->p);
+    mpq_t rate, q;
+    mpq_inits(rate, q, NULL);
+    for (int r = 0; r < nr; r++)
+        mpq_set_ui(busy[r], 0, 1);
+    for (int h = 0; h < s->nhops && nr > 0; h++) {
+        mpq_set_ui(rate, 0, 1);
+        for (int t = 0; t < s->ntypes; t++) {
+            value_of(s, s->send_col[(size_t)h * s->ntypes + t], q);
+            mpq_add(rate, rate, q);
+        }
+        if (mpq_sgn(rate) == 0)
+            continue;
+        const steady_hop_t *hop = steady_hop_graph_hop(s->hops, h);
+        for (int k = 0; k < hop->nedges; k++) {
+            int nu;
+            const steady_use_t *u = steady_platform_edge_uses(s->p, hop->edges[k], &nu);
+            for (int j = 0; j < nu; j++) {
+                steady_exact_use_time(s->p, hop->edges[k], &u[j], s->msg_size, q);
+                mpq_mul(q, q, rate);
+                mpq_add(busy[u[j].resource], busy[u[j].resource], q);
+            }
+        }
+    }
+    mpq_clears(rate, q, NULL);
 }
 
 void steady_solution_stats(const steady_solution_t *s, steady_lp_stats_t *stats)

@@ -16,11 +16,14 @@
  *
  * For rank `me` this gives three lists, repeated every period:
  *   send     the slots' transfers leaving me, one MPI message per slot and
- *            edge (a slot is a matching, so per slot one message to one
- *            peer), in slot order;
- *   receive  the transfers reaching me, grouped the same way: both ends
- *            list the messages of an edge in the same order, so MPI's
- *            non-overtaking rule matches them;
+ *            peer (a slot is a matching, so per slot one message to one
+ *            peer), in slot order; consecutive slots to the same peer send
+ *            one message (the parts of a long transfer that the matchings
+ *            cut into slots), which pays one latency, not one per slot;
+ *   receive  the transfers reaching me, grouped the same way
+ *            (steady_schedule_message_ids): both ends list the messages
+ *            between them in the same order, so MPI's non-overtaking rule
+ *            matches them;
  *   tasks    my compute entries, in the compute list's order.
  *
  * Bytes.  A part [from, to) of the messages of S bytes covers, in message
@@ -423,61 +426,66 @@ static size_t piece_bytes(const program_t *pg, const piece_t *x)
     return (size_t)(x->hi - 1 - x->lo) * pg->S + x->end - x->off;
 }
 
-/* Groups the transfers of each slot that leave (sending) or reach me by
- * peer: one message per slot and edge. */
-static steady_err_t build_messages(program_t *pg, bool sending, pmsg_t **out, int *nout,
-                                   int *nparts, steady_error_t *err)
+/* The period's messages that leave (sending) or reach me, in the order of
+ * their first transfer (steady_schedule_message_ids: both ends list the
+ * messages between them alike, so MPI's non-overtaking rule matches
+ * them), each with its transfers in slot order. */
+static steady_err_t build_messages(program_t *pg, const int *msg_of, int nmsg, bool sending,
+                                   pmsg_t **out, int *nout, int *nparts, steady_error_t *err)
 {
     const steady_schedule_t *sc = pg->sc;
-    int cap = 0;
-    for (int i = 0; i < sc->nslots; i++)
-        cap += sc->slots[i].ntransfers;
-    *out = malloc(((size_t)cap + 1) * sizeof **out);
-    if (!*out)
+    int ntx = pg->npieces - sc->ncompute;
+    int *mine = malloc(((size_t)nmsg + 1) * sizeof *mine); /* message id -> index in *out */
+    *out = malloc(((size_t)ntx + 1) * sizeof **out);
+    if (!mine || !*out) {
+        free(mine);
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
-    *nout = 0;
-    for (int i = 0, base = 0; i < sc->nslots; base += sc->slots[i].ntransfers, i++) {
-        int ntx = sc->slots[i].ntransfers;
-        for (int j = 0; j < ntx; j++) {
-            const pstep_t *ps = &pg->steps[pg->pieces[base + j].flat];
-            int mine = sending ? ps->sender : ps->node, peer = sending ? ps->node : ps->sender;
-            if (mine != pg->me)
-                continue;
-            /* a new message unless an earlier transfer of the slot went to this peer */
-            bool seen = false;
-            for (int k = 0; k < j && !seen; k++) {
-                const pstep_t *qs = &pg->steps[pg->pieces[base + k].flat];
-                seen = (sending ? qs->sender : qs->node) == pg->me &&
-                       (sending ? qs->node : qs->sender) == peer;
-            }
-            if (seen)
-                continue;
-            pmsg_t *m = &(*out)[(*nout)++];
-            m->slot = i;
-            m->peer = peer;
-            m->first = *nparts;
-            m->count = 0;
-            size_t bytes = 0;
-            for (int k = j; k < ntx; k++) {
-                const pstep_t *qs = &pg->steps[pg->pieces[base + k].flat];
-                if ((sending ? qs->sender : qs->node) == pg->me &&
-                    (sending ? qs->node : qs->sender) == peer) {
-                    pg->parts[(*nparts)++] = base + k;
-                    m->count++;
-                    bytes += piece_bytes(pg, &pg->pieces[base + k]);
-                }
-            }
-            if (bytes > (size_t)INT_MAX)
-                return steady_error_set(
-                    err, STEADY_EUNSUPPORTED,
-                    "slot %d: a message of %zu bytes from %s to %s (MPI "
-                    "counts stop at %d)",
-                    i, bytes, steady_platform_node(pg->p, sending ? pg->me : peer)->name,
-                    steady_platform_node(pg->p, sending ? peer : pg->me)->name, INT_MAX);
-            if (bytes > pg->max_msg)
-                pg->max_msg = bytes;
-        }
     }
+    for (int k = 0; k < nmsg; k++)
+        mine[k] = -1;
+    *nout = 0;
+    int first = *nparts;
+    /* count, then place: a message's parts are contiguous in pg->parts */
+    for (int i = 0, t = 0; i < sc->nslots; i++)
+        for (int j = 0; j < sc->slots[i].ntransfers; j++, t++) {
+            const pstep_t *ps = &pg->steps[pg->pieces[t].flat];
+            if ((sending ? ps->sender : ps->node) != pg->me)
+                continue;
+            if (mine[msg_of[t]] < 0) {
+                pmsg_t *m = &(*out)[*nout];
+                mine[msg_of[t]] = (*nout)++;
+                *m = (pmsg_t){.slot = i, .peer = sending ? ps->node : ps->sender};
+            }
+            pmsg_t *m = &(*out)[mine[msg_of[t]]];
+            m->last = i;
+            m->count++;
+            m->bytes += piece_bytes(pg, &pg->pieces[t]);
+        }
+    for (int k = 0; k < *nout; k++) {
+        pmsg_t *m = &(*out)[k];
+        m->first = first;
+        first += m->count;
+        m->count = 0;
+        if (m->bytes > (size_t)INT_MAX) {
+            free(mine);
+            return steady_error_set(
+                err, STEADY_EUNSUPPORTED,
+                "slot %d: a message of %zu bytes from %s to %s (MPI counts stop at %d)", m->slot,
+                m->bytes, steady_platform_node(pg->p, sending ? pg->me : m->peer)->name,
+                steady_platform_node(pg->p, sending ? m->peer : pg->me)->name, INT_MAX);
+        }
+        if (m->bytes > pg->max_msg)
+            pg->max_msg = m->bytes;
+    }
+    for (int t = 0; t < ntx; t++) {
+        const pstep_t *ps = &pg->steps[pg->pieces[t].flat];
+        if ((sending ? ps->sender : ps->node) != pg->me)
+            continue;
+        pmsg_t *m = &(*out)[mine[msg_of[t]]];
+        pg->parts[m->first + m->count++] = t;
+    }
+    *nparts = first;
+    free(mine);
     return STEADY_OK;
 }
 
@@ -592,10 +600,15 @@ steady_err_t program_build(const steady_schedule_t *sc, const steady_platform_t 
     if (rc)
         return rc;
 
-    int nparts = 0;
-    rc = build_messages(pg, true, &pg->send, &pg->nsend, &nparts, err);
+    int nparts = 0, nmsg = 0;
+    int *msg_of = malloc(np * sizeof *msg_of);
+    rc = msg_of ? steady_schedule_message_ids(sc, p, msg_of, &nmsg, err)
+                : steady_error_set(err, STEADY_ENOMEM, "out of memory");
     if (!rc)
-        rc = build_messages(pg, false, &pg->recv, &pg->nrecv, &nparts, err);
+        rc = build_messages(pg, msg_of, nmsg, true, &pg->send, &pg->nsend, &nparts, err);
+    if (!rc)
+        rc = build_messages(pg, msg_of, nmsg, false, &pg->recv, &pg->nrecv, &nparts, err);
+    free(msg_of);
     if (rc)
         return rc;
     for (int i = pg->npieces - sc->ncompute; i < pg->npieces; i++)

@@ -111,10 +111,12 @@ typedef struct {
     long from; /* floor of the first position it shares with the consumer */
 } dep_t;
 
-/* One MPI message of a period: the transfers of one slot on one edge. */
+/* One MPI message of a period: the transfers to (from) one peer in slots
+ * slot .. last. */
 typedef struct {
-    int slot, peer;
+    int slot, last, peer;
     int first, count; /* parts[first .. first + count): piece indices, in slot order */
+    size_t bytes;     /* in a full batch */
 } pmsg_t;
 
 typedef struct {
@@ -258,6 +260,11 @@ void run_task_time(double flops, void (*poll)(void *), void *ctx);
 /* SMPI: the simulation settings the executor relies on (smpi/test 0,
  * smpi/send-is-detached-thresh 0; docs/running.md).  No-op otherwise. */
 void run_configure(void);
+
+/* SMPI: no simulated time for the CPU time the program spends between MPI
+ * calls (smpi/simulate-computation no), in every mode: called right after
+ * MPI_Init.  No-op otherwise. */
+void run_untimed_harness(void);
 
 /* Waits for n requests under watch w; `what` names the wait in the
  * message. */

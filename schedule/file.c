@@ -18,15 +18,32 @@
 /* Version 2 lets a send forward, in the same period, what an earlier slot
  * delivered (the same lag as its producer, docs/schedule-format.md);
  * version 3 cuts an operation's message into "segments"; version 4 lets a
- * send cross switches ("via").  The rules only widen: an older file means
- * the same under a newer version (one segment, no switch), so all are
- * read; an older reader refuses what a newer version writes. */
-#define FORMAT_VERSION     4
+ * send cross switches ("via"); version 5 says what a latency holds
+ * ("cost_model").  The rules only widen: an older file means the same
+ * under a newer version (one segment, no switch, latencies that hold no
+ * port: "eager"), so all are read; an older reader refuses what a newer
+ * version writes. */
+#define FORMAT_VERSION     5
 #define FORMAT_VERSION_MIN 1
 
 const char *steady_schedule_unit(const steady_schedule_t *sc)
 {
     return sc->segments > 1 ? "segments" : "operations";
+}
+
+static const char *const cost_models[] = {"rendezvous", "eager"};
+
+int steady_cost_model_from_name(const char *name)
+{
+    for (int m = 0; m < 2; m++)
+        if (strcmp(name, cost_models[m]) == 0)
+            return m;
+    return -1;
+}
+
+const char *steady_cost_model_name(steady_cost_model_t m)
+{
+    return (unsigned)m < 2 ? cost_models[m] : "?";
 }
 
 double steady_schedule_per_operation(const steady_schedule_t *sc, const mpq_t rate)
@@ -85,8 +102,8 @@ static json_t *step_json(const steady_schedule_t *sc, const steady_platform_t *p
         if (n > 1) { /* the switches it crosses, in order */
             json_t *via = json_array();
             for (int k = 0; k < n - 1; k++)
-                json_array_append_new(via,
-                                      json_string(node_name(p, steady_platform_edge(p, edges[k])->dst)));
+                json_array_append_new(
+                    via, json_string(node_name(p, steady_platform_edge(p, edges[k])->dst)));
             json_object_set_new(j, "via", via);
         }
         return j;
@@ -132,17 +149,18 @@ steady_err_t steady_schedule_write(const steady_schedule_t *sc, const steady_pla
                                                  sc->types[sc->buffers[k].type], "messages",
                                                  (json_int_t)sc->buffers[k].messages));
     json_t *doc = json_pack(
-        "{s:s, s:i, s:{s:s, s:s, s:i, s:i}, s:s, s:o, s:o, s:f, s:I, s:f, s:b, s:o, s:o, s:o, "
-        "s:I, s:b, s:o, s:o, s:i, s:o, s:o, s:o, s:o}",
+        "{s:s, s:i, s:{s:s, s:s, s:i, s:i}, s:s, s:o, s:o, s:f, s:I, s:f, s:b, s:s, s:o, s:o, "
+        "s:o, s:I, s:b, s:o, s:o, s:i, s:o, s:o, s:o, s:o}",
         "format", FORMAT_NAME, "version", FORMAT_VERSION, "platform", "name", sc->platform_name,
         "hash", hash, "nodes", sc->platform_nodes, "edges", sc->platform_edges, "op",
         steady_op_name(sc->op), "sources", names_json(p, sc->sources, sc->nsources), "targets",
         names_json(p, sc->targets, sc->ntargets), "msg_size", sc->msg_size, "segments",
-        (json_int_t)sc->segments, "task_cost", sc->task_cost, "abstract", sc->abstract, "optimum",
-        q_json(sc->optimum), "throughput", q_json(sc->throughput), "period", q_json(sc->period),
-        "ops_per_period", (json_int_t)sc->ops_per_period, "fixed_period", sc->fixed_period, "loss",
-        q_json(sc->loss), "loss_bound", q_json(sc->loss_bound), "max_lag", sc->max_lag, "trees",
-        trees, "slots", slots, "compute", compute, "buffers", buffers);
+        (json_int_t)sc->segments, "task_cost", sc->task_cost, "abstract", sc->abstract,
+        "cost_model", steady_cost_model_name(sc->cost_model), "optimum", q_json(sc->optimum),
+        "throughput", q_json(sc->throughput), "period", q_json(sc->period), "ops_per_period",
+        (json_int_t)sc->ops_per_period, "fixed_period", sc->fixed_period, "loss", q_json(sc->loss),
+        "loss_bound", q_json(sc->loss_bound), "max_lag", sc->max_lag, "trees", trees, "slots",
+        slots, "compute", compute, "buffers", buffers);
     if (!doc)
         return steady_error_set(err, STEADY_ENOMEM, "out of memory writing the schedule");
     int rc = json_dumpf(doc, out, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
@@ -314,8 +332,8 @@ static steady_err_t read_hop(reader_t *r, json_t *via, const char *where, int u,
         }
         edges[k] = steady_platform_find_edge(r->p, at, next);
         if (edges[k] < 0)
-            rc = steady_error_set(r->err, STEADY_EINVAL, "%s: %s: no edge %s -> %s", r->path,
-                                  where, node_name(r->p, at), node_name(r->p, next));
+            rc = steady_error_set(r->err, STEADY_EINVAL, "%s: %s: no edge %s -> %s", r->path, where,
+                                  node_name(r->p, at), node_name(r->p, next));
         at = next;
     }
     st->edge = edges[0];
@@ -453,6 +471,16 @@ static steady_err_t read_body(reader_t *r, json_t *doc)
     if ((rc = member(r, doc, "header", "abstract", JSON_TRUE, &j)))
         return rc;
     sc->abstract = json_is_true(j);
+    sc->cost_model = STEADY_COST_EAGER;
+    if (v >= 5) {
+        if ((rc = member(r, doc, "header", "cost_model", JSON_STRING, &j)))
+            return rc;
+        int m = steady_cost_model_from_name(json_string_value(j));
+        if (m < 0)
+            return bad(r, "unknown cost model (rendezvous or eager)", "cost_model",
+                       json_string_value(j));
+        sc->cost_model = (steady_cost_model_t)m;
+    }
     if ((rc = member(r, doc, "header", "fixed_period", JSON_TRUE, &j)))
         return rc;
     sc->fixed_period = json_is_true(j);

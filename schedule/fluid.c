@@ -12,8 +12,9 @@
  * a resource is full or the transfer reaches its full speed (one message
  * per hop time), then the others keep rising (progressive filling).  So
  * the replay advances from event to event in simulated time — a transfer
- * or a task ends, an input arrives — recomputing the rates whenever the
- * set of running transfers changes.
+ * or a task ends, an input arrives, the latency a rendezvous holds its
+ * ports for runs out (replay.c) — recomputing the rates whenever the set
+ * of running transfers changes.
  *
  * Because pieces now run in time order rather than in program order, a
  * piece may finish batches well ahead of the pieces that read them (a
@@ -37,7 +38,7 @@
 /* The arrival times of one piece's batches. */
 typedef struct {
     double *time;
-    long *batch; /* -1: free */
+    long *batch;  /* -1: free */
     int *pending; /* reads still to come */
     int cap;
 } ring_t;
@@ -46,9 +47,9 @@ typedef struct {
 typedef struct {
     long q;
     int i;
-    double work;  /* left, in units of time at full speed */
-    double rate;  /* fraction of full speed */
-    double m;     /* messages per unit of time (progressive filling) */
+    double work; /* left, in units of time at full speed */
+    double rate; /* fraction of full speed */
+    double m;    /* messages per unit of time (progressive filling) */
     double start, amount;
     bool frozen;
 } run_t;
@@ -59,6 +60,14 @@ typedef struct {
     long q;
     int i;
 } wait_t;
+
+/* A transfer done whose ports stay held through its latency (the
+ * rendezvous cost model) until t. */
+typedef struct {
+    double t, start, amount;
+    long q;
+    int i;
+} held_t;
 
 typedef struct {
     const replay_t *r;
@@ -74,11 +83,13 @@ typedef struct {
     ring_t *ring;
     run_t *run;
     int nrun;
-    long *cpu_q;   /* per node: the compute piece running (period), -1 */
+    long *cpu_q; /* per node: the compute piece running (period), -1 */
     int *cpu_i;
     double *cpu_start, *cpu_end, *cpu_n;
     wait_t *heap;
     int nheap, capheap;
+    held_t *held; /* at most one per running transfer */
+    int nheld;
     double *load; /* per resource, the progressive filling's frozen load */
     double *need; /* per resource, the unfrozen flows' time per message */
     double now, makespan;
@@ -180,7 +191,8 @@ static bool ring_put(fluid_t *f, int y, long b, long n, double t)
     for (int k = f->rstart[y]; k < f->rstart[y + 1]; k++) {
         int d = f->rlist[k], z = f->owner[d];
         long bz, nz;
-        if (r->dfrom[d] < (double)n && amount_of(f, b + r->steps[flat_of(f, z)].lag, z, &bz, &nz) > 0)
+        if (r->dfrom[d] < (double)n &&
+            amount_of(f, b + r->steps[flat_of(f, z)].lag, z, &bz, &nz) > 0)
             readers++;
     }
     ring_t *g = &f->ring[y];
@@ -309,11 +321,8 @@ static void try_start(fluid_t *f, long q, int i)
     for (int k = 0; k < nport; k++)
         f->busy[port[k]] = true;
     if (i < r->nx) {
-        f->run[f->nrun++] = (run_t){.q = q,
-                                    .i = i,
-                                    .work = amount * r->x[i].c,
-                                    .start = f->now,
-                                    .amount = amount};
+        f->run[f->nrun++] =
+            (run_t){.q = q, .i = i, .work = amount * r->x[i].c, .start = f->now, .amount = amount};
         f->rates_stale = true;
     } else {
         const rcompute_t *c = &r->cp[i - r->nx];
@@ -341,14 +350,14 @@ static void try_port(fluid_t *f, int p)
 }
 
 /* Piece i of period q ended at f->now: its batch arrives (after the hop's
- * latency for a transfer), its ports move on, and what waited for it is
- * tried. */
-static void finish(fluid_t *f, long q, int i, double start, double amount)
+ * latency for a transfer, unless the ports were held through it: `held`),
+ * its ports move on, and what waited for it is tried. */
+static void finish(fluid_t *f, long q, int i, double start, double amount, bool held)
 {
     const replay_t *r = f->r;
     long b, n;
     amount_of(f, q, i, &b, &n);
-    double done = f->now + (i < r->nx ? r->x[i].latency : 0);
+    double done = f->now + (i < r->nx && !held ? r->x[i].latency : 0);
     if (!ring_put(f, i, b, n, done))
         f->oom = true;
     f->makespan = later(f->makespan, done);
@@ -469,6 +478,7 @@ static void fluid_free(fluid_t *f)
     free(f->cpu_end);
     free(f->cpu_n);
     free(f->heap);
+    free(f->held);
     free(f->load);
     free(f->need);
 }
@@ -488,6 +498,7 @@ static bool build(fluid_t *f)
     f->busy = calloc((size_t)nports, sizeof *f->busy);
     f->ring = calloc((size_t)np + 1, sizeof *f->ring);
     f->run = malloc((size_t)(r->nx + 1) * sizeof *f->run);
+    f->held = malloc((size_t)(r->nx + 1) * sizeof *f->held);
     f->cpu_q = malloc((size_t)f->nv * sizeof *f->cpu_q);
     f->cpu_i = malloc((size_t)f->nv * sizeof *f->cpu_i);
     f->cpu_start = malloc((size_t)f->nv * sizeof *f->cpu_start);
@@ -496,9 +507,9 @@ static bool build(fluid_t *f)
     int nres = steady_platform_resource_count(r->p);
     f->load = calloc((size_t)nres + 1, sizeof *f->load);
     f->need = calloc((size_t)nres + 1, sizeof *f->need);
-    if (!f->pstart || !f->plist || !f->rstart || !f->rlist || !f->owner || !f->cq || !f->ck || !f->busy ||
-        !f->ring || !f->run || !f->cpu_q || !f->cpu_i || !f->cpu_start || !f->cpu_end ||
-        !f->cpu_n || !f->load || !f->need)
+    if (!f->pstart || !f->plist || !f->rstart || !f->rlist || !f->owner || !f->cq || !f->ck ||
+        !f->busy || !f->ring || !f->run || !f->held || !f->cpu_q || !f->cpu_i || !f->cpu_start ||
+        !f->cpu_end || !f->cpu_n || !f->load || !f->need)
         return false;
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < np; i++) {
@@ -585,6 +596,8 @@ steady_err_t replay_fluid(const replay_t *r, long msgs, const steady_replay_obse
                 next = earlier(next, f.cpu_end[v]);
         if (f.nheap > 0)
             next = earlier(next, f.heap[0].t);
+        for (int k = 0; k < f.nheld; k++)
+            next = earlier(next, f.held[k].t);
         if (next == INFINITY)
             break;
         double dt = next - f.now;
@@ -601,14 +614,28 @@ steady_err_t replay_fluid(const replay_t *r, long msgs, const steady_replay_obse
             }
             f.run[a] = f.run[--f.nrun];
             f.rates_stale = true;
-            finish(&f, ru.q, ru.i, ru.start, ru.amount);
+            if (r->x[ru.i].hold && r->x[ru.i].latency > 0)
+                f.held[f.nheld++] =
+                    (held_t){f.now + r->x[ru.i].latency, ru.start, ru.amount, ru.q, ru.i};
+            else
+                finish(&f, ru.q, ru.i, ru.start, ru.amount, false);
             a = 0; /* finish() may have started transfers: look again */
+        }
+        for (int k = 0; k < f.nheld;) {
+            held_t h = f.held[k];
+            if (h.t > f.now) {
+                k++;
+                continue;
+            }
+            f.held[k] = f.held[--f.nheld];
+            finish(&f, h.q, h.i, h.start, h.amount, true);
+            k = 0;
         }
         for (int v = 0; v < f.nv; v++)
             if (f.cpu_q[v] >= 0 && f.cpu_end[v] <= f.now) {
                 long q = f.cpu_q[v];
                 f.cpu_q[v] = -1;
-                finish(&f, q, f.cpu_i[v], f.cpu_start[v], f.cpu_n[v]);
+                finish(&f, q, f.cpu_i[v], f.cpu_start[v], f.cpu_n[v], false);
             }
         while (f.nheap > 0 && f.heap[0].t <= f.now) {
             wait_t w = heap_pop(&f);
@@ -627,7 +654,9 @@ steady_err_t replay_fluid(const replay_t *r, long msgs, const steady_replay_obse
                                   "replay: a transfer or task uses messages that are never "
                                   "delivered (period %ld of %s's %s)",
                                   f.cq[p], steady_platform_node(r->p, p % f.nv)->name,
-                                  p < f.nv ? "send port" : p < 2 * f.nv ? "receive port" : "CPU");
+                                  p < f.nv       ? "send port"
+                                  : p < 2 * f.nv ? "receive port"
+                                                 : "CPU");
             goto cleanup;
         }
     res->ops = msgs;

@@ -81,7 +81,7 @@ static steady_err_t oom(steady_error_t *err)
 
 /* The header: platform, problem, types. */
 static steady_err_t fill_header(steady_schedule_t *sc, const steady_solution_t *s,
-                                steady_error_t *err)
+                                const steady_plan_options_t *opts, steady_error_t *err)
 {
     const steady_platform_t *p = steady_solution_platform(s);
     steady_err_t rc = steady_platform_hash(p, &sc->platform_hash, err);
@@ -111,6 +111,7 @@ static steady_err_t fill_header(steady_schedule_t *sc, const steady_solution_t *
     sc->task_cost = steady_solution_task_cost(s);
     sc->segments = 1;
     sc->abstract = steady_platform_is_abstract(p);
+    sc->cost_model = opts ? opts->cost_model : STEADY_COST_RENDEZVOUS;
     steady_solution_throughput(s, sc->optimum);
     return STEADY_OK;
 }
@@ -656,7 +657,7 @@ static steady_err_t copy_trees(steady_schedule_t *sc, const steady_solution_t *s
     steady_err_t rc = STEADY_OK;
     sc->trees = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *sc->trees);
     long *first = calloc((size_t)nt, sizeof *first);
-    int *producer = malloc((size_t)nv * nt * sizeof *producer); /* (node, type) -> step */
+    int *producer = malloc((size_t)nv * nt * sizeof *producer);     /* (node, type) -> step */
     int *hop_of = malloc((size_t)(tr->nhops + 1) * sizeof *hop_of); /* trees' hop -> sc's */
     if (!sc->trees || !first || !producer || !hop_of) {
         rc = oom(err);
@@ -879,19 +880,28 @@ typedef struct {
     /* scratch */
     double *start, *pos, *ps, *pe, *pf, *pt; /* slot start; comm position; piece times, parts */
     int *pn, *lag, *tlag;
+    int *last;          /* comm: the position of the last slot that carried it */
     double *done, *cpu; /* step: when its output is complete (in its period); node: CPU free */
 } search_t;
 
 typedef struct {
     int max_lag;
+    /* rendezvous: the latency the period's messages hold ports for, each
+     * comm paying its hop's latency once per run of consecutive slots that
+     * carry it (the executor's messages, steady_schedule_message_ids) */
+    double latency;
     long tree_lags; /* sum over trees of weight x the tree's largest lag */
     long step_lags; /* sum over steps of weight x lag */
 } order_score_t;
 
+/* Fewer periods of lag first (the buffers), then less latency held (the
+ * throughput, under rendezvous), then the lags' sums. */
 static bool score_better(order_score_t a, order_score_t b)
 {
     if (a.max_lag != b.max_lag)
         return a.max_lag < b.max_lag;
+    if (a.latency != b.latency)
+        return a.latency < b.latency * (1 - 1e-12);
     if (a.tree_lags != b.tree_lags)
         return a.tree_lags < b.tree_lags;
     return a.step_lags < b.step_lags;
@@ -909,11 +919,17 @@ static order_score_t evaluate_order(search_t *s, const int *order)
     for (int c = 0; c < s->ncomms; c++) {
         s->pn[c] = 0;
         s->pos[c] = 0;
+        s->last[c] = -2;
     }
+    order_score_t sc = {0, 0, 0, 0};
+    bool rendezvous = s->sc->cost_model == STEADY_COST_RENDEZVOUS;
     for (int r = 0; r < s->nslots; r++) {
         int x = order[r];
         for (int y = s->sfirst[x]; y < s->sfirst[x + 1]; y++) {
             int c = s->scomm[y], k = s->pfirst[c] + s->pn[c]++;
+            if (rendezvous && s->last[c] != r - 1)
+                sc.latency += s->lat[c];
+            s->last[c] = r;
             s->ps[k] = s->start[x];
             s->pe[k] = s->start[x] + s->dur[x];
             s->pf[k] = s->pos[c];
@@ -921,7 +937,6 @@ static order_score_t evaluate_order(search_t *s, const int *order)
             s->pt[k] = s->pos[c];
         }
     }
-    order_score_t sc = {0, 0, 0};
     for (int i = 0; i < s->sc->ntrees; i++)
         s->tlag[i] = 0;
     for (int v = 0; v < s->nnodes; v++)
@@ -1081,7 +1096,7 @@ static steady_err_t order_slots(search_t *s, const int *depth, int *order, stead
     for (int c = 0; c < s->ncomms; c++)
         per += (long)(s->pfirst[c + 1] - s->pfirst[c]) * 4;
     bool improved = true;
-    while (improved && bs.max_lag > 0 && work < ORDER_BUDGET) {
+    while (improved && (bs.max_lag > 0 || bs.latency > 0) && work < ORDER_BUDGET) {
         improved = false;
         for (int i = 0; i < n && work < ORDER_BUDGET; i++)
             for (int j = 0; j < n && work < ORDER_BUDGET; j++) {
@@ -1180,8 +1195,7 @@ static void slot_stretch(const steady_platform_t *p, const steady_schedule_t *sc
     mpq_set_ui(factor, 1, 1);
     for (int y = 0; y < slot->ncomms; y++) {
         int c = slot->comms[y], n;
-        const int *edges =
-            steady_sched_step_edges(sc, &sc->trees[tree[c]].steps[step[c]], &n);
+        const int *edges = steady_sched_step_edges(sc, &sc->trees[tree[c]].steps[step[c]], &n);
         for (int k = 0; k < n; k++) {
             int nu;
             const steady_use_t *u = steady_platform_edge_uses(p, edges[k], &nu);
@@ -1336,13 +1350,14 @@ static steady_err_t build_slots(steady_schedule_t *sc, const steady_platform_t *
     s.pf = malloc(np1 * sizeof *s.pf);
     s.pt = malloc(np1 * sizeof *s.pt);
     s.pn = malloc(nc1 * sizeof *s.pn);
+    s.last = malloc(nc1 * sizeof *s.last);
     s.lag = malloc(nf1 * sizeof *s.lag);
     s.tlag = malloc(((size_t)sc->ntrees + 1) * sizeof *s.tlag);
     s.done = malloc(nf1 * sizeof *s.done);
     s.cpu = malloc(((size_t)s.nnodes + 1) * sizeof *s.cpu);
     if (!order || !sfirst || !scomm || !sdur || !mdur || !stretched || !acc || !touched ||
-        !s.start || !s.pos || !s.ps || !s.pe || !s.pf || !s.pt || !s.pn || !s.lag || !s.tlag ||
-        !s.done || !s.cpu) {
+        !s.start || !s.pos || !s.ps || !s.pe || !s.pf || !s.pt || !s.pn || !s.last || !s.lag ||
+        !s.tlag || !s.done || !s.cpu) {
         rc = oom(err);
         goto cleanup;
     }
@@ -1450,6 +1465,7 @@ cleanup:
     free(s.pf);
     free(s.pt);
     free(s.pn);
+    free(s.last);
     free(s.lag);
     free(s.tlag);
     free(s.done);
@@ -1710,10 +1726,11 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
                           steady_schedule_t **out, double *rate, steady_error_t *err);
 
 static steady_err_t whole_schedule(const steady_solution_t *s, int ntrees,
-                                   const steady_solution_t *x, steady_schedule_t **out,
-                                   steady_error_t *err)
+                                   const steady_solution_t *x, const steady_plan_options_t *opts,
+                                   steady_schedule_t **out, steady_error_t *err)
 {
-    steady_plan_options_t exact = {.period = STEADY_PERIOD_EXACT};
+    steady_plan_options_t exact = {.period = STEADY_PERIOD_EXACT,
+                                   .cost_model = opts ? opts->cost_model : STEADY_COST_RENDEZVOUS};
     steady_err_t rc = build(x, &exact, out, NULL, err);
     if (rc == STEADY_EINVAL)
         return STEADY_OK;
@@ -1745,7 +1762,7 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
     for (int c = 0; c < cands->n && !rc; c++) {
         progress(opts, "period candidates, built and replayed", c, total);
         steady_schedule_t *x = schedule_new();
-        rc = x ? fill_header(x, s, err) : oom(err);
+        rc = x ? fill_header(x, s, opts, err) : oom(err);
         if (!rc) {
             mpq_set(x->period, cands->period[c]);
             x->ops_per_period = cands->ops[c];
@@ -1761,7 +1778,7 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
     for (int c = 0; c < whole->n && !rc; c++) {
         progress(opts, "period candidates, built and replayed", cands->n + c, total);
         steady_schedule_t *x;
-        if (!(rc = whole_schedule(s, tr->ntrees, whole->sol[c], &x, err)) && x)
+        if (!(rc = whole_schedule(s, tr->ntrees, whole->sol[c], opts, &x, err)) && x)
             rc = keep_faster(x, p, series, best, best_rate, err);
     }
     if (rc) {
@@ -1804,7 +1821,7 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
         interval[k * N + m] = t;
     }
     if (!rc)
-        rc = fill_header(sc, s, err);
+        rc = fill_header(sc, s, opts, err);
     progress(opts, "trees", -1, 0);
     if (!rc)
         rc = steady_trees_decompose(s, &tr, err);

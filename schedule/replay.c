@@ -24,7 +24,12 @@
  *     the time u's send port is free, the time v's receive port is free,
  *     the time its input is available at u,
  * holds both ports for a c(e), and its data is at v a c(e) + latency(e)
- * after it starts (latency delays delivery but occupies no port).  A
+ * after it starts.  Under the rendezvous cost model (the default,
+ * steady_cost_model_t) the ports stay held through that latency when the
+ * transfer ends its MPI message (the executor sends the parts of a long
+ * transfer in consecutive slots as one message, which pays one latency:
+ * steady_schedule_message_ids); under the eager model latency delays the
+ * delivery and occupies no port.  A
  * compute entry of n tasks on processor x starts when x's CPU is free and
  * all its inputs are there and keeps the CPU for n w(x): tasks run one
  * after another on the processor's single CPU, in parallel with its ports
@@ -563,6 +568,124 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
     return rc;
 }
 
+/* A latency this share of the shorter of two consecutive parts' transfers
+ * is worth their being one message. */
+#define JOIN_LATENCY_SHARE 0.1
+
+/* Whether transfer y may join the message whose parts so far start in
+ * slot s0 (the group g of its sender in the slot before, to the same
+ * peer): y continues one of g's transfers (the same step, its positions
+ * starting where that one's end), and what y forwards was made before the
+ * message would start — in an earlier period, or in a slot before s0.  And
+ * the latency it saves is worth it (JOIN_LATENCY_SHARE): a message waits
+ * for all its parts' data, and a self-timed run does not keep periods
+ * apart, so an earlier period's data may still be on its way; joining
+ * parts whose latency was 1-5% of their transfer lost 6% of a broadcast's
+ * throughput on a crossbar cluster (examples/platforms/sg-crossbar.xml),
+ * and not joining parts that a 5 ms WAN latency held each lost 20% over
+ * the WAN (sg-two-sites.xml). */
+static bool joins(const replay_t *r, int y, const int *next, int g, int s0)
+{
+    const steady_schedule_t *sc = r->sc;
+    const rtransfer_t *x = &r->x[y];
+    const steady_sched_transfer_t *tx = &sc->slots[x->slot].transfers[x->index];
+    bool continues = false;
+    for (int w = g; w >= 0 && !continues; w = next[w]) {
+        const rtransfer_t *xw = &r->x[w];
+        const steady_sched_transfer_t *tw = &sc->slots[xw->slot].transfers[xw->index];
+        double shorter = earlier(xw->to - xw->from, x->to - x->from) * x->c;
+        continues = xw->flat == x->flat && xw->to_node == x->to_node &&
+                    mpq_equal(tw->to, tx->from) && x->latency >= JOIN_LATENCY_SHARE * shorter;
+    }
+    int lag = r->steps[x->flat].lag;
+    for (int d = x->in.first; d < x->in.first + x->in.n && continues; d++) {
+        int z = r->dep[d];
+        int zlag = r->steps[z < r->nx ? r->x[z].flat : r->cp[z - r->nx].flat].lag;
+        continues = zlag < lag || (z < r->nx && r->x[z].slot < s0);
+    }
+    return continues;
+}
+
+/* steady-run's MPI messages (steady_schedule_message_ids): each
+ * transfer's message in r->x[i].msg, and under the rendezvous model
+ * whether it ends one (hold). */
+static steady_err_t group_messages(replay_t *r, steady_error_t *err)
+{
+    const steady_schedule_t *sc = r->sc;
+    int nv = steady_platform_node_count(r->p), n = 0;
+    /* per sender: its group of transfers in the slot it last sent in (the
+     * first, linked by next[]), that slot, and the group before */
+    int *head = malloc((size_t)(nv + 1) * sizeof *head);
+    int *stamp = malloc((size_t)(nv + 1) * sizeof *stamp);
+    int *prev_head = malloc((size_t)(nv + 1) * sizeof *prev_head);
+    int *prev_stamp = malloc((size_t)(nv + 1) * sizeof *prev_stamp);
+    int *tail = malloc((size_t)(nv + 1) * sizeof *tail);
+    int *next = malloc((size_t)(r->nx + 1) * sizeof *next);
+    int *first_slot = malloc((size_t)(r->nx + 1) * sizeof *first_slot); /* per message */
+    bool *ended = NULL;
+    steady_err_t rc = STEADY_OK;
+    if (!head || !stamp || !prev_head || !prev_stamp || !tail || !next || !first_slot) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+        goto cleanup;
+    }
+    for (int v = 0; v < nv; v++) {
+        stamp[v] = prev_stamp[v] = -2;
+        head[v] = prev_head[v] = -1;
+    }
+    for (int t0 = 0; t0 < r->nx;) {
+        int i = r->x[t0].slot, t1 = t0;
+        while (t1 < r->nx && r->x[t1].slot == i)
+            t1++;
+        for (int t = t0; t < t1; t++) { /* the slot's groups, by sender */
+            int u = r->x[t].from_node;
+            next[t] = -1;
+            if (stamp[u] != i) {
+                prev_head[u] = head[u];
+                prev_stamp[u] = stamp[u];
+                head[u] = tail[u] = t;
+                stamp[u] = i;
+            } else {
+                next[tail[u]] = t;
+                tail[u] = t;
+            }
+        }
+        for (int t = t0; t < t1; t++) { /* their messages, in order of their first transfer */
+            int u = r->x[t].from_node;
+            if (head[u] != t)
+                continue;
+            int g = prev_stamp[u] == i - 1 ? prev_head[u] : -1;
+            bool more = g >= 0;
+            for (int y = t; y >= 0 && more; y = next[y])
+                more = joins(r, y, next, g, first_slot[r->x[g].msg]);
+            int id = more ? r->x[g].msg : n++;
+            if (!more)
+                first_slot[id] = i;
+            for (int y = t; y >= 0; y = next[y])
+                r->x[y].msg = id;
+        }
+        t0 = t1;
+    }
+    r->nmsg = n;
+    if (!(ended = calloc((size_t)n + 1, sizeof *ended))) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+        goto cleanup;
+    }
+    for (int t = r->nx - 1; t >= 0; t--) {
+        r->x[t].hold = sc->cost_model == STEADY_COST_RENDEZVOUS && !ended[r->x[t].msg];
+        ended[r->x[t].msg] = true;
+    }
+cleanup:
+    free(head);
+    free(stamp);
+    free(prev_head);
+    free(prev_stamp);
+    free(tail);
+    free(next);
+    free(first_slot);
+    free(ended);
+    return rc;
+}
+
 steady_err_t replay_prepare(replay_t *r, steady_error_t *err)
 {
     steady_err_t rc = parse_types(r, err);
@@ -572,6 +695,20 @@ steady_err_t replay_prepare(replay_t *r, steady_error_t *err)
         rc = prepare_events(r, err);
     if (!rc)
         rc = prepare_deps(r, err);
+    if (!rc)
+        rc = group_messages(r, err);
+    return rc;
+}
+
+steady_err_t steady_schedule_message_ids(const steady_schedule_t *sc, const steady_platform_t *p,
+                                         int *msg, int *count, steady_error_t *err)
+{
+    replay_t r = {.sc = sc, .p = p};
+    steady_err_t rc = replay_prepare(&r, err);
+    for (int t = 0; !rc && t < r.nx; t++)
+        msg[t] = r.x[t].msg;
+    *count = rc ? 0 : r.nmsg;
+    replay_free(&r);
     return rc;
 }
 
@@ -704,8 +841,8 @@ static steady_err_t replay_messages(const steady_schedule_t *sc, const steady_pl
             }
             double start = later(ready, later(send_free[x->from_node], recv_free[x->to_node]));
             double end = start + amount * x->c;
-            send_free[x->from_node] = recv_free[x->to_node] = end;
             double arrival = end + x->latency;
+            send_free[x->from_node] = recv_free[x->to_node] = x->hold ? arrival : end;
             avail[(size_t)i * R + cs->slot] = arrival;
             makespan = later(makespan, arrival);
             ntransfers++;

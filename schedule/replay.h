@@ -33,6 +33,10 @@ typedef struct {
     int from_node, to_node;
     double from, to; /* message positions */
     double c, latency;
+    int msg; /* steady-run's MPI message it goes in (steady_schedule_message_ids) */
+    /* rendezvous: it ends its message, so its ports are held through the
+     * latency after it */
+    bool hold;
     rdeps_t in;
     int use_first, nuse; /* its shared resources: use_res / use_time[use_first ..] */
 } rtransfer_t;
@@ -52,7 +56,8 @@ typedef struct {
     int *base; /* flat index of tree i's step 0 */
     rstep_t *steps;
     int nx, nc;
-    rtransfer_t *x;
+    rtransfer_t *x; /* slot by slot */
+    int nmsg;       /* the MPI messages the transfers go in */
     rcompute_t *cp;
     int (*interval)[2]; /* reduce: [k, m] of each message type */
     int *origin;        /* gossip: the sender of each message type */

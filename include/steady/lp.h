@@ -4,8 +4,11 @@
  * (SSB) on a platform, solved with GLPK and recovered as exact rationals.
  *
  * A solution gives, per time unit, the number of messages of each type on
- * each edge, the number of reduction tasks of each kind on each processor,
- * and the throughput TP (operations per time unit).  Values are exact GMP
+ * each hop (an edge between two ranks, or a path from a rank through
+ * switches to another: steady_hop_graph_build; on a platform without
+ * switches the hops are the edges, numbered alike), the number of
+ * reduction tasks of each kind on each processor, and the throughput TP
+ * (operations per time unit).  Values are exact GMP
  * rationals when steady_solution_is_exact(); otherwise they are GLPK's
  * doubles converted to rationals, and the note says why.
  */
@@ -110,6 +113,8 @@ void steady_solution_destroy(steady_solution_t *s);
 /* ---- the problem as solved -------------------------------------------- */
 
 const steady_platform_t *steady_solution_platform(const steady_solution_t *s);
+/* The hops the rates are on (owned by the solution). */
+const steady_hop_graph_t *steady_solution_hops(const steady_solution_t *s);
 steady_op_t steady_solution_op(const steady_solution_t *s);
 /* Message size and task cost actually used (defaults resolved). */
 double steady_solution_msg_size(const steady_solution_t *s);
@@ -147,8 +152,8 @@ void steady_solution_type_name(const steady_solution_t *s, int type, char *buf, 
  * (k, m) as participant indices; broadcast (-1, -1). */
 void steady_solution_type_ends(const steady_solution_t *s, int type, int *a, int *b);
 
-/* Messages of that type sent on the edge per time unit. */
-void steady_solution_send(const steady_solution_t *s, int edge, int type, mpq_t rate);
+/* Messages of that type sent on the hop per time unit. */
+void steady_solution_send(const steady_solution_t *s, int hop, int type, mpq_t rate);
 
 /* Reduce: the tasks T(k,l,m), k <= l < m, participant indices. */
 int steady_solution_task_count(const steady_solution_t *s);
@@ -156,15 +161,20 @@ void steady_solution_task(const steady_solution_t *s, int task, int *k, int *l, 
 /* Tasks of that kind computed on the node per time unit (0 on routers). */
 void steady_solution_cons(const steady_solution_t *s, int node, int task, mpq_t rate);
 
-/* Broadcast: per-target flow x(e, k) (target index into the targets). */
-void steady_solution_flow(const steady_solution_t *s, int edge, int target, mpq_t rate);
+/* Broadcast: per-target flow x(h, k) (target index into the targets). */
+void steady_solution_flow(const steady_solution_t *s, int hop, int target, mpq_t rate);
 
 /* ---- occupation -------------------------------------------------------- */
 
-/* The exact port occupation c(e) of one message on edge e, as used. */
-void steady_solution_comm_time(const steady_solution_t *s, int edge, mpq_t c);
-/* Fraction of time edge e is busy: s(e) = sum over types of rate * c(e). */
-void steady_solution_edge_busy(const steady_solution_t *s, int edge, mpq_t busy);
+/* The exact time of one message on hop h (steady_exact_hop_time), for
+ * which it holds both ports. */
+void steady_solution_hop_time(const steady_solution_t *s, int hop, mpq_t c);
+/* Fraction of time hop h is busy: s(h) = sum over types of rate * time(h). */
+void steady_solution_hop_busy(const steady_solution_t *s, int hop, mpq_t busy);
+/* The fraction of time each shared resource of the platform is busy
+ * (<= 1 each): busy[r] for r < steady_platform_resource_count, initialised
+ * by the caller.  O(hops x path length). */
+void steady_solution_resource_busy(const steady_solution_t *s, mpq_t *busy);
 /* Fractions of time node v sends, receives, computes (<= 1 each). */
 void steady_solution_node_busy(const steady_solution_t *s, int node, mpq_t send, mpq_t recv,
                                mpq_t cpu);

@@ -31,8 +31,9 @@
  * With every node one-port and every edge private this is exactly the
  * paper's model.  A message sent between two ranks (processors or routers)
  * along a path whose inner nodes are switches is one transfer, a *hop*:
- * it holds the sender's port for c(first edge), the receiver's for c(last
- * edge), and every resource of every edge of the path.
+ * it lasts the hop's time, as long as its slowest edge or channel takes
+ * (one-port: the sender's port and the receiver's are held that long), and
+ * it occupies every resource of every edge of the path.
  *
  * Nodes, channels and edges are numbered densely from 0 in insertion
  * order; the order is part of the platform (the processors and routers,
@@ -260,12 +261,33 @@ typedef struct {
 } steady_hop_t;
 
 /* The time one message of msg_size bytes takes along the hop alone: the
- * largest steady_platform_edge_time of its edges.  The sender's port is
- * held c(edges[0]), the receiver's c(edges[nedges - 1]). */
+ * largest steady_platform_edge_time of its edges; both ports are held that
+ * long. */
 double steady_hop_time(const steady_platform_t *p, const steady_hop_t *h, double msg_size);
 
 /* The hop's latency: the sum of its edges'. */
 double steady_hop_latency(const steady_platform_t *p, const steady_hop_t *h);
+
+/* Every hop of a platform (hopgraph.c): each edge between two ranks, in
+ * edge order, then each path from a rank through switches to another rank,
+ * by source rank and in depth-first order.  On a platform without switches
+ * hop h is edge h.  The LPs' rates, the trees and the schedules are on
+ * hops.  A star of k hosts around a switch has k (k - 1). */
+typedef struct steady_hop_graph steady_hop_graph_t;
+
+/* Builds p's hops in *out (caller destroys it; it borrows nothing from p
+ * but stays valid only while p is unchanged).  O(hops x path length). */
+steady_err_t steady_hop_graph_build(const steady_platform_t *p, steady_hop_graph_t **out,
+                                    steady_error_t *err);
+void steady_hop_graph_destroy(steady_hop_graph_t *g);
+int steady_hop_graph_count(const steady_hop_graph_t *g);
+/* Hop h (0 <= h < count); its edges belong to the graph. */
+const steady_hop_t *steady_hop_graph_hop(const steady_hop_graph_t *g, int h);
+/* The hops leaving / entering node v, by id; *count receives their number. */
+const int *steady_hop_graph_out(const steady_hop_graph_t *g, int v, int *count);
+const int *steady_hop_graph_in(const steady_hop_graph_t *g, int v, int *count);
+/* The hop whose first edge and last node these are, or -1.  O(1) expected. */
+int steady_hop_graph_find(const steady_hop_graph_t *g, int first_edge, int dst);
 
 /* w(v) = task_cost / speed(v); +infinity for a router or a switch. */
 double steady_platform_task_time(const steady_platform_t *p, int node, double task_cost);

@@ -63,6 +63,23 @@ typedef struct {
     long messages; /* the most messages of that type held at once */
 } steady_sched_buffer_t;
 
+/* What a message's latency holds (docs/schedule-format.md, "Cost model"):
+ * the replay and the planner's choices follow it; the LP's optimum, a
+ * bound on throughput, holds for both. */
+typedef enum {
+    /* both ports, for the latency after the transfer: an MPI rendezvous
+     * send completes when its data has arrived.  What steady-run does:
+     * every send under SMPI, the large ones on MPI libraries. */
+    STEADY_COST_RENDEZVOUS = 0,
+    /* no port: the latency delays the delivery only (the paper's model; an
+     * eager send, buffered by the library) */
+    STEADY_COST_EAGER
+} steady_cost_model_t;
+
+/* "rendezvous", "eager" -> model, or -1; and back. */
+int steady_cost_model_from_name(const char *name);
+const char *steady_cost_model_name(steady_cost_model_t m);
+
 typedef struct {
     /* the platform it was made for */
     char *platform_name;
@@ -80,6 +97,7 @@ typedef struct {
     double msg_size, task_cost;
     long segments;
     bool abstract;
+    steady_cost_model_t cost_model; /* what the replay charges a message's latency */
     /* the period */
     mpq_t optimum;    /* the LP's TP */
     mpq_t throughput; /* ops_per_period / period */
@@ -111,6 +129,21 @@ const int *steady_sched_step_edges(const steady_schedule_t *sc, const steady_sch
 /* The sender and the receiver of a SEND step (ranks). */
 int steady_sched_step_src(const steady_schedule_t *sc, const steady_platform_t *p,
                           const steady_sched_step_t *st);
+/* The MPI messages of a period as steady-run sends them: the transfers of
+ * one slot from one rank to one peer are one message, continued in the
+ * next slot by that rank's transfers to the same peer when each continues
+ * one of them (the same step, its positions starting where that one's
+ * end) and forwards what was made before the message starts (in an earlier
+ * period, or in a slot before its first): the parts of a long transfer that
+ * the matchings cut into consecutive slots go as one message, paying one
+ * latency, and wait for nothing more than the first part does.  A slot is a
+ * matching, so the receiver keeps to that sender alike.  msg[t] receives
+ * the message of transfer t (the period's transfers numbered slot by
+ * slot), the messages numbered in the order of their first transfer, and
+ * *count their number.  Errors: those of steady_schedule_replay on a
+ * schedule it cannot follow; out of memory. */
+steady_err_t steady_schedule_message_ids(const steady_schedule_t *sc, const steady_platform_t *p,
+                                         int *msg, int *count, steady_error_t *err);
 int steady_sched_step_dst(const steady_schedule_t *sc, const steady_platform_t *p,
                           const steady_sched_step_t *st);
 
@@ -129,6 +162,9 @@ typedef struct {
     long series;
     /* steady_schedule_plan: segments per operation (0: automatic) */
     long segments;
+    /* the schedule's cost model, which the replays that choose the period
+     * and the segments follow (default: STEADY_COST_RENDEZVOUS) */
+    steady_cost_model_t cost_model;
     /* if set, called with the stage ("trees", "whole counts, K",
      * "period candidates, built and replayed") and how far it is
      * (steady/progress.h) */

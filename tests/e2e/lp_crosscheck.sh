@@ -84,6 +84,11 @@ expect_tp 78125/262144 $ex/sg-two-sites.xml gossip    # w / 32S: 4 x 4 each way,
 expect_tp 78125/8192 $ex/sg-two-sites.xml reduce      # w / S: one partial result crosses
 expect_tp 78125/8192 $ex/sg-two-sites.xml broadcast   # w / S: one copy crosses
 
+# a crossbar whose hosts have NICs of 1 GB/s (fast) and 100 MB/s (slow):
+# a message to a slow host holds fast's send port S / 100 MB/s, not
+# S / 1 GB/s, and a scatter sends two: 50 MB/s / S
+expect_tp 390625/8192 tests/sg/platforms/mixed-nics.xml scatter --source fast
+
 for p in $ex/sg-*.xml tests/sg/platforms/*.xml; do
     for op in scatter gossip broadcast reduce; do
         compare "$p" $op

@@ -38,17 +38,39 @@ python3 - "$tmp/out" <<'PY' || fail "gossip --json content"
 import json, sys
 from fractions import Fraction
 d = json.load(open(sys.argv[1]))
-for k in ("op", "throughput", "bottlenecks", "edges", "nodes", "exact", "lp", "sources", "targets"):
+for k in ("op", "throughput", "bottlenecks", "hops", "resources", "nodes", "exact", "lp", "sources", "targets"):
     assert k in d, k
 t = d["throughput"]
 assert d["op"] == "gossip" and t["exact"] == "1/4" and t["value"] == 0.25, t
 assert t["unit"] == "ops/time-unit" and d["exact"] is True
-assert len(d["edges"]) == 20 and len(d["nodes"]) == 5
+assert len(d["hops"]) == 20 and len(d["nodes"]) == 5 and d["resources"] == []
 # every node's send port is saturated: 4 own messages of cost 1 per 1/4 time unit
 assert sorted(b["node"] for b in d["bottlenecks"] if b["kind"] == "send") == ["P0", "P1", "P2", "P3", "P4"]
-for e in d["edges"]:
-    busy = sum(Fraction(r["exact"]) for r in e["rates"]) * Fraction(e["comm_time"]["exact"])
+for e in d["hops"]:
+    assert e["via"] == []
+    busy = sum(Fraction(r["exact"]) for r in e["rates"]) * Fraction(e["time"]["exact"])
     assert busy == Fraction(e["busy"]["exact"]), e
+PY
+# a network platform (a SimGrid cluster with a shared backbone): the
+# gossip's bottleneck is the backbone, every hop goes through the
+# cluster's switch, and the backbone is busy all the time
+expect 0 "" "$steady" solve --op gossip $ex/sg-backbone.xml
+grep -qx 'bottlenecks  channel bb_backbone (saturated)' "$tmp/out" || fail "backbone gossip: bottleneck line"
+grep -q '^node-0 -> node-1 via bb-router  *0.07143 ' "$tmp/out" || fail "backbone gossip: hop line"
+grep -q '^channel bb_backbone  *1$' "$tmp/out" || fail "backbone gossip: shared link line"
+expect 0 "" "$steady" solve --op gossip --json $ex/sg-backbone.xml
+python3 - "$tmp/out" <<'PY' || fail "backbone gossip --json"
+import json, sys
+from fractions import Fraction
+d = json.load(open(sys.argv[1]))
+assert d["bottlenecks"] == [{"kind": "link", "resource": "channel bb_backbone"}], d["bottlenecks"]
+assert len(d["hops"]) == 56 and all(h["via"] == ["bb-router"] for h in d["hops"])
+bb = [r for r in d["resources"] if r["name"] == "channel bb_backbone"]
+assert len(bb) == 1 and bb[0]["busy"]["exact"] == "1"
+# every hop: busy = its rate x its time, the time of 1 MiB on a 125 MB/s NIC
+for h in d["hops"]:
+    assert Fraction(h["time"]["exact"]) == Fraction(1048576, 125000000)
+    assert sum(Fraction(r["exact"]) for r in h["rates"]) * Fraction(h["time"]["exact"]) == Fraction(h["busy"]["exact"])
 PY
 expect 0 "" "$steady" solve --op reduce --json --task-cost 1 $ex/paper-reduce.plat
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["tasks"] and d["participants"]==["P0","P1","P2"]' "$tmp/out" ||

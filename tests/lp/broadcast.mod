@@ -12,16 +12,19 @@
      - conservation of the flow x(.,k) at every node except s and k;
      - in_x(k,k) = TP for every target k;
      - x(e,k) = 0 for e in in(s) and for e in out(k).
-   With every rank other than s as a target and no switch this is the
+   With every rank other than s as a target this is the
    exact optimum; otherwise it is an upper bound (see the docs). */
 
-set V;                              # all nodes (processors, routers, switches)
+set V;                              # the ranks (processors and routers)
 set P within V;                     # processors
-set H within V;                     # nodes with one-port ports (processors and routers)
-set E within V cross V;             # directed edges (from, to)
-param c{E} > 0;                     # port occupation of one message on e
+set H within V;                     # nodes with one-port ports: every rank
+set A;                              # hops: each edge between two ranks, each path
+                                    # from a rank through switches to another
+param tail{A} symbolic in V;        # where hop a leaves from
+param head{A} symbolic in V;        # where it arrives
+param c{A} > 0;                     # the hop's time: both ports are held that long
 set R;                              # shared resources (docs: "The network model")
-param u{E, R} >= 0, default 0;      # time one message on e holds resource r
+param u{A, R} >= 0, default 0;      # time one message on a holds resource r
 param port_scale > 0, default 1;    # power of two, see below
 param w{P} > 0;                     # task duration (unused by broadcasts)
 
@@ -39,43 +42,39 @@ check: source not in T;
    plain formulation. */
 
 var TP >= 0;                        # broadcasts completed per time unit
-var n{E} >= 0;                      # messages crossing e per time unit
-var x{E, T} >= 0;                   # flow towards target k on e
+var n{A} >= 0;                      # messages on hop a per time unit
+var x{A, T} >= 0;                   # flow towards target k on a
 
 maximize throughput: TP;
 
 /* (2): one emission at a time */
 s.t. one_port_out{i in H}:
-    sum{(a,b) in E: a = i} n[a,b] * c[a,b] * port_scale <= port_scale;
+    sum{a in A: tail[a] = i} n[a] * c[a] * port_scale <= port_scale;
 
 /* (3): one reception at a time */
 s.t. one_port_in{i in H}:
-    sum{(a,b) in E: b = i} n[a,b] * c[a,b] * port_scale <= port_scale;
+    sum{a in A: head[a] = i} n[a] * c[a] * port_scale <= port_scale;
 
 /* every shared resource (a channel, a channel's direction, the link
    between two switches) is busy at most all of the time; scaled like the
    one-port rows */
 s.t. capacity{q in R}:
-    sum{(a,b) in E: u[a,b,q] > 0} n[a,b] * u[a,b,q] * port_scale <= port_scale;
+    sum{a in A: u[a,q] > 0} n[a] * u[a,q] * port_scale <= port_scale;
 
-/* a switch copies no message: as many leave it as enter it */
-s.t. switch_conservation{i in V diff H}:
-    sum{(a,b) in E: b = i} n[a,b] = sum{(a,b) in E: a = i} n[a,b];
-
-/* a message sent on e serves every target behind e */
-s.t. shared_edge{(a,b) in E, k in T}: x[a,b,k] <= n[a,b];
+/* a message sent on a serves every target behind a */
+s.t. shared_edge{a in A, k in T}: x[a,k] <= n[a];
 
 /* conservation of the flow towards k away from s and k */
 s.t. conservation{k in T, i in V diff {source, k}}:
-    sum{(a,b) in E: b = i} x[a,b,k] = sum{(a,b) in E: a = i} x[a,b,k];
+    sum{a in A: head[a] = i} x[a,k] = sum{a in A: tail[a] = i} x[a,k];
 
 /* every target receives TP messages per time unit */
 s.t. throughput_at_target{k in T}:
-    sum{(a,b) in E: b = k} x[a,b,k] = TP;
+    sum{a in A: head[a] = k} x[a,k] = TP;
 
 /* flows that return to the source or leave their target */
-s.t. no_flow_into_source{(a,b) in E, k in T: b = source}: x[a,b,k] = 0;
-s.t. no_flow_out_of_target{(a,b) in E, k in T: a = k}: x[a,b,k] = 0;
+s.t. no_flow_into_source{a in A, k in T: head[a] = source}: x[a,k] = 0;
+s.t. no_flow_out_of_target{a in A, k in T: tail[a] = k}: x[a,k] = 0;
 
 solve;
 

@@ -14,13 +14,16 @@
        at the destination as the docs specify);
      - send(e,(k,l)) = 0 for e in out(l) and for e in in(k). */
 
-set V;                              # all nodes (processors, routers, switches)
+set V;                              # the ranks (processors and routers)
 set P within V;                     # processors
-set H within V;                     # nodes with one-port ports (processors and routers)
-set E within V cross V;             # directed edges (from, to)
-param c{E} > 0;                     # port occupation of one message on e
+set H within V;                     # nodes with one-port ports: every rank
+set A;                              # hops: each edge between two ranks, each path
+                                    # from a rank through switches to another
+param tail{A} symbolic in V;        # where hop a leaves from
+param head{A} symbolic in V;        # where it arrives
+param c{A} > 0;                     # the hop's time: both ports are held that long
 set R;                              # shared resources (docs: "The network model")
-param u{E, R} >= 0, default 0;      # time one message on e holds resource r
+param u{A, R} >= 0, default 0;      # time one message on a holds resource r
 param port_scale > 0, default 1;    # power of two, see below
 param w{P} > 0;                     # task duration (unused by gossips)
 
@@ -39,35 +42,35 @@ check: card(K) > 0;
    plain formulation. */
 
 var TP >= 0;                        # gossips completed per time unit
-var send{E, K} >= 0;                # messages m_{k,l} crossing e per time unit
+var send{A, K} >= 0;                # messages m_{k,l} on hop a per time unit
 
 maximize throughput: TP;
 
 /* (2): one emission at a time */
 s.t. one_port_out{i in H}:
-    sum{(a,b) in E: a = i} sum{(k,l) in K} send[a,b,k,l] * c[a,b] * port_scale <= port_scale;
+    sum{a in A: tail[a] = i} sum{(k,l) in K} send[a,k,l] * c[a] * port_scale <= port_scale;
 
 /* (3): one reception at a time */
 s.t. one_port_in{i in H}:
-    sum{(a,b) in E: b = i} sum{(k,l) in K} send[a,b,k,l] * c[a,b] * port_scale <= port_scale;
+    sum{a in A: head[a] = i} sum{(k,l) in K} send[a,k,l] * c[a] * port_scale <= port_scale;
 
 /* every shared resource (a channel, a channel's direction, the link
    between two switches) is busy at most all of the time; scaled like the
    one-port rows */
 s.t. capacity{q in R}:
-    sum{(a,b) in E: u[a,b,q] > 0} sum{(k,l) in K} send[a,b,k,l] * u[a,b,q] * port_scale <= port_scale;
+    sum{a in A: u[a,q] > 0} sum{(k,l) in K} send[a,k,l] * u[a,q] * port_scale <= port_scale;
 
 /* (5): conservation of m_{k,l} away from its source and its target */
 s.t. conservation{(k,l) in K, i in V diff {k, l}}:
-    sum{(a,b) in E: b = i} send[a,b,k,l] = sum{(a,b) in E: a = i} send[a,b,k,l];
+    sum{a in A: head[a] = i} send[a,k,l] = sum{a in A: tail[a] = i} send[a,k,l];
 
 /* (6): every target l receives TP messages m_{k,l} per time unit */
 s.t. throughput_at_target{(k,l) in K}:
-    sum{(a,b) in E: b = l} send[a,b,k,l] = TP;
+    sum{a in A: head[a] = l} send[a,k,l] = TP;
 
 /* flows that leave their destination or return to their source */
-s.t. no_flow_out_of_target{(a,b) in E, (k,l) in K: a = l}: send[a,b,k,l] = 0;
-s.t. no_flow_into_source{(a,b) in E, (k,l) in K: b = k}: send[a,b,k,l] = 0;
+s.t. no_flow_out_of_target{a in A, (k,l) in K: tail[a] = l}: send[a,k,l] = 0;
+s.t. no_flow_into_source{a in A, (k,l) in K: head[a] = k}: send[a,k,l] = 0;
 
 solve;
 

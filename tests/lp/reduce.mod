@@ -22,13 +22,16 @@
    not commutative); v[k,m] = v_k (+) ... (+) v_m; task T(k,l,m), k <= l < m,
    computes v[k,m] = v[k,l] (+) v[l+1,m]. */
 
-set V;                              # all nodes (processors, routers, switches)
+set V;                              # the ranks (processors and routers)
 set P within V;                     # processors
-set H within V;                     # nodes with one-port ports (processors and routers)
-set E within V cross V;             # directed edges (from, to)
-param c{E} > 0;                     # port occupation of one message on e
+set H within V;                     # nodes with one-port ports: every rank
+set A;                              # hops: each edge between two ranks, each path
+                                    # from a rank through switches to another
+param tail{A} symbolic in V;        # where hop a leaves from
+param head{A} symbolic in V;        # where it arrives
+param c{A} > 0;                     # the hop's time: both ports are held that long
 set R;                              # shared resources (docs: "The network model")
-param u{E, R} >= 0, default 0;      # time one message on e holds resource r
+param u{A, R} >= 0, default 0;      # time one message on a holds resource r
 param port_scale > 0, default 1;    # power of two, see below
 param w{P} > 0;                     # duration of one task on processor i
 param compute_scale > 0, default 1; # power of two, see below
@@ -50,24 +53,24 @@ set TK := setof{k in 0..N-1, l in k..N-1, m in l+1..N-1} (k, l, m); # T(k,l,m)
    plain formulation. */
 
 var TP >= 0;                        # reductions completed per time unit
-var send{E, I} >= 0;                # messages v[k,m] crossing e per time unit
+var send{A, I} >= 0;                # messages v[k,m] on hop a per time unit
 var cons{P, TK} >= 0;               # tasks T(k,l,m) computed on i per time unit
 
 maximize throughput: TP;
 
 /* (2), (8): one emission at a time */
 s.t. one_port_out{i in H}:
-    sum{(a,b) in E: a = i} sum{(k,m) in I} send[a,b,k,m] * c[a,b] * port_scale <= port_scale;
+    sum{a in A: tail[a] = i} sum{(k,m) in I} send[a,k,m] * c[a] * port_scale <= port_scale;
 
 /* (3), (8): one reception at a time */
 s.t. one_port_in{i in H}:
-    sum{(a,b) in E: b = i} sum{(k,m) in I} send[a,b,k,m] * c[a,b] * port_scale <= port_scale;
+    sum{a in A: head[a] = i} sum{(k,m) in I} send[a,k,m] * c[a] * port_scale <= port_scale;
 
 /* every shared resource (a channel, a channel's direction, the link
    between two switches) is busy at most all of the time; scaled like the
    one-port rows */
 s.t. capacity{q in R}:
-    sum{(a,b) in E: u[a,b,q] > 0} sum{(k,m) in I} send[a,b,k,m] * u[a,b,q] * port_scale <= port_scale;
+    sum{a in A: u[a,q] > 0} sum{(k,m) in I} send[a,k,m] * u[a,q] * port_scale <= port_scale;
 
 /* (7), (9): alpha(i) <= 1 */
 s.t. compute{i in P}:
@@ -76,20 +79,20 @@ s.t. compute{i in P}:
 /* (10): received + produced = sent + consumed (as either operand) */
 s.t. conservation{i in V, (k,m) in I:
         not (i = r[k] and k = m) and not (i = target and k = 0 and m = N-1)}:
-    sum{(a,b) in E: b = i} send[a,b,k,m]
+    sum{a in A: head[a] = i} send[a,k,m]
   + sum{l in k..m-1: i in P} cons[i,k,l,m]
-  = sum{(a,b) in E: a = i} send[a,b,k,m]
+  = sum{a in A: tail[a] = i} send[a,k,m]
   + sum{n in m+1..N-1: i in P} cons[i,k,m,n]
   + sum{n in 0..k-1: i in P} cons[i,n,k-1,m];
 
 /* (11): the target obtains TP complete results per time unit */
 s.t. throughput_at_target:
-    TP = sum{(a,b) in E: b = target} send[a,b,0,N-1]
+    TP = sum{a in A: head[a] = target} send[a,0,N-1]
        + sum{l in 0..N-2} cons[target,0,l,N-1];
 
 /* flows that can only waste capacity */
-s.t. no_result_out_of_target{(a,b) in E: a = target}: send[a,b,0,N-1] = 0;
-s.t. no_value_into_owner{(a,b) in E, k in 0..N-1: b = r[k]}: send[a,b,k,k] = 0;
+s.t. no_result_out_of_target{a in A: tail[a] = target}: send[a,0,N-1] = 0;
+s.t. no_value_into_owner{a in A, k in 0..N-1: head[a] = r[k]}: send[a,k,k] = 0;
 
 solve;
 

@@ -14,13 +14,16 @@
      - throughput at each target, paper eq. (6): in_send(k,k) = TP;
      - send(e,k) = 0 for e in out(k) and for e in in(s) (docs' last line). */
 
-set V;                              # all nodes (processors, routers, switches)
+set V;                              # the ranks (processors and routers)
 set P within V;                     # processors
-set H within V;                     # nodes with one-port ports (processors and routers)
-set E within V cross V;             # directed edges (from, to)
-param c{E} > 0;                     # port occupation of one message on e
+set H within V;                     # nodes with one-port ports: every rank
+set A;                              # hops: each edge between two ranks, each path
+                                    # from a rank through switches to another
+param tail{A} symbolic in V;        # where hop a leaves from
+param head{A} symbolic in V;        # where it arrives
+param c{A} > 0;                     # the hop's time: both ports are held that long
 set R;                              # shared resources (docs: "The network model")
-param u{E, R} >= 0, default 0;      # time one message on e holds resource r
+param u{A, R} >= 0, default 0;      # time one message on a holds resource r
 param port_scale > 0, default 1;    # power of two, see below
 param w{P} > 0;                     # task duration (unused by scatters)
 
@@ -38,35 +41,35 @@ check: source not in T;
    plain formulation. */
 
 var TP >= 0;                        # scatters completed per time unit
-var send{E, T} >= 0;                # messages m_k crossing e per time unit
+var send{A, T} >= 0;                # messages m_k on hop a per time unit
 
 maximize throughput: TP;
 
 /* (2): one emission at a time */
 s.t. one_port_out{i in H}:
-    sum{(a,b) in E: a = i} sum{k in T} send[a,b,k] * c[a,b] * port_scale <= port_scale;
+    sum{a in A: tail[a] = i} sum{k in T} send[a,k] * c[a] * port_scale <= port_scale;
 
 /* (3): one reception at a time */
 s.t. one_port_in{i in H}:
-    sum{(a,b) in E: b = i} sum{k in T} send[a,b,k] * c[a,b] * port_scale <= port_scale;
+    sum{a in A: head[a] = i} sum{k in T} send[a,k] * c[a] * port_scale <= port_scale;
 
 /* every shared resource (a channel, a channel's direction, the link
    between two switches) is busy at most all of the time; scaled like the
    one-port rows */
 s.t. capacity{q in R}:
-    sum{(a,b) in E: u[a,b,q] > 0} sum{k in T} send[a,b,k] * u[a,b,q] * port_scale <= port_scale;
+    sum{a in A: u[a,q] > 0} sum{k in T} send[a,k] * u[a,q] * port_scale <= port_scale;
 
 /* (5): what enters a node that neither creates nor consumes m_k leaves it */
 s.t. conservation{k in T, i in V diff {source, k}}:
-    sum{(a,b) in E: b = i} send[a,b,k] = sum{(a,b) in E: a = i} send[a,b,k];
+    sum{a in A: head[a] = i} send[a,k] = sum{a in A: tail[a] = i} send[a,k];
 
 /* (6): every target receives TP messages of its type per time unit */
 s.t. throughput_at_target{k in T}:
-    sum{(a,b) in E: b = k} send[a,b,k] = TP;
+    sum{a in A: head[a] = k} send[a,k] = TP;
 
 /* flows that leave their destination or return to the source */
-s.t. no_flow_out_of_target{(a,b) in E, k in T: a = k}: send[a,b,k] = 0;
-s.t. no_flow_into_source{(a,b) in E, k in T: b = source}: send[a,b,k] = 0;
+s.t. no_flow_out_of_target{a in A, k in T: tail[a] = k}: send[a,k] = 0;
+s.t. no_flow_into_source{a in A, k in T: head[a] = source}: send[a,k] = 0;
 
 solve;
 

@@ -29,8 +29,9 @@ static const char *CHAIN = "processor A speed=1\nprocessor B speed=1\nprocessor 
 
 /* An empty schedule for p with period `period`, K operations per period and
  * the given types and sources; the optimum and throughput are set to
- * `optimum` and K / period.  Freed with steady_schedule_destroy (everything
- * is on the heap, as it owns). */
+ * `optimum` and K / period; the paper's cost model, in which latency holds
+ * no port (eager).  Freed with steady_schedule_destroy (everything is on
+ * the heap, as it owns). */
 static steady_schedule_t *sched_new(const steady_platform_t *p, steady_op_t op, long K,
                                     const char *period, const char *optimum, const char *types,
                                     const char *sources)
@@ -45,6 +46,7 @@ static steady_schedule_t *sched_new(const steady_platform_t *p, steady_op_t op, 
     sc->msg_size = 1;
     sc->task_cost = 1;
     sc->segments = 1;
+    sc->cost_model = STEADY_COST_EAGER;
     sc->ops_per_period = K;
     mpq_set_str(sc->period, period, 10);
     mpq_canonicalize(sc->period);
@@ -237,8 +239,11 @@ static void test_scatter_send_port(void)
     steady_platform_destroy(p);
 }
 
-/* Latency delays delivery without holding a port: 5 time units on either
- * edge of the pipelined broadcast add exactly 5 to the makespan. */
+/* Eager: latency delays delivery without holding a port: 5 time units on
+ * either edge of the pipelined broadcast add exactly 5 to the makespan.
+ * Rendezvous: each message holds both ports through its latency, 1 + 5 per
+ * message on the edge with the latency, which the other edge's messages
+ * wait for: 1 + 10 x 6 for 10 operations, 6 + 10 x 6 with both. */
 static void test_latency(void)
 {
     const char *texts[] = {"processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
@@ -250,6 +255,9 @@ static void test_latency(void)
         steady_schedule_t *sc = chain_broadcast(p);
         CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 1).makespan, 2 + 5, EPS);
         CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 10).makespan, 11 + 5, EPS);
+        sc->cost_model = STEADY_COST_RENDEZVOUS;
+        CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 1).makespan, 2 + 5, EPS);
+        CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 10).makespan, 1 + 10 * 6, EPS);
         steady_schedule_destroy(sc);
         steady_platform_destroy(p);
     }
@@ -260,6 +268,89 @@ static void test_latency(void)
                  STEADY_FORMAT_NATIVE);
     steady_schedule_t *sc = chain_broadcast(p);
     CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 10).makespan, 11 + 10, EPS);
+    sc->cost_model = STEADY_COST_RENDEZVOUS;
+    CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 10).makespan, 6 + 10 * 6, EPS);
+    steady_schedule_destroy(sc);
+    steady_platform_destroy(p);
+}
+
+/* The executor's messages (steady_schedule_message_ids).  A -> B cut into
+ * two consecutive slots with a latency of 5 is one message: under
+ * rendezvous each operation holds A's port 1 + 5, 10 take 60 (as two
+ * messages, 2 x (1/2 + 5) each).  Parts that are not consecutive, or whose
+ * latency is small against them, or that forward what the period itself
+ * delivers, are messages of their own. */
+static void test_messages(void)
+{
+    steady_platform_t *p =
+        parse_ok("processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
+                 "edge A B cost=1 latency=5\nedge A C cost=1 latency=0.01\n"
+                 "edge B C cost=1 latency=5\n",
+                 STEADY_FORMAT_NATIVE);
+    steady_schedule_t *sc = sched_new(p, STEADY_OP_SCATTER, 1, "1", "1", "B", "A");
+    sc->cost_model = STEADY_COST_RENDEZVOUS;
+    int t = add_tree(sc, 1, 0);
+    add_send(sc, p, t, "A", "B", "B", 0);
+    add_slot(sc, "0", "1/2");
+    add_transfer(sc, t, 0, "0", "1/2");
+    add_slot(sc, "1/2", "1/2");
+    add_transfer(sc, t, 0, "1/2", "1");
+    int msg[2], n = 0;
+    steady_error_t err = {0};
+    CU_ASSERT_EQUAL(steady_schedule_message_ids(sc, p, msg, &n, &err), STEADY_OK);
+    CU_ASSERT_EQUAL(n, 1);
+    CU_ASSERT(msg[0] == 0 && msg[1] == 0);
+    CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 10).makespan, 10 * 6, EPS);
+    sc->cost_model = STEADY_COST_EAGER;
+    CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 10).makespan, 10 + 5, EPS);
+    steady_schedule_destroy(sc);
+
+    /* A -> B, A -> C, A -> B: three messages */
+    sc = sched_new(p, STEADY_OP_SCATTER, 1, "2", "1/2", "B C", "A");
+    int tb = add_tree(sc, 1, 0), tc = add_tree(sc, 1, 0);
+    add_send(sc, p, tb, "A", "B", "B", 0);
+    add_send(sc, p, tc, "A", "C", "C", 0);
+    add_slot(sc, "0", "1/2");
+    add_transfer(sc, tb, 0, "0", "1/2");
+    add_slot(sc, "1/2", "1");
+    add_transfer(sc, tc, 0, "0", "1");
+    add_slot(sc, "3/2", "1/2");
+    add_transfer(sc, tb, 0, "1/2", "1");
+    int msg3[3];
+    CU_ASSERT_EQUAL(steady_schedule_message_ids(sc, p, msg3, &n, &err), STEADY_OK);
+    CU_ASSERT_EQUAL(n, 3);
+    steady_schedule_destroy(sc);
+
+    /* A -> C in two slots: a latency of 1% of a part is not worth a wait */
+    sc = sched_new(p, STEADY_OP_SCATTER, 1, "1", "1", "C", "A");
+    t = add_tree(sc, 1, 0);
+    add_send(sc, p, t, "A", "C", "C", 0);
+    add_slot(sc, "0", "1/2");
+    add_transfer(sc, t, 0, "0", "1/2");
+    add_slot(sc, "1/2", "1/2");
+    add_transfer(sc, t, 0, "1/2", "1");
+    CU_ASSERT_EQUAL(steady_schedule_message_ids(sc, p, msg, &n, &err), STEADY_OK);
+    CU_ASSERT_EQUAL(n, 2);
+    steady_schedule_destroy(sc);
+
+    /* B forwards in slot 1 what slot 0 brought (the same period): B -> C
+     * waits for A -> B's part, so A -> B's second part, in slot 1 with B ->
+     * C's first, must not hold the first back */
+    sc = sched_new(p, STEADY_OP_BROADCAST, 1, "1", "1", "msg", "A");
+    t = add_tree(sc, 1, 0);
+    add_send(sc, p, t, "A", "B", "msg", 0);
+    add_send(sc, p, t, "B", "C", "msg", 0);
+    add_slot(sc, "0", "1/2");
+    add_transfer(sc, t, 0, "0", "1/2");
+    add_slot(sc, "1/2", "1/2");
+    add_transfer(sc, t, 0, "1/2", "1");
+    add_transfer(sc, t, 1, "0", "1/2");
+    add_slot(sc, "1", "1/2");
+    add_transfer(sc, t, 1, "1/2", "1");
+    int msg4[4];
+    CU_ASSERT_EQUAL(steady_schedule_message_ids(sc, p, msg4, &n, &err), STEADY_OK);
+    CU_ASSERT_EQUAL(n, 3); /* A -> B's parts joined; B -> C's second forwards slot 1's */
+    CU_ASSERT(msg4[0] == msg4[1] && msg4[2] != msg4[3]);
     steady_schedule_destroy(sc);
     steady_platform_destroy(p);
 }
@@ -427,7 +518,7 @@ static steady_schedule_t *plan(const steady_platform_t *p, steady_op_t op, doubl
                                steady_err_t *rc, steady_error_t *why)
 {
     steady_problem_t prob = {.op = op, .source = 0, .target = 0};
-    steady_plan_options_t opts = {.period = period};
+    steady_plan_options_t opts = {.period = period, .cost_model = STEADY_COST_EAGER};
     steady_solution_t *s = NULL;
     steady_schedule_t *sc = NULL;
     *rc = steady_lp_solve(p, &prob, NULL, &s, why);
@@ -698,7 +789,8 @@ void suite_replay(void)
     static const CU_TestInfo tests[] = {
         {"broadcast pipeline: N + 1", test_broadcast_pipeline},
         {"scatter: source send port, 2N + 1", test_scatter_send_port},
-        {"latency delays by exactly its value", test_latency},
+        {"latency: eager delays, rendezvous holds the ports", test_latency},
+        {"the executor's messages", test_messages},
         {"partial last batch", test_partial_batch},
         {"split messages, clipped", test_split_and_clipped},
         {"reduce bounded by the CPU", test_reduce_cpu},
