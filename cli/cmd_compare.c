@@ -99,6 +99,8 @@ static void bottleneck(const steady_platform_t *p, const steady_model_t *m, char
 {
     if (m->bottleneck < 0)
         snprintf(buf, n, "-");
+    else if (m->bottleneck_resource == STEADY_RES_LINK)
+        steady_platform_resource_name(p, m->bottleneck, buf, n);
     else
         snprintf(buf, n, "%s of %s", resource_name(m->bottleneck_resource),
                  steady_platform_node(p, m->bottleneck)->name);

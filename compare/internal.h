@@ -39,8 +39,9 @@ struct steady_routes {
     int nnodes;
     int nproc;
     int *proc;      /* rank -> node id (the processors in node order) */
-    int *rank;      /* node id -> rank, -1 for a router */
-    int *pred_edge; /* [rank * nnodes + v]: last edge of the route from proc[rank] to v, -1 */
+    int *rank;      /* node id -> rank, -1 for a router or a switch */
+    steady_hop_graph_t *hops; /* the routes' steps: messages from rank to rank */
+    int *pred_hop; /* [rank * nnodes + v]: last hop of the route from proc[rank] to v, -1 */
 };
 
 #endif

@@ -80,14 +80,15 @@ static qitem_t qpop(qitem_t *q, int *nq)
     return top;
 }
 
-/* Dijkstra from node s, written out rather than taken from igraph because
- * the tie-break decides which ports a route charges and must be stated and
- * stable: (distance, hops, id of the previous node), smallest first.  Every
- * edge costs c(e) > 0, so all the candidate predecessors of a node are
- * settled before it and the comparison at relaxation time sees them all.
- * O((V + E) log E). */
-static void dijkstra(const steady_platform_t *p, const double *w, int s, double *dist, int *hops,
-                     int *pred, qitem_t *q)
+/* Dijkstra from node s over the platform's hops (messages from rank to
+ * rank, through switches or not), written out rather than taken from
+ * igraph because the tie-break decides which ports a route charges and
+ * must be stated and stable: (distance, hops, id of the previous node),
+ * smallest first.  Every hop costs its time > 0, so all the candidate
+ * predecessors of a node are settled before it and the comparison at
+ * relaxation time sees them all.  O((V + H) log H). */
+static void dijkstra(const steady_platform_t *p, const steady_hop_graph_t *g, const double *w,
+                     int s, double *dist, int *hops, int *pred, qitem_t *q)
 {
     int nv = steady_platform_node_count(p), nq = 0;
     for (int v = 0; v < nv; v++) {
@@ -102,9 +103,9 @@ static void dijkstra(const steady_platform_t *p, const double *w, int s, double 
         if (it.d != dist[it.v] || it.hops != hops[it.v])
             continue; /* stale */
         int u = it.v, nout;
-        const int *out = steady_platform_out_edges(p, u, &nout);
+        const int *out = steady_hop_graph_out(g, u, &nout);
         for (int k = 0; k < nout; k++) {
-            int e = out[k], v = steady_platform_edge(p, e)->dst;
+            int e = out[k], v = steady_hop_graph_hop(g, e)->dst;
             if (v == s)
                 continue;
             double nd = dist[u] + w[e];
@@ -115,8 +116,7 @@ static void dijkstra(const steady_platform_t *p, const double *w, int s, double 
                 hops[v] = nh;
                 pred[v] = e;
                 qpush(q, &nq, (qitem_t){nd, nh, v});
-            } else if (nd == dist[v] && nh == hops[v] &&
-                       u < steady_platform_edge(p, pred[v])->src) {
+            } else if (nd == dist[v] && nh == hops[v] && u < steady_hop_graph_hop(g, pred[v])->src) {
                 pred[v] = e; /* same key: no new queue entry needed */
             }
         }
@@ -129,7 +129,8 @@ void steady_routes_destroy(steady_routes_t *r)
         return;
     free(r->proc);
     free(r->rank);
-    free(r->pred_edge);
+    free(r->pred_hop);
+    steady_hop_graph_destroy(r->hops);
     free(r);
 }
 
@@ -139,14 +140,21 @@ steady_err_t steady_routes_create(const steady_platform_t *p, double msg_size,
     *out = NULL;
     if (!(msg_size >= 0) || !isfinite(msg_size))
         return steady_error_set(err, STEADY_EINVAL, "message size must be positive (%g)", msg_size);
-    int nv = steady_platform_node_count(p), ne = steady_platform_edge_count(p);
+    int nv = steady_platform_node_count(p);
     steady_routes_t *r = calloc(1, sizeof *r);
-    double *w = malloc((size_t)(ne ? ne : 1) * sizeof *w);
+    if (!r)
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    steady_err_t rc = steady_hop_graph_build(p, &r->hops, err);
+    if (rc) {
+        free(r);
+        return rc;
+    }
+    int nh = steady_hop_graph_count(r->hops);
+    double *w = malloc((size_t)(nh ? nh : 1) * sizeof *w);
     double *dist = malloc((size_t)(nv ? nv : 1) * sizeof *dist);
     int *hops = malloc((size_t)(nv ? nv : 1) * sizeof *hops);
-    qitem_t *q = malloc((size_t)(ne + 1) * sizeof *q);
-    steady_err_t rc = STEADY_OK;
-    if (!r || !w || !dist || !hops || !q)
+    qitem_t *q = malloc((size_t)(nh + 1) * sizeof *q);
+    if (!w || !dist || !hops || !q)
         goto nomem;
     r->p = p;
     r->msg_size = msg_size > 0 ? msg_size : 1048576;
@@ -155,8 +163,8 @@ steady_err_t steady_routes_create(const steady_platform_t *p, double msg_size,
     r->proc = malloc((size_t)(r->nproc ? r->nproc : 1) * sizeof *r->proc);
     r->rank = malloc((size_t)(nv ? nv : 1) * sizeof *r->rank);
     size_t npred = (size_t)r->nproc * nv;
-    r->pred_edge = malloc((npred ? npred : 1) * sizeof *r->pred_edge);
-    if (!r->proc || !r->rank || !r->pred_edge)
+    r->pred_hop = malloc((npred ? npred : 1) * sizeof *r->pred_hop);
+    if (!r->proc || !r->rank || !r->pred_hop)
         goto nomem;
     for (int v = 0, k = 0; v < nv; v++) {
         bool proc = steady_platform_node(p, v)->kind == STEADY_PROCESSOR;
@@ -164,10 +172,10 @@ steady_err_t steady_routes_create(const steady_platform_t *p, double msg_size,
         if (proc)
             r->proc[k++] = v;
     }
-    for (int e = 0; e < ne; e++)
-        w[e] = steady_platform_comm_time(p, e, r->msg_size);
+    for (int h = 0; h < nh; h++)
+        w[h] = steady_hop_time(p, steady_hop_graph_hop(r->hops, h), r->msg_size);
     for (int k = 0; k < r->nproc; k++)
-        dijkstra(p, w, r->proc[k], dist, hops, r->pred_edge + (size_t)k * nv, q);
+        dijkstra(p, r->hops, w, r->proc[k], dist, hops, r->pred_hop + (size_t)k * nv, q);
     goto cleanup;
 nomem:
     rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
@@ -183,24 +191,29 @@ cleanup:
     return rc;
 }
 
-int steady_routes_path(const steady_routes_t *r, int from, int to, int *edges)
+int steady_routes_path(const steady_routes_t *r, int from, int to, int *hops)
 {
     if (from < 0 || from >= r->nnodes || to < 0 || to >= r->nnodes || r->rank[from] < 0 ||
         r->rank[to] < 0)
         return -1;
-    const int *pred = r->pred_edge + (size_t)r->rank[from] * r->nnodes;
+    const int *pred = r->pred_hop + (size_t)r->rank[from] * r->nnodes;
     int n = 0;
-    for (int v = to; v != from; v = steady_platform_edge(r->p, pred[v])->src) {
+    for (int v = to; v != from; v = steady_hop_graph_hop(r->hops, pred[v])->src) {
         if (pred[v] < 0 || n == r->nnodes - 1)
             return -1;
-        edges[n++] = pred[v];
+        hops[n++] = pred[v];
     }
     for (int i = 0; i < n / 2; i++) {
-        int t = edges[i];
-        edges[i] = edges[n - 1 - i];
-        edges[n - 1 - i] = t;
+        int t = hops[i];
+        hops[i] = hops[n - 1 - i];
+        hops[n - 1 - i] = t;
     }
     return n;
+}
+
+const steady_hop_graph_t *steady_routes_hops(const steady_routes_t *r)
+{
+    return r->hops;
 }
 
 /* ---- the model ------------------------------------------------------------- */
@@ -208,28 +221,30 @@ int steady_routes_path(const steady_routes_t *r, int from, int to, int *edges)
 /* The routes of every tree edge of a collective, in the direction of its
  * phase's data (towards the root for a reduce tree, away for a broadcast
  * tree; a tree used in both phases of TwoTreeC's allreduce is stored per
- * phase).  Route of (slot s, rank x): edges[start[s * P + x] .. start[s * P
+ * phase).  Route of (slot s, rank x): hops[start[s * P + x] .. start[s * P
  * + x + 1]) where slot s = phase * ntrees + tree. */
 typedef struct {
     const steady_routes_t *r;
     const steady_collective_t *c;
     int P, nslots;
     int *start;
-    int *edges; /* capacity cap */
+    int *hops; /* capacity cap */
     int cap;
     /* per chunk count: */
-    double *cc;                /* per edge: port occupation of one chunk */
+    double *cc;                /* per hop: its time for one chunk, which holds both ports */
     double *send, *recv, *cpu; /* per node: busy time per operation */
+    double *res;               /* per shared resource: busy time per operation */
 } routed_t;
 
 static void routed_free(routed_t *m)
 {
     free(m->start);
-    free(m->edges);
+    free(m->hops);
     free(m->cc);
     free(m->send);
     free(m->recv);
     free(m->cpu);
+    free(m->res);
 }
 
 static steady_err_t routed_build(routed_t *m, const steady_routes_t *r,
@@ -237,7 +252,8 @@ static steady_err_t routed_build(routed_t *m, const steady_routes_t *r,
 {
     const steady_platform_t *p = r->p;
     int P = steady_collective_ranks(c), nt = steady_collective_tree_count(c);
-    int nv = r->nnodes, ne = steady_platform_edge_count(p);
+    int nv = r->nnodes, nh = steady_hop_graph_count(r->hops);
+    int nres = steady_platform_resource_count(p);
     memset(m, 0, sizeof *m);
     m->r = r;
     m->c = c;
@@ -246,12 +262,13 @@ static steady_err_t routed_build(routed_t *m, const steady_routes_t *r,
     size_t nroutes = (size_t)m->nslots * P;
     m->start = calloc(nroutes + 1, sizeof *m->start);
     int *path = malloc((size_t)(nv ? nv : 1) * sizeof *path);
-    m->cc = malloc((size_t)(ne ? ne : 1) * sizeof *m->cc);
+    m->cc = malloc((size_t)(nh ? nh : 1) * sizeof *m->cc);
     m->send = malloc((size_t)nv * sizeof *m->send);
     m->recv = malloc((size_t)nv * sizeof *m->recv);
     m->cpu = malloc((size_t)nv * sizeof *m->cpu);
+    m->res = malloc((size_t)(nres + 1) * sizeof *m->res);
     steady_err_t rc = STEADY_OK;
-    if (!m->start || !path || !m->cc || !m->send || !m->recv || !m->cpu)
+    if (!m->start || !path || !m->cc || !m->send || !m->recv || !m->cpu || !m->res)
         goto nomem;
     int used = 0;
     for (int ph = 0; ph < 2; ph++)
@@ -278,9 +295,9 @@ static steady_err_t routed_build(routed_t *m, const steady_routes_t *r,
                                           steady_platform_node(p, b)->name);
                     goto cleanup;
                 }
-                if (!array_grow((void **)&m->edges, &m->cap, used + n, sizeof *m->edges, 64))
+                if (!array_grow((void **)&m->hops, &m->cap, used + n, sizeof *m->hops, 64))
                     goto nomem;
-                memcpy(m->edges + used, path, (size_t)n * sizeof *path);
+                memcpy(m->hops + used, path, (size_t)n * sizeof *path);
                 used += n;
             }
         }
@@ -297,7 +314,7 @@ static const int *route(const routed_t *m, int slot, int x, int *n)
 {
     size_t i = (size_t)slot * m->P + x;
     *n = m->start[i + 1] - m->start[i];
-    return m->edges + m->start[i];
+    return m->hops + m->start[i];
 }
 
 /* Chunks of a message split into C that tree number i (of count) of a phase
@@ -522,12 +539,12 @@ static bool simulate(routed_t *m, int C, double task_cost, double *makespan)
         }
         int n;
         const int *path = route(m, ev.ph * nt + tree, ev.x, &n);
-        const steady_edge_t *e = steady_platform_edge(p, path[ev.h]);
+        const steady_hop_t *e = steady_hop_graph_hop(r->hops, path[ev.h]);
         double d = m->cc[path[ev.h]];
         double start = tl_fit(&tl[3 * e->src], &tl[3 * e->dst + 1], ev.t, d);
         ok = tl_book(&tl[3 * e->src], start, start + d) &&
              tl_book(&tl[3 * e->dst + 1], start, start + d);
-        double at = start + d + e->latency;
+        double at = start + d + steady_hop_latency(p, e);
         if (!ok) {
             break;
         } else if (ev.h + 1 < n) {
@@ -561,16 +578,20 @@ static steady_err_t evaluate(routed_t *m, int C, double msg_size, double task_co
     const steady_routes_t *r = m->r;
     const steady_platform_t *p = r->p;
     const steady_collective_t *c = m->c;
-    int nv = r->nnodes, ne = steady_platform_edge_count(p), nt = steady_collective_tree_count(c);
+    int nv = r->nnodes, nh = steady_hop_graph_count(r->hops), nt = steady_collective_tree_count(c);
+    int nres = steady_platform_resource_count(p);
     bool abstract = steady_platform_is_abstract(p);
-    for (int e = 0; e < ne; e++)
-        m->cc[e] = abstract ? steady_platform_comm_time(p, e, msg_size) / C
-                            : steady_platform_comm_time(p, e, msg_size / C);
+    double chunk = abstract ? msg_size : msg_size / C, scale = abstract ? 1.0 / C : 1;
+    for (int h = 0; h < nh; h++)
+        m->cc[h] = steady_hop_time(p, steady_hop_graph_hop(r->hops, h), chunk) * scale;
     for (int v = 0; v < nv; v++)
         m->send[v] = m->recv[v] = m->cpu[v] = 0;
+    for (int k = 0; k < nres; k++)
+        m->res[k] = 0;
 
-    /* loads: every chunk crosses every hop of its tree edges' routes, and a
-     * reduce rank combines each child's chunk */
+    /* loads: every chunk crosses every hop of its tree edges' routes (both
+     * ports for the hop's time, each shared resource of its path for its
+     * own), and a reduce rank combines each child's chunk */
     for (int ph = 0; ph < 2; ph++) {
         int count = c->phase_count[ph];
         for (int i = 0; i < count; i++) {
@@ -579,9 +600,16 @@ static steady_err_t evaluate(routed_t *m, int C, double msg_size, double task_co
                 int n;
                 const int *path = route(m, ph * nt + t, x, &n);
                 for (int h = 0; h < n; h++) {
-                    const steady_edge_t *e = steady_platform_edge(p, path[h]);
+                    const steady_hop_t *e = steady_hop_graph_hop(r->hops, path[h]);
                     m->send[e->src] += nch * m->cc[path[h]];
                     m->recv[e->dst] += nch * m->cc[path[h]];
+                    for (int k = 0; k < e->nedges; k++) {
+                        int nu;
+                        const steady_use_t *u = steady_platform_edge_uses(p, e->edges[k], &nu);
+                        for (int j = 0; j < nu; j++)
+                            m->res[u[j].resource] +=
+                                nch * steady_platform_use_time(p, e->edges[k], &u[j], chunk) * scale;
+                    }
                 }
                 int up = steady_collective_parent(c, t, x);
                 if (ph == STEADY_PHASE_REDUCE && up >= 0)
@@ -602,6 +630,12 @@ static steady_err_t evaluate(routed_t *m, int C, double msg_size, double task_co
                 out->bottleneck_resource = (steady_resource_t)k;
             }
     }
+    for (int k = 0; k < nres; k++)
+        if (m->res[k] > out->busy) {
+            out->busy = m->res[k];
+            out->bottleneck = k;
+            out->bottleneck_resource = STEADY_RES_LINK;
+        }
     out->chunks = C;
     out->throughput = out->busy > 0 ? 1 / out->busy : INFINITY;
     if (!simulate(m, C, task_cost, &out->makespan))

@@ -3,20 +3,20 @@
  * --algo, runner.h, docs/running.md).  No MPI here.
  *
  * The algorithm's ranks are the platform's processors in node order
- * (compare.h); the MPI job has one rank per node, routers included, as for
- * schedules.  steady_collective_actions gives each algorithm rank its
- * RECV / COMBINE / SEND actions for one operation.  Two things turn them
- * into what a node runs:
+ * (compare.h); the MPI job has one rank per processor and router (the
+ * platform's ranks), as for schedules.  steady_collective_actions gives
+ * each algorithm rank its RECV / COMBINE / SEND actions for one operation.
+ * Two things turn them into what a node runs:
  *
- * Routes.  The model charges a transfer between two processors that are not
- * adjacent to every hop of its route (steady_routes_path): each hop's
- * sender's send port and receiver's receive port.  The executor does the
- * same: a transfer is one MPI message per hop, between adjacent nodes (the
- * SimGrid export declares exactly one one-link route per edge, so SMPI
- * carries each message over that edge alone), and the nodes in between —
- * routers, or processors that are not the transfer's ends — receive and
- * forward it.  SimGrid's own routing between non-adjacent hosts (Floyd,
- * fewest hops) is therefore never used by these runs.
+ * Routes.  The model charges a transfer between two processors to every
+ * hop of its route (steady_routes_path): each hop's sender's send port and
+ * receiver's receive port.  The executor does the same: a transfer is one
+ * MPI message per hop — between two ranks joined by an edge, or through
+ * switches, which the network forwards (SimGrid routes the message over
+ * exactly the hop's links: the export declares one route per edge and per
+ * hop, and steady reads a SimGrid file's routes as its hops) — and the
+ * ranks in between, routers or processors that are not the transfer's
+ * ends, receive and forward it.
  *
  * Order.  Each node has three streams, each in a fixed order repeated every
  * operation: its send port, its receive port and its CPU.  The order comes
@@ -418,7 +418,7 @@ steady_err_t algo_program_build(const steady_collective_t *coll, const steady_pl
         int prev = -1; /* this node's receive of the previous hop */
         hop_base[t] = nhop;
         for (int h = 0; h < hops; h++) {
-            const steady_edge_t *e = steady_platform_edge(p, path[h]);
+            const steady_hop_t *e = steady_hop_graph_hop(steady_routes_hops(r), path[h]);
             int depth = d0 + 1 + h;
             if (nhop == hop_cap) {
                 int nc = hop_cap ? 2 * hop_cap : 64;
@@ -429,7 +429,7 @@ steady_err_t algo_program_build(const steady_collective_t *coll, const steady_pl
                 hop_cap = nc;
             }
             hop[nhop++] = (hop_t){(x->chunk + depth) % C, e->src, e->dst,
-                                  steady_platform_comm_time(p, path[h], (double)(hi - lo)), -1};
+                                  steady_hop_time(p, e, (double)(hi - lo)), -1};
             ev_t ev = {.phase = x->phase,
                        .chunk = x->chunk,
                        .lo = lo,

@@ -182,11 +182,14 @@ int steady_collective_actions(const steady_collective_t *c, int rank,
  *
  * A message from processor a to processor b follows one fixed shortest path
  * by c(e) for a message of msg_size bytes (the cost on abstract platforms):
- * Dijkstra from a; among equally short paths the one with fewer hops, then
- * the one whose last hop leaves the node of smaller id (applied at every
- * node, so the routes from a form a tree).  Intermediate nodes — routers or
+ * Dijkstra from a over the platform's hops (steady_hop_graph_build: a
+ * message from rank to rank, directly or through switches), each weighing
+ * its time; among equally short paths the one with fewer hops, then the
+ * one whose last hop leaves the node of smaller id (applied at every node,
+ * so the routes from a form a tree).  Intermediate ranks — routers or
  * processors — forward the message: each hop occupies its sender's send
- * port and its receiver's receive port. */
+ * port and its receiver's receive port for its time, and the shared
+ * resources of its path. */
 typedef struct steady_routes steady_routes_t;
 
 /* Routes between every pair of processors of p.  msg_size 0 means 1 MiB.
@@ -196,11 +199,13 @@ steady_err_t steady_routes_create(const steady_platform_t *p, double msg_size,
                                   steady_routes_t **out, steady_error_t *err);
 void steady_routes_destroy(steady_routes_t *r);
 
-/* The route from node `from` to node `to` (both processors): writes its edge
- * ids, in order, to edges (room for steady_platform_node_count(p) - 1) and
- * returns the number of hops: 0 when from == to, -1 when `to` cannot be
- * reached or a node is not a processor. */
-int steady_routes_path(const steady_routes_t *r, int from, int to, int *edges);
+/* The route from node `from` to node `to` (both processors): writes its hop
+ * ids (of steady_routes_hops), in order, to hops (room for
+ * steady_platform_node_count(p) - 1) and returns their number: 0 when from
+ * == to, -1 when `to` cannot be reached or a node is not a processor. */
+int steady_routes_path(const steady_routes_t *r, int from, int to, int *hops);
+/* The hops the routes are made of (owned by the routes). */
+const steady_hop_graph_t *steady_routes_hops(const steady_routes_t *r);
 
 /* ---- the model ----------------------------------------------------------- */
 
@@ -212,13 +217,22 @@ typedef struct {
     int max_chunks;   /* the largest count that choice considers; 0 means 64 */
 } steady_model_options_t;
 
-typedef enum { STEADY_RES_SEND = 0, STEADY_RES_RECV, STEADY_RES_CPU } steady_resource_t;
+/* What bounds an algorithm: a node's send or receive port or processor, or
+ * a shared resource of the network (a channel, a channel's direction, the
+ * private link between two switches: platform.h). */
+typedef enum {
+    STEADY_RES_SEND = 0,
+    STEADY_RES_RECV,
+    STEADY_RES_CPU,
+    STEADY_RES_LINK
+} steady_resource_t;
 
 /* An algorithm's model on a platform.  A chunk of a message of s bytes
- * split into C occupies edge e for overhead(e) + (s/C)/bandwidth(e), or
- * cost(e)/C on abstract platforms; combining two chunks takes
+ * split into C holds the ports of hop h for its time with s/C bytes
+ * (steady_hop_time; cost/C on abstract platforms) and each shared resource
+ * of its path for that resource's time; combining two chunks takes
  * (task_cost/C)/speed(i) on processor i.  Per operation, every chunk of
- * every phase crosses every edge of its tree's route and every reduce
+ * every phase crosses every hop of its tree's route and every reduce
  * child's chunk is combined once. */
 typedef struct {
     steady_algo_t algo;
@@ -227,7 +241,7 @@ typedef struct {
     double throughput; /* operations per time unit in a long series: 1 / busy;
                           +infinity with a single rank */
     double busy;       /* per-operation busy time of the bottleneck */
-    int bottleneck;    /* its node id (-1 with a single rank) */
+    int bottleneck;    /* its node id, or resource id for a link (-1 with a single rank) */
     steady_resource_t bottleneck_resource;
     /* One operation run alone, simulated event by event under the same
      * model (model.c): ports and processors serve hops and combines in the
