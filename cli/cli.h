@@ -46,6 +46,10 @@ void help_compare(FILE *out);
 int cmd_draw(int argc, char **argv);
 void help_draw(FILE *out);
 
+/* Prints a printf-style message and a newline on standard error, as one
+ * line: control characters in it are escaped (steady_error_escape). */
+void message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Prints "steady CMD: message (see 'steady CMD --help')" and returns 2. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

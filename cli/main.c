@@ -77,7 +77,7 @@ int main(int argc, char **argv)
         }
         const cli_command_t *c = find_command(argv[2]);
         if (!c) {
-            fprintf(stderr, "steady: unknown command (%s): see 'steady --help'\n", argv[2]);
+            message("steady: unknown command (%s): see 'steady --help'", argv[2]);
             return EXIT_USAGE;
         }
         c->help(stdout);
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
     }
     const cli_command_t *c = find_command(name);
     if (!c) {
-        fprintf(stderr, "steady: unknown command (%s): see 'steady --help'\n", name);
+        message("steady: unknown command (%s): see 'steady --help'", name);
         return EXIT_USAGE;
     }
     return c->run(argc - 1, argv + 1);
@@ -93,14 +93,24 @@ int main(int argc, char **argv)
 
 /* ---- shared helpers ------------------------------------------------------ */
 
-int usage_error(const char *cmd, const char *fmt, ...)
+void message(const char *fmt, ...)
 {
+    char raw[STEADY_ERROR_MSG_MAX], line[STEADY_ERROR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "steady %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, " (see 'steady %s --help')\n", cmd);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "%s\n", steady_error_escape(line, sizeof line, raw));
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+    char what[STEADY_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    message("steady %s: %s (see 'steady %s --help')", cmd, what, cmd);
     return EXIT_USAGE;
 }
 

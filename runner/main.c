@@ -64,10 +64,12 @@ static int fail(failure_t *f, int status, const char *fmt, ...)
 
 static int fail(failure_t *f, int status, const char *fmt, ...)
 {
+    char raw[sizeof f->msg];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(f->msg, sizeof f->msg, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    steady_error_escape(f->msg, sizeof f->msg, raw); /* one line, whatever it quotes */
     return f->status = status;
 }
 

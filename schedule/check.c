@@ -103,10 +103,16 @@ static void report(ctx_t *x, const char *fmt, ...)
     va_copy(aq, ap);
     int n = gmp_vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    char *line = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (line)
-        gmp_vsnprintf(line, (size_t)n + 1, fmt, aq);
+    char *raw = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    /* one line whatever the file's names hold: an escape is at most 4
+     * bytes per byte */
+    char *line = raw ? malloc(4 * (size_t)n + 1) : NULL;
+    if (line) {
+        gmp_vsnprintf(raw, (size_t)n + 1, fmt, aq);
+        steady_error_escape(line, 4 * (size_t)n + 1, raw);
+    }
     va_end(aq);
+    free(raw);
     if (!line) {
         x->oom = true;
         return;

@@ -18,6 +18,15 @@ expect() {
     [ "$got" -eq "$want" ] || fail "exit $got (want $want): $* :: $(head -c 300 "$tmp/err")"
 }
 
+# one_line STATUS CMD...: CMD exits with STATUS, prints nothing on standard
+# output and exactly one line on standard error (issue 18: control
+# characters in what a message quotes are escaped)
+one_line() {
+    expect "$@"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "not one line on stderr: ${*:2} :: $(head -c 300 "$tmp/err")"
+    [ ! -s "$tmp/out" ] || fail "output on stdout: ${*:2}"
+}
+
 # help everywhere, exit 0, on standard output
 expect 0 "$steady" --help
 grep -q '^commands:' "$tmp/out" || fail "steady --help lists no commands"
@@ -78,6 +87,18 @@ expect 0 "$steady" gen --kind ring --nodes 4 -o "$tmp/o/reg"
 [ "$(stat -c %a "$tmp/o/reg")" = 640 ] || fail "-o changed a regular file's mode"
 grep -q '^processor P3 ' "$tmp/o/reg" || fail "-o did not replace a regular file"
 [ "$(ls "$tmp/o" | grep -c tmp)" = 0 ] || fail "-o left a temporary file: $(ls "$tmp/o")"
+
+# every message is one line, whatever it quotes
+one_line 2 "$steady" $'info\nx'
+grep -qxF "steady: unknown command (info\\nx): see 'steady --help'" "$tmp/err" || fail "escaped command name"
+one_line 2 "$steady" info $'--fr\x1b[2Jom' examples/platforms/paper-reduce.plat
+grep -qxF "steady info: unknown option (--fr\\x1b[2Jom) (see 'steady info --help')" "$tmp/err" || fail "escaped option"
+one_line 2 "$steady" info $'no\nsuch\r.plat'
+grep -qxF 'no\nsuch\r.plat: cannot open (No such file or directory)' "$tmp/err" || fail "escaped file name"
+printf 'processor a speed=1\nprocessor b\rc speed=1\n' >"$tmp/cr.plat"
+one_line 2 "$steady" info "$tmp/cr.plat"
+grep -qxF "$tmp/cr.plat:2:11: invalid node name (b\\rc): use 1 to 255 characters from A-Z a-z 0-9 _ . : @ + / -" "$tmp/err" ||
+    fail "CR in a name: $(cat "$tmp/err")"
 
 # info on every example, text and JSON
 for p in examples/platforms/*; do
