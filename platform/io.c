@@ -24,8 +24,52 @@ const char *steady_format_name(steady_format_t f)
     return (unsigned)f < sizeof format_names / sizeof *format_names ? format_names[f] : "?";
 }
 
-/* Skips blanks, the XML declaration, comments and processing instructions,
- * and returns the XML root element's name if text looks like XML. */
+/* Index of the first occurrence of `what` in text[from, len), or len. */
+static size_t find(const char *text, size_t len, size_t from, const char *what)
+{
+    size_t n = strlen(what);
+    for (size_t k = from; k + n <= len; k++)
+        if (memcmp(text + k, what, n) == 0)
+            return k;
+    return len;
+}
+
+/* Index just past the markup that starts at text[i] with "<?" or "<!": a
+ * processing instruction (to "?>", whatever '>' it holds), a comment (to
+ * "-->"), a DOCTYPE (to its '>', past quoted strings and an internal subset
+ * in brackets, whose declarations, comments and processing instructions
+ * hold '>' too); len when it does not end. */
+static size_t skip_markup(const char *text, size_t len, size_t i)
+{
+    if (text[i + 1] == '?')
+        return find(text, len, i + 2, "?>") + 2;
+    if (i + 3 < len && text[i + 2] == '-' && text[i + 3] == '-')
+        return find(text, len, i + 4, "-->") + 3;
+    int depth = 0; /* inside the internal subset */
+    for (size_t k = i + 2; k < len;) {
+        char c = text[k];
+        if (c == '"' || c == '\'') {
+            const char *q = memchr(text + k + 1, c, len - k - 1);
+            k = q ? (size_t)(q - text) + 1 : len;
+        } else if (depth > 0 && c == '<' && k + 3 < len &&
+                   (text[k + 1] == '?' || memcmp(text + k + 1, "!--", 3) == 0)) {
+            k = skip_markup(text, len, k); /* an instruction or a comment in the subset */
+        } else {
+            if (c == '[')
+                depth++;
+            else if (c == ']' && depth > 0)
+                depth--;
+            else if (c == '>' && depth == 0)
+                return k + 1;
+            k++;
+        }
+    }
+    return len;
+}
+
+/* Skips blanks, the XML declaration, comments, processing instructions and
+ * the DOCTYPE, and returns the XML root element's name if text looks like
+ * XML. */
 static bool xml_root_name(const char *text, size_t len, char name[32])
 {
     size_t i = 0;
@@ -35,20 +79,11 @@ static bool xml_root_name(const char *text, size_t len, char name[32])
         if (i >= len || text[i] != '<')
             return false;
         if (i + 1 < len && (text[i + 1] == '?' || text[i + 1] == '!')) {
-            /* <?xml ...?>, <!-- ... -->, <!DOCTYPE ...>: skip to its end */
-            const char *close =
-                text[i + 1] == '!' && i + 3 < len && text[i + 2] == '-' ? "-->" : ">";
-            const char *end = NULL;
-            for (size_t k = i + 2; k + strlen(close) <= len; k++)
-                if (memcmp(text + k, close, strlen(close)) == 0) {
-                    end = text + k;
-                    break;
-                }
-            if (!end) {
+            i = skip_markup(text, len, i);
+            if (i >= len) {
                 name[0] = '\0'; /* XML, truncated before its root: libxml2 will say where */
                 return true;
             }
-            i = (size_t)(end - text) + strlen(close);
             continue;
         }
         size_t n = 0;
