@@ -47,7 +47,10 @@ void steady_error_clear(steady_error_t *err)
 static size_t utf8_length(const unsigned char *s)
 {
     unsigned char c = s[0];
-    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    size_t n = c >= 0xC2 && c <= 0xDF   ? 2
+               : c >= 0xE0 && c <= 0xEF ? 3
+               : c >= 0xF0 && c <= 0xF4 ? 4
+                                        : 0;
     /* the second byte's range excludes overlong forms, surrogates and code
      * points above U+10FFFF */
     unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;

@@ -31,10 +31,12 @@ bool parse_quantity(const char *text, unit_kind_t kind, double *value, const cha
 
 const char *unit_hint(unit_kind_t kind);
 
-/* The model's range rule for a numeric field: bandwidth, cost and speed
- * must be finite and positive, latency and overhead finite and >= 0.  The
+/* The model's range rule for a numeric field ("bandwidth", "latency",
+ * "overhead", "speed", "cost"): finite; bandwidth, cost and speed positive,
+ * latency and overhead >= 0; each within its range (steady/platform.h).  The
  * message quotes `text` (the value as the user wrote it) or, when text is
- * NULL, the value itself: "non-positive bandwidth (-5MBps)". */
+ * NULL, the value itself: "non-positive bandwidth (-5MBps)", "bandwidth
+ * out of range (1e-300): from 0.001 to 1e15 B/s". */
 steady_err_t check_field(const char *field, double value, const char *text, steady_error_t *err);
 
 /* Name accepted for a node: see STEADY_NAME_MAX. */

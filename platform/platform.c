@@ -50,6 +50,13 @@ static bool id_list_push(id_list_t *l, int id)
     return true;
 }
 
+/* -0 is stored as 0: the writers would print "-0", and a reader or a
+ * writer that skips zero values would not give it back. */
+static double unsigned_zero(double x)
+{
+    return x == 0 ? 0 : x;
+}
+
 /* FNV-1a: short names, no adversary; good enough and dependency-free. */
 static uint64_t hash_name(const char *s)
 {
@@ -93,21 +100,41 @@ static bool reserve_slots(steady_platform_t *p, int nodes)
     return true;
 }
 
+/* The model's ranges (docs/platform-format.md, steady/platform.h), with
+ * the bounds as the messages write them. */
+static const struct {
+    const char *field;
+    double lo, hi;
+    const char *range;
+} ranges[] = {
+    {"bandwidth", STEADY_BANDWIDTH_MIN, STEADY_BANDWIDTH_MAX, "from 0.001 to 1e15 B/s"},
+    {"latency", 0, STEADY_TIME_MAX, "from 0 to 1e6 s"},
+    {"overhead", 0, STEADY_TIME_MAX, "from 0 to 1e6 s"},
+    {"speed", STEADY_SPEED_MIN, STEADY_SPEED_MAX, "from 1e-6 to 1e21"},
+    {"cost", STEADY_COST_MIN, STEADY_COST_MAX, "from 1e-6 to 1e6"},
+};
+
 steady_err_t check_field(const char *field, double value, const char *text, steady_error_t *err)
 {
-    bool positive = strcmp(field, "latency") != 0 && strcmp(field, "overhead") != 0;
-    const char *what = !isfinite(value)         ? "%s is not a finite number (%s)"
-                       : positive && value <= 0 ? "non-positive %s (%s)"
-                       : !positive && value < 0 ? "negative %s (%s)"
-                                                : NULL;
-    if (!what)
-        return STEADY_OK;
+    size_t f = 0;
+    while (f < sizeof ranges / sizeof *ranges - 1 && strcmp(ranges[f].field, field) != 0)
+        f++;
+    bool positive = ranges[f].lo > 0;
     char shown[32];
     if (!text) {
         format_double(shown, value);
         text = shown;
     }
-    return steady_error_set(err, STEADY_EINVAL, what, field, text);
+    if (!isfinite(value))
+        return steady_error_set(err, STEADY_EINVAL, "%s is not a finite number (%s)", field, text);
+    if (positive && value <= 0)
+        return steady_error_set(err, STEADY_EINVAL, "non-positive %s (%s)", field, text);
+    if (!positive && value < 0)
+        return steady_error_set(err, STEADY_EINVAL, "negative %s (%s)", field, text);
+    if (value < ranges[f].lo || value > ranges[f].hi)
+        return steady_error_set(err, STEADY_EINVAL, "%s out of range (%s): %s", field, text,
+                                ranges[f].range);
+    return STEADY_OK;
 }
 
 bool valid_node_name(const char *name)
@@ -211,7 +238,7 @@ steady_err_t steady_platform_add_node(steady_platform_t *p, const char *name,
     char *copy = strdup(name);
     if (!copy)
         return oom(err);
-    p->nodes[n] = (steady_node_t){.name = copy, .kind = kind, .speed = speed};
+    p->nodes[n] = (steady_node_t){.name = copy, .kind = kind, .speed = unsigned_zero(speed)};
     p->out[n] = (id_list_t){0};
     p->in[n] = (id_list_t){0};
     p->slots[find_slot(p, name)] = n;
@@ -271,6 +298,10 @@ steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t 
         return oom(err);
     }
     p->edges[m] = *e;
+    p->edges[m].bandwidth = unsigned_zero(e->bandwidth);
+    p->edges[m].cost = unsigned_zero(e->cost);
+    p->edges[m].latency = unsigned_zero(e->latency);
+    p->edges[m].overhead = unsigned_zero(e->overhead);
     p->edge_count++;
     if (id)
         *id = m;

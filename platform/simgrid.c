@@ -768,11 +768,11 @@ steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
     }
     /* An abstract cost c becomes the bandwidth msg_size / c, so that one
      * message of msg_size bytes occupies the link c simulated seconds; the
-     * quotient must still be a positive finite bandwidth. */
+     * quotient must still be a bandwidth in the model's range. */
     for (int k = 0; k < steady_platform_edge_count(p); k++) {
         const steady_edge_t *e = steady_platform_edge(p, k);
         double bw = msg_size / e->cost;
-        if (e->cost != 0 && !(isfinite(bw) && bw > 0)) {
+        if (e->cost != 0 && !(bw >= STEADY_BANDWIDTH_MIN && bw <= STEADY_BANDWIDTH_MAX)) {
             char c[32], m[32];
             format_double(c, e->cost);
             format_double(m, msg_size);

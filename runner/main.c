@@ -33,6 +33,9 @@
 
 #define DEFAULT_TIMEOUT 60.0
 
+/* MPI counts are ints: the most bytes of one message. */
+#define MAX_MSG_BYTES 2147483647.0
+
 /* options_t.algo besides the steady_algo_t values */
 enum { ALGO_NONE = -2, ALGO_MPI = -3 };
 
@@ -117,16 +120,17 @@ static void help(FILE *out)
         "  --timeout S      a rank that sees no progress for S seconds says what it\n"
         "                   waits for and ends the job (default %g; simulated seconds\n"
         "                   under SMPI)\n"
-        "  --msg-bytes B    message size, e.g. 65536 or 64KiB (default: the schedule's,\n"
-        "                   with --algo 1 MiB; required on an abstract platform)\n"
+        "  --msg-bytes B    message size, 1 B to 2^31 - 1 B, e.g. 65536 or 64KiB\n"
+        "                   (default: the schedule's, with --algo 1 MiB; required on an\n"
+        "                   abstract platform)\n"
         "  --from FORMAT    platform format: auto (default), native, graphml, simgrid\n"
         "  --algo ALGO      run a comparison algorithm (above) instead of a schedule\n"
         "  --op OP          with --algo: broadcast, reduce or allreduce (required)\n"
         "  --chunks C       with --algo: chunks per message (default: the model's choice,\n"
         "                   as steady compare's)\n"
         "  --root NAME      with --algo: the root processor (default: the first)\n"
-        "  --task-cost FLOP with --algo: flop to combine two whole messages (default: one\n"
-        "                   per byte; 1 on abstract platforms)\n"
+        "  --task-cost FLOP with --algo: flop to combine two whole messages, 1e-6 to\n"
+        "                   1e21 (default: one per byte; 1 on abstract platforms)\n"
         "  --optimum TP     with --algo: the LP optimum to report against (default: rank\n"
         "                   0 solves it)\n"
         "  --commutative    with --algo mpi: declare the reduce operator commutative and\n"
@@ -200,14 +204,12 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
             if (errno || *end || end == v || o->ops <= 0 || o->ops > 1000000000L)
                 return usage(f, "--ops takes a positive integer up to 10^9", v);
         } else if (strcmp(name, "--timeout") == 0) {
-            o->timeout = strtod(v, &end);
-            if (errno || *end || end == v || !(o->timeout > 0) || !isfinite(o->timeout))
-                return usage(f, "--timeout takes a positive number of seconds", v);
+            if (!steady_parse_number(v, &o->timeout) || !(o->timeout > 0) || o->timeout > 1e9)
+                return usage(f, "--timeout takes a positive number of seconds up to 1e9", v);
         } else if (strcmp(name, "--msg-bytes") == 0) {
             steady_error_t err = {0};
-            if (steady_parse_size(v, &o->msg_bytes, &err) || o->msg_bytes < 1 ||
-                o->msg_bytes > 1e15)
-                return usage(f, "--msg-bytes takes a size of at least one byte", v);
+            if (steady_parse_size(v, &o->msg_bytes, &err) || o->msg_bytes > MAX_MSG_BYTES)
+                return usage(f, "--msg-bytes takes a size from 1 byte to 2^31 - 1 bytes", v);
         } else if (strcmp(name, "--algo") == 0) {
             o->algo = strcmp(v, "mpi") == 0 ? ALGO_MPI : steady_algo_from_name(v);
             if (o->algo == -1)
@@ -227,12 +229,11 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
         } else if (strcmp(name, "--root") == 0) {
             o->root = v;
         } else if (strcmp(name, "--task-cost") == 0) {
-            o->task_cost = strtod(v, &end);
-            if (errno || *end || end == v || !(o->task_cost > 0) || !isfinite(o->task_cost))
-                return usage(f, "--task-cost takes a positive number of flop", v);
+            if (!steady_parse_number(v, &o->task_cost) || !(o->task_cost >= STEADY_TASK_COST_MIN) ||
+                o->task_cost > STEADY_TASK_COST_MAX)
+                return usage(f, "--task-cost takes a number of flop from 1e-6 to 1e21", v);
         } else if (strcmp(name, "--optimum") == 0) {
-            o->optimum = strtod(v, &end);
-            if (errno || *end || end == v || !(o->optimum > 0) || !isfinite(o->optimum))
+            if (!steady_parse_number(v, &o->optimum) || !(o->optimum > 0) || !isfinite(o->optimum))
                 return usage(f, "--optimum takes a positive throughput", v);
         } else {
             int fmt = steady_format_from_name(v);
@@ -329,9 +330,12 @@ static int load(const options_t *o, int rank, int size, steady_platform_t **p,
                     "units): give the message size with --msg-bytes (%s)",
                     o->sched, (*sc)->platform_name);
     double b = o->msg_bytes > 0 ? o->msg_bytes : (*sc)->msg_size;
+    if (!(b >= 0.5 && b <= MAX_MSG_BYTES))
+        return fail(f, RUN_USAGE,
+                    "steady-run: %s: messages of %g bytes: steady-run sends from 1 byte to 2^31 - "
+                    "1 bytes per message (plan another --msg-size or more --segments)",
+                    o->sched, b);
     *bytes = (size_t)llround(b);
-    if (*bytes < 1 || b > 1e15)
-        return fail(f, RUN_USAGE, "steady-run: %s: a message size of %g bytes", o->sched, b);
     if (rank == 0) {
         steady_violations_t v = {0};
         if (steady_schedule_check(*sc, *p, &v, &err))
@@ -426,10 +430,7 @@ static int load_algo(const options_t *o, int rank, int size, steady_platform_t *
                     "steady-run: %s: an abstract platform (costs in time units): give the "
                     "message size with --msg-bytes, the export's --msg-size",
                     o->plat);
-    double b = o->msg_bytes > 0 ? o->msg_bytes : 1048576;
-    *bytes = (size_t)llround(b);
-    if (*bytes > 2147483647u)
-        return fail(f, RUN_USAGE, "steady-run: --msg-bytes: at most 2^31 - 1 bytes (%.0f)", b);
+    *bytes = (size_t)llround(o->msg_bytes > 0 ? o->msg_bytes : 1048576);
     if (o->root) {
         ar->root_node = steady_platform_find_node(*p, o->root);
         if (ar->root_node < 0)

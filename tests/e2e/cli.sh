@@ -100,6 +100,26 @@ one_line 2 "$steady" info "$tmp/cr.plat"
 grep -qxF "$tmp/cr.plat:2:11: invalid node name (b\\rc): use 1 to 255 characters from A-Z a-z 0-9 _ . : @ + / -" "$tmp/err" ||
     fail "CR in a name: $(cat "$tmp/err")"
 
+# values out of range are refused where they are written, options before
+# anything is solved (the solver never sees what it cannot scale)
+pr=examples/platforms/paper-reduce.plat
+tg=examples/platforms/two-cluster-grid.plat
+one_line 2 "$steady" solve --op scatter --msg-size 1e300 "$tg"
+grep -qxF "steady solve: --msg-size: message size out of range (1e300): from 1 byte to 1e12 bytes (see 'steady solve --help')" "$tmp/err" ||
+    fail "--msg-size 1e300: $(cat "$tmp/err")"
+one_line 2 "$steady" solve --op scatter --msg-size 0x10 "$tg"
+one_line 2 "$steady" solve --op reduce --task-cost 0x10 "$pr"
+one_line 2 "$steady" solve --op reduce --task-cost 1e22 "$pr"
+one_line 2 "$steady" plan --op scatter --period 0x1p3 -o "$tmp/x.sched" "$tg"
+one_line 2 "$steady" solve --op scatter --time-limit inf "$tg"
+printf 'processor a speed=1\nprocessor b speed=1\nprocessor c speed=1\nlink a b bandwidth=1e-300\n' >"$tmp/r.plat"
+one_line 2 "$steady" info "$tmp/r.plat"
+printf 'processor a speed=1\nprocessor b speed=1\nprocessor c speed=1\nlink a b bandwidth=0.001\nlink b c bandwidth=1e15\n' >"$tmp/r.plat"
+one_line 2 "$steady" solve --op broadcast --msg-size 1 "$tmp/r.plat"
+grep -q 'span more than 12 orders of magnitude (1e-15 on b -> c, 1000 on a -> b)' "$tmp/err" || fail "spread: $(cat "$tmp/err")"
+sed -i 's/1e15$/1e9/' "$tmp/r.plat"
+expect 0 "$steady" solve --op broadcast --msg-size 1 "$tmp/r.plat"
+
 # info on every example, text and JSON
 for p in examples/platforms/*; do
     expect 0 "$steady" info "$p"

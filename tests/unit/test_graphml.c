@@ -410,8 +410,8 @@ static steady_platform_t *awkward_platform(void)
     steady_edge_t edges[] = {
         {.src = a, .dst = r, .bandwidth = third / 3, .latency = 1e-7, .overhead = tenth + 0.2},
         {.src = r, .dst = a, .bandwidth = 123456789.123, .latency = 0, .overhead = 1e-7},
-        {.src = r, .dst = b, .bandwidth = 1e-7, .latency = tenth + 0.2},
-        {.src = b, .dst = c, .bandwidth = 6.02214076e23, .latency = 2.5e-10},
+        {.src = r, .dst = b, .bandwidth = 1e-3, .latency = tenth + 0.2},
+        {.src = b, .dst = c, .bandwidth = 6.02214076e14, .latency = 2.5e-10},
         {.src = c, .dst = a, .bandwidth = 2.0 / 3, .latency = third / 3, .overhead = 1e-300},
     };
     for (size_t k = 0; ok && k < sizeof edges / sizeof *edges; k++)

@@ -238,7 +238,7 @@ static void test_error_escape(void)
     /* UTF-8 is kept, C1 controls and invalid bytes are not */
     CU_ASSERT_STRING_EQUAL(steady_error_escape(buf, sizeof buf, "caf\xc3\xa9 \xe2\x82\xac"),
                            "caf\xc3\xa9 \xe2\x82\xac");
-    CU_ASSERT_STRING_EQUAL(steady_error_escape(buf, sizeof buf, "\xc2\x9b" "1m"), "\\u009b1m");
+    CU_ASSERT_STRING_EQUAL(steady_error_escape(buf, sizeof buf, "\xc2\x9b[1m"), "\\u009b[1m");
     CU_ASSERT_STRING_EQUAL(steady_error_escape(buf, sizeof buf, "\xff\xc3(\xed\xa0\x80"),
                            "\\xff\\xc3(\\xed\\xa0\\x80");
     CU_ASSERT_STRING_EQUAL(steady_error_escape(buf, sizeof buf, "back\\slash"), "back\\slash");
