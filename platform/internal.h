@@ -46,7 +46,7 @@ bool valid_node_name(const char *name);
 
 steady_err_t parse_native(const char *text, size_t len, const char *origin, steady_platform_t *p,
                           steady_error_t *err);
-steady_err_t parse_graphml(xmlDocPtr doc, const char *origin, steady_platform_t *p,
+steady_err_t parse_graphml(const char *text, size_t len, const char *origin, steady_platform_t *p,
                            steady_error_t *err);
 steady_err_t parse_simgrid(xmlDocPtr doc, const char *origin, steady_platform_t *p,
                            steady_error_t *err);
@@ -60,9 +60,48 @@ steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
 
 /* Parses an XML document from memory without network access and with line
  * numbers kept.  A malformed document gives "ORIGIN:LINE:COL: malformed XML
- * (libxml2's reason)". Caller frees *doc with xmlFreeDoc. */
+ * (libxml2's reason)"; a document that declares entities is refused
+ * (EUNSUPPORTED).  Caller frees *doc with xmlFreeDoc. */
 steady_err_t xml_read(const char *text, size_t len, const char *origin, xmlDocPtr *doc,
                       steady_error_t *err);
+
+/* Streaming: called as the document is parsed, with an element that has
+ * just opened (its attributes are there, its children not yet) and with
+ * one that is complete.  `end` may free the element (xml_drop), so that a
+ * large document never lives in memory whole.  The children of *under
+ * (when under is set and *under is an element of the document: the reader
+ * sets it from `start`) are streamed: each is built in a scratch arena,
+ * handed to `end` complete (the elements inside it are not handed on their
+ * own) and gone once `end` returns, unless `end` keeps a copy (xml_keep);
+ * text directly under *under is dropped.  A handler's error stops the parse
+ * and becomes its result (its message already in err); an XML error met
+ * before it wins, and none is reported after it. */
+typedef struct {
+    steady_err_t (*start)(void *ctx, xmlNodePtr node); /* may be NULL */
+    steady_err_t (*end)(void *ctx, xmlNodePtr node);   /* may be NULL */
+    void *ctx;
+    xmlNodePtr *under; /* may be NULL */
+} xml_handlers_t;
+
+/* xml_read with handlers (h may be NULL); doc may be NULL when the caller
+ * does not want what is left of the document. */
+steady_err_t xml_parse(const char *text, size_t len, const char *origin, const xml_handlers_t *h,
+                       xmlDocPtr *doc, steady_error_t *err);
+
+/* A streamed child that stays after `end` returns: a copy, added to the
+ * document under its parent (node itself when it is not streamed); NULL
+ * when out of memory. */
+xmlNodePtr xml_keep(xmlNodePtr node);
+
+/* The text of a streamed element held as one text node, which the caller
+ * may change in place (until `end` returns), or NULL. */
+char *xml_scratch_text(xmlNodePtr node);
+
+/* Unlinks and frees node, and the text, comments and instructions just
+ * before it (up to the previous element), which would otherwise pile up
+ * between the dropped elements; nothing for a streamed child, which goes
+ * by itself. */
+void xml_drop(xmlNodePtr node);
 
 /* Line of an element (0 if unknown). */
 long xml_line(xmlNodePtr node);
@@ -72,6 +111,10 @@ bool xml_is(xmlNodePtr node, const char *name);
 
 /* Attribute value of node (caller frees with xmlFree), or NULL. */
 char *xml_attr(xmlNodePtr node, const char *name);
+
+/* The same value, without a copy when the document holds it as one text:
+ * valid while node is; *copy is NULL or a copy for the caller to xmlFree. */
+const char *xml_attr_peek(xmlNodePtr node, const char *name, char **copy);
 
 /* Records "ORIGIN:LINE: message" for an element. */
 steady_err_t xml_error(steady_error_t *err, steady_err_t code, const char *origin, xmlNodePtr node,

@@ -123,12 +123,13 @@ steady_err_t steady_platform_parse(const char *text, size_t len, const char *ori
         return rc;
     if (format == STEADY_FORMAT_NATIVE) {
         rc = parse_native(text, len, origin, p, err);
-    } else if (format == STEADY_FORMAT_GRAPHML || format == STEADY_FORMAT_SIMGRID) {
+    } else if (format == STEADY_FORMAT_GRAPHML) {
+        rc = parse_graphml(text, len, origin, p, err); /* streamed */
+    } else if (format == STEADY_FORMAT_SIMGRID) {
         xmlDocPtr doc;
         rc = xml_read(text, len, origin, &doc, err);
         if (!rc) {
-            rc = format == STEADY_FORMAT_GRAPHML ? parse_graphml(doc, origin, p, err)
-                                                 : parse_simgrid(doc, origin, p, err);
+            rc = parse_simgrid(doc, origin, p, err);
             xmlFreeDoc(doc);
         }
     } else {

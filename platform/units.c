@@ -163,16 +163,21 @@ bool parse_quantity(const char *text, unit_kind_t kind, double *value, const cha
             return false;
         }
     }
-    /* the prefix's power of ten is applied to the decimal text, so that
-     * "1.461517ms" is the double nearest to 1.461517e-3 */
-    char *buf = malloc(mant + 32);
-    if (!buf) {
-        *why = "out of memory";
-        return false;
+    double x;
+    if (!u || u->exp10 == 0) {
+        x = strtod(text, NULL); /* stops at the unit; takes any exponent */
+    } else {
+        /* the prefix's power of ten is applied to the decimal text, so
+         * that "1.461517ms" is the double nearest to 1.461517e-3 */
+        char *buf = malloc(mant + 32);
+        if (!buf) {
+            *why = "out of memory";
+            return false;
+        }
+        snprintf(buf, mant + 32, "%.*se%ld", (int)mant, text, exp + u->exp10);
+        x = strtod(buf, NULL);
+        free(buf);
     }
-    snprintf(buf, mant + 32, "%.*se%ld", (int)mant, text, exp + (u ? u->exp10 : 0));
-    double x = strtod(buf, NULL);
-    free(buf);
     if (u)
         x *= u->mul;
     /* a nonzero number too small for a double is not zero: the range check

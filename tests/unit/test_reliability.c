@@ -217,6 +217,71 @@ static void test_lp_ranges(void)
     steady_platform_destroy(p);
 }
 
+/* The GraphML reader streams the graph: edges before their nodes, the
+ * graph's name after its nodes, comments, instructions and CDATA inside
+ * values, renamed nodes, line numbers past 65535. */
+static void test_graphml_streamed(void)
+{
+    static const char *const doc =
+        "<?xml version=\"1.0\"?>\n<graphml>\n<key id=\"s\" for=\"node\" attr.name=\"speed\"/>\n"
+        "<key id=\"b\" for=\"edge\" attr.name=\"bandwidth\"/>\n<key id=\"n\" for=\"graph\" "
+        "attr.name=\"name\"/>\n<key id=\"m\" for=\"node\" attr.name=\"name\"/>\n"
+        "<graph edgedefault=\"undirected\">\ntext<!-- c --><?pi x?>\n"
+        "<edge source=\"a&amp;\" target=\"b\"><data key=\"b\"><![CDATA[ 1e6 ]]></data></edge>\n"
+        "<node id=\"a&amp;\"><data key=\"s\"> 1<!-- c --><?p q?>e9 </data>"
+        "<data key=\"m\">alpha</data></node>\n<node id=\"b\"><data key=\"s\">2</data></node>\n"
+        "<node id=\"alpha\"><data key=\"s\">3</data><data key=\"m\">c</data></node>\n"
+        "<edge source=\"alpha\" target=\"b\" directed=\"true\"><data key=\"b\">5</data></edge>\n"
+        "<data key=\"n\">named-late</data>\n</graph>\n</graphml>\n";
+    steady_platform_t *p = parse_ok(doc, STEADY_FORMAT_GRAPHML);
+    if (p) {
+        CU_ASSERT_STRING_EQUAL(steady_platform_name(p), "named-late");
+        CU_ASSERT_EQUAL(steady_platform_node_count(p), 3);
+        CU_ASSERT_STRING_EQUAL(steady_platform_node(p, 0)->name, "alpha");
+        CU_ASSERT_EQUAL(steady_platform_node(p, 0)->speed, 1e9);
+        CU_ASSERT_EQUAL(steady_platform_edge_count(p), 3);
+        /* edge 0 waited for its nodes, and keeps its place */
+        CU_ASSERT(steady_platform_edge(p, 0)->src == 0 && steady_platform_edge(p, 0)->dst == 1);
+        CU_ASSERT_EQUAL(steady_platform_edge(p, 0)->bandwidth, 1e6);
+        CU_ASSERT(steady_platform_edge(p, 2)->src == 2 && steady_platform_edge(p, 2)->dst == 1);
+    }
+    steady_platform_destroy(p);
+    /* the id "alpha" is node 2's, not the name of node 0 */
+    CU_ASSERT_STRING_EQUAL(
+        parse_err("<graphml><key id=\"s\" for=\"node\" attr.name=\"speed\"/><key id=\"m\" "
+                  "for=\"node\" attr.name=\"name\"/><graph>\n<node id=\"x\"><data key=\"s\">1"
+                  "</data><data key=\"m\">y</data></node>\n<node id=\"y\"><data key=\"s\">1"
+                  "</data></node>\n</graph></graphml>",
+                  STEADY_FORMAT_GRAPHML, STEADY_EINVAL),
+        "test:3: duplicate node (y)");
+    CU_ASSERT_STRING_EQUAL(
+        parse_err("<graphml><graph>\n<node id=\"a\"/>\n</graph>\n<key id=\"k\" for=\"node\"/>"
+                  "</graphml>",
+                  STEADY_FORMAT_GRAPHML, STEADY_EPARSE),
+        "test:2: missing speed for processor (a)");
+    CU_ASSERT_STRING_EQUAL(
+        parse_err("<graphml><key id=\"s\" for=\"node\" attr.name=\"speed\"/><graph>\n<node "
+                  "id=\"a\"><data key=\"s\">1</data></node>\n</graph>\n<key id=\"k\" "
+                  "for=\"node\"/></graphml>",
+                  STEADY_FORMAT_GRAPHML, STEADY_EPARSE),
+        "test:4: <key> after the <graph> (k): declare every key before the graph, as GraphML "
+        "requires");
+    CU_ASSERT_STRING_EQUAL(parse_err("<!DOCTYPE graphml [\n<!ENTITY x \"y\">\n]>\n<graphml/>",
+                                     STEADY_FORMAT_GRAPHML, STEADY_EUNSUPPORTED),
+                           "test:2: entity declarations are not supported (x)");
+    /* a line number beyond 16 bits, which libxml2's nodes do not hold */
+    size_t n = 70000;
+    char *big = malloc(n + 256);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+    strcpy(big, "<graphml><key id=\"s\" for=\"node\" attr.name=\"speed\"/><graph>");
+    size_t len = strlen(big);
+    memset(big + len, '\n', n);
+    strcpy(big + len + n, "<node id=\"a\"><data key=\"s\">-1</data></node></graph></graphml>");
+    CU_ASSERT_STRING_EQUAL(parse_err(big, STEADY_FORMAT_GRAPHML, STEADY_EINVAL),
+                           "test:70001: non-positive speed (-1)");
+    free(big);
+}
+
 void suite_reliability(void)
 {
     static const CU_TestInfo tests[] = {
@@ -225,6 +290,7 @@ void suite_reliability(void)
         {"negative zero", test_negative_zero},
         {"format detection past a DOCTYPE", test_detection},
         {"the LP's ranges", test_lp_ranges},
+        {"GraphML, streamed", test_graphml_streamed},
         CU_TEST_INFO_NULL,
     };
     add_suite("reliability (issue 18)", tests);
