@@ -26,19 +26,31 @@ void help_check(FILE *out)
                  "schedule made for another platform).\n");
 }
 
-int read_schedule(const char *sched, const char *plat, steady_format_t from, steady_platform_t **p,
-                  steady_schedule_t **sc)
+int read_schedule(const char *sched, const char *plat, steady_format_t from, bool valid,
+                  steady_platform_t **p, steady_schedule_t **sc)
 {
     steady_error_t err = {0};
+    steady_violations_t v = {0};
+    int status = EXIT_OK;
     *sc = NULL;
     if (steady_platform_read(plat, from, p, NULL, &err))
         return report(&err);
-    if (steady_schedule_read(sched, *p, sc, &err)) {
-        steady_platform_destroy(*p);
-        *p = NULL;
-        return report(&err);
+    if (steady_schedule_read(sched, *p, sc, &err) ||
+        (valid && steady_schedule_check(*sc, *p, &v, &err)))
+        status = report(&err);
+    else if (v.count > 0) {
+        message("%s: invalid schedule (%ld violation%s, see 'steady check'): %s", sched, v.total,
+                v.total == 1 ? "" : "s", v.lines[0]);
+        status = EXIT_USAGE;
     }
-    return EXIT_OK;
+    steady_violations_free(&v);
+    if (status != EXIT_OK) {
+        steady_schedule_destroy(*sc);
+        steady_platform_destroy(*p);
+        *sc = NULL;
+        *p = NULL;
+    }
+    return status;
 }
 
 int cmd_check(int argc, char **argv)
@@ -64,7 +76,7 @@ int cmd_check(int argc, char **argv)
         return usage_error("check", "expected SCHED PLATFORM");
     steady_platform_t *p;
     steady_schedule_t *sc;
-    int status = read_schedule(argv[optind], argv[optind + 1], from, &p, &sc);
+    int status = read_schedule(argv[optind], argv[optind + 1], from, false, &p, &sc);
     if (status != EXIT_OK)
         return status;
     steady_violations_t v = {0};

@@ -55,7 +55,24 @@ static const cli_command_t *find_command(const char *name)
     return NULL;
 }
 
-int main(int argc, char **argv)
+/* What every command prints goes to standard output, buffered: a write
+ * that fails (a full disk, /dev/full, a closed pipe) shows at the end.  A
+ * command that succeeded then fails (1), with one line; one that failed
+ * has said why already. */
+static int finish(const char *cmd, int status)
+{
+    errno = 0;
+    bool failed = fflush(stdout) != 0 || ferror(stdout);
+    failed = fclose(stdout) != 0 || failed;
+    if (failed && status == EXIT_OK) {
+        message("steady%s%s: standard output: write failed (%s)", cmd ? " " : "", cmd ? cmd : "",
+                strerror(errno ? errno : EIO));
+        return EXIT_FAIL;
+    }
+    return status;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         help_main(stderr);
@@ -89,6 +106,12 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+    int status = dispatch(argc, argv);
+    return finish(argc > 1 && find_command(argv[1]) ? argv[1] : NULL, status);
 }
 
 /* ---- shared helpers ------------------------------------------------------ */

@@ -66,7 +66,7 @@ bool parse_segments(const char *arg, long *segments)
     }
     char *end;
     *segments = strtol(arg, &end, 10);
-    return !*end && end != arg && *segments >= 1 && *segments <= 1 << 20;
+    return !*end && end != arg && *segments >= 1 && *segments <= STEADY_SEGMENTS_LIMIT;
 }
 
 int problem_option(problem_args_t *a, int c, const char *arg)

@@ -5,6 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 
+#include "../common/file.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,40 +154,13 @@ steady_err_t steady_platform_read(const char *path, steady_format_t format, stea
                                   steady_format_t *detected, steady_error_t *err)
 {
     *out = NULL;
-    bool is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f)
-        return steady_error_set(err, STEADY_EINPUT, "%s: cannot open (%s)", path, strerror(errno));
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    steady_err_t rc = STEADY_OK;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            size_t ncap = cap ? 2 * cap : 65536;
-            char *n = realloc(text, ncap);
-            if (!n) {
-                rc = steady_error_set(err, STEADY_ENOMEM, "%s: out of memory", path);
-                break;
-            }
-            text = n;
-            cap = ncap;
-        }
-        size_t got = fread(text + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = steady_error_set(err, STEADY_EINPUT, "%s: cannot read (%s)",
-                                      is_stdin ? "standard input" : path, strerror(errno));
-            break;
-        }
-    }
-    if (!is_stdin)
-        fclose(f);
-    if (!rc) {
-        text[len] = '\0';
-        rc = steady_platform_parse(text, len, is_stdin ? "<stdin>" : path, format, out, detected,
-                                   err);
-    }
+    char *text;
+    size_t len;
+    steady_err_t rc = read_file(path, &text, &len, err);
+    if (rc)
+        return rc;
+    rc = steady_platform_parse(text, len, strcmp(path, "-") == 0 ? "<stdin>" : path, format, out,
+                               detected, err);
     free(text);
     return rc;
 }

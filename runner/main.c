@@ -596,7 +596,12 @@ static int report(const report_info_t *ri, const steady_platform_t *p, const dou
                    elapsed > 0 ? 100 * m[(size_t)r * M_COUNT + M_BUSY] / elapsed : 0,
                    r + 1 < size ? "," : "\n");
     }
-    fflush(stdout);
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "steady-run: standard output: write failed (%s)\n",
+                strerror(errno ? errno : EIO));
+        status = RUN_FAIL;
+    }
     return status;
 }
 

@@ -120,6 +120,44 @@ grep -q 'span more than 12 orders of magnitude (1e-15 on b -> c, 1000 on a -> b)
 sed -i 's/1e15$/1e9/' "$tmp/r.plat"
 expect 0 "$steady" solve --op broadcast --msg-size 1 "$tmp/r.plat"
 
+# schedules: what check rejects, replay and draw refuse; a tampered header
+# is caught; a directory is not "malformed JSON"
+"$steady" plan --op reduce --quiet -o "$tmp/pr.sched" "$pr" >/dev/null || fail "plan paper-reduce"
+tamper() { # tamper SCHED OUT PYTHON-STATEMENT (d is the document)
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))' "$@"
+}
+tamper "$tmp/pr.sched" "$tmp/bad.sched" 'd["slots"][0]["transfers"].pop()'
+expect 1 "$steady" check "$tmp/bad.sched" "$pr"
+one_line 2 "$steady" replay --ops 10 "$tmp/bad.sched" "$pr"
+grep -q "^$tmp/bad.sched: invalid schedule ([0-9]* violations\?, see 'steady check'): " "$tmp/err" || fail "replay of an invalid schedule: $(cat "$tmp/err")"
+one_line 2 "$steady" draw gantt "$tmp/bad.sched" "$pr" -o "$tmp/g.svg"
+[ ! -e "$tmp/g.svg" ] || fail "draw gantt drew an invalid schedule"
+tamper "$tmp/pr.sched" "$tmp/bad.sched" 'd["platform"]["nodes"] = 4'
+expect 1 "$steady" check "$tmp/bad.sched" "$pr"
+grep -q 'platform: the schedule is for 4 nodes and 6 edges, the platform has 3 and 6' "$tmp/out" || fail "check: tampered node count: $(cat "$tmp/out")"
+one_line 2 "$steady" replay --ops 10 "$tmp/bad.sched" "$pr"
+tamper "$tmp/pr.sched" "$tmp/bad.sched" 'd["segments"] = 1048576'
+one_line 2 "$steady" check "$tmp/bad.sched" "$pr"
+grep -qF '"segments" out of range (1048576)' "$tmp/err" || fail "check: tampered segments: $(cat "$tmp/err")"
+tamper "$tmp/pr.sched" "$tmp/bad.sched" 'd["segments"] = 3'
+expect 1 "$steady" check "$tmp/bad.sched" "$pr"
+grep -q 'schedule: 3 segments on an abstract platform' "$tmp/out" || fail "check: segments on an abstract platform: $(cat "$tmp/out")"
+one_line 2 "$steady" check "$tmp" "$pr"
+grep -qxF "$tmp: cannot read (Is a directory)" "$tmp/err" || fail "a directory as a schedule: $(cat "$tmp/err")"
+
+# a failed write to standard output is a failure, told in one line (a
+# private copy of /dev/full's device)
+if mknod "$tmp/o/full" c 1 7 2>/dev/null; then
+    for cmd in "--help" "info $pr" "solve --op reduce $pr" "check $tmp/pr.sched $pr" \
+        "replay --ops 5 $tmp/pr.sched $pr" "compare --op broadcast $pr" "gen --kind ring --nodes 4"; do
+        # shellcheck disable=SC2086
+        "$steady" $cmd >"$tmp/o/full" 2>"$tmp/err"
+        st=$?
+        [ $st -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'write failed (No space left on device)' "$tmp/err" ||
+            fail "steady $cmd > full: exit $st: $(cat "$tmp/err")"
+    done
+fi
+
 # info on every example, text and JSON
 for p in examples/platforms/*; do
     expect 0 "$steady" info "$p"
