@@ -118,19 +118,22 @@ static bool parse_names(const char *cmd, const steady_platform_t *p, const char 
         return false;
     }
     bool ok = true;
-    char *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
-        int v = steady_platform_find_node(p, tok);
-        if (v < 0) {
+    /* every comma separates two names: "P1,,P2" or "P1," names nothing
+     * between or after */
+    for (char *tok = copy, *next; tok && ok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        int v = *tok ? steady_platform_find_node(p, tok) : -1;
+        if (!*tok) {
+            usage_error(cmd, "empty node name in %s (%s)", flag, list);
+            ok = false;
+        } else if (v < 0) {
             usage_error(cmd, "unknown node in %s (%s)", flag, tok);
             ok = false;
         } else {
             out->ids[out->n++] = v;
         }
-    }
-    if (ok && out->n == 0) {
-        usage_error(cmd, "%s needs at least one node name", flag);
-        ok = false;
     }
     free(copy);
     return ok;

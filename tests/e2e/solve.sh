@@ -74,7 +74,8 @@ expect 2 "steady solve: unknown node in --targets (P9) (see 'steady solve --help
 expect 2 "steady solve: unknown node in --sources (x) (see 'steady solve --help')" "$steady" solve --op gossip --sources x $ex/paper-reduce.plat
 expect 2 "steady solve: unknown node in --participants (P3) (see 'steady solve --help')" "$steady" solve --op reduce --participants P0,P3 $ex/paper-reduce.plat
 expect 2 "steady solve: unknown node in --target (PX) (see 'steady solve --help')" "$steady" solve --op reduce --target PX $ex/paper-reduce.plat
-expect 2 "steady solve: --targets needs at least one node name (see 'steady solve --help')" "$steady" solve --op scatter --targets , $ex/paper-reduce.plat
+expect 2 "steady solve: empty node name in --targets (,) (see 'steady solve --help')" "$steady" solve --op scatter --targets , $ex/paper-reduce.plat
+expect 2 "steady solve: empty node name in --targets (P1,,P2) (see 'steady solve --help')" "$steady" solve --op scatter --targets P1,,P2 $ex/paper-reduce.plat
 expect 2 "steady solve: --source takes one node (P0,P1) (see 'steady solve --help')" "$steady" solve --op scatter --source P0,P1 $ex/paper-reduce.plat
 expect 2 "duplicate node in targets (P1)" "$steady" solve --op scatter --targets P1,P1 $ex/paper-reduce.plat
 expect 2 "duplicate node in participants (P1)" "$steady" solve --op reduce --participants P1,P0,P1 $ex/paper-reduce.plat
