@@ -91,10 +91,17 @@ $(BUILD)/runner/%.o: runner/%.c
 	@$(if $(V),,echo "  MPICC   $<")
 	$(Q)$(MPICC) $(CPPFLAGS) $(MPI_CFLAGS) -c $< -o $@
 
+# smpicc links a shared object, which smpirun loads: run directly, it had
+# no entry point and crashed.  It gets the system's dynamic loader and an
+# entry (runner/main.c, run_standalone) that prints --help or says to run
+# it under smpirun.
+SMPI_INTERP = $(shell readelf -l /bin/sh 2>/dev/null | sed -n 's/.*interpreter: \(.*\)]/\1/p')
+
 $(BUILD)/runner-smpi/%.o: runner/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  SMPICC  $<")
-	$(Q)$(SMPICC) $(CPPFLAGS) $(MPI_CFLAGS) -c $< -o $@
+	$(Q)$(SMPICC) $(CPPFLAGS) $(MPI_CFLAGS) $(if $(SMPI_INTERP),-DRUN_INTERP='"$(SMPI_INTERP)"') \
+	    -c $< -o $@
 
 $(BUILD)/runner-mpich/%.o: runner/%.c
 	@mkdir -p $(dir $@)
@@ -130,7 +137,8 @@ $(RUN_MPICH): $(MPICH_OBJ) $(MPI_LIB)
 
 $(RUN_SMPI): $(SMPI_OBJ) $(MPI_LIB)
 	@$(if $(V),,echo "  LINK    $@")
-	$(Q)$(SMPICC) $(SMPI_OBJ) $(MPI_LIB) $(LDLIBS) -o $@
+	$(Q)$(SMPICC) $(SMPI_OBJ) $(MPI_LIB) $(LDLIBS) $(if $(SMPI_INTERP),-Wl$(comma)-e$(comma)run_standalone) \
+	    -o $@
 
 $(UNIT): $(TEST_OBJ) $(LIB)
 	@$(if $(V),,echo "  LINK    $@")

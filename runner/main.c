@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runner.h"
 
@@ -122,7 +123,8 @@ static void help(FILE *out)
         "                   under SMPI)\n"
         "  --msg-bytes B    message size, 1 B to 2^31 - 1 B, e.g. 65536 or 64KiB\n"
         "                   (default: the schedule's, with --algo 1 MiB; required on an\n"
-        "                   abstract platform)\n"
+        "                   abstract platform); another size than a schedule's is\n"
+        "                   measured against the LP optimum for it (rank 0 solves it)\n"
         "  --from FORMAT    platform format: auto (default), native, graphml, simgrid\n"
         "  --algo ALGO      run a comparison algorithm (above) instead of a schedule\n"
         "  --op OP          with --algo: broadcast, reduce or allreduce (required)\n"
@@ -309,11 +311,47 @@ static int parse_fault(const char *text, fault_t *fault, failure_t *f)
     return RUN_OK;
 }
 
-/* Reads the platform and the schedule, checks the job against them, and
- * (rank 0) validates the schedule.  Sets *bytes to the message size. */
-static int load(const options_t *o, int rank, int size, steady_platform_t **p,
-                steady_schedule_t **sc, size_t *bytes, failure_t *f)
+/* --msg-bytes other than the schedule's message size, on a platform of
+ * bandwidths: the schedule's optimum is for its own size, so rank 0 solves
+ * the schedule's problem again for this one (per operation, as the report
+ * gives it; tasks keep the schedule's cost, as the run does). */
+static int resized_optimum(const steady_platform_t *p, const steady_schedule_t *sc, size_t bytes,
+                           double *optimum, failure_t *f)
 {
+    steady_problem_t prob = {.op = sc->op, .msg_size = (double)bytes, .task_cost = sc->task_cost};
+    if (sc->op == STEADY_OP_REDUCE) {
+        prob.participants = sc->sources;
+        prob.nparticipants = sc->nsources;
+        prob.target = sc->targets[0];
+    } else if (sc->op == STEADY_OP_GOSSIP) {
+        prob.sources = sc->sources;
+        prob.nsources = sc->nsources;
+        prob.targets = sc->targets;
+        prob.ntargets = sc->ntargets;
+    } else {
+        prob.source = sc->sources[0];
+        prob.targets = sc->targets;
+        prob.ntargets = sc->ntargets;
+    }
+    steady_solve_options_t so = {.exact = false};
+    steady_solution_t *s;
+    steady_error_t err = {0};
+    if (steady_lp_solve(p, &prob, &so, &s, &err))
+        return fail(f, steady_err_exit_status(err.code),
+                    "steady-run: the optimum for %zu-byte messages: %s", bytes, err.msg);
+    *optimum = steady_solution_throughput_d(s) / (double)sc->segments;
+    steady_solution_destroy(s);
+    return RUN_OK;
+}
+
+/* Reads the platform and the schedule, checks the job against them, and
+ * (rank 0) validates the schedule.  Sets *bytes to the message size, and
+ * *resized (rank 0) to the optimum for it when --msg-bytes is not the
+ * schedule's size (else NAN). */
+static int load(const options_t *o, int rank, int size, steady_platform_t **p,
+                steady_schedule_t **sc, size_t *bytes, double *resized, failure_t *f)
+{
+    *resized = NAN;
     steady_error_t err = {0};
     if (steady_platform_read(o->plat, o->from, p, NULL, &err) ||
         steady_schedule_read(o->sched, *p, sc, &err))
@@ -336,6 +374,9 @@ static int load(const options_t *o, int rank, int size, steady_platform_t **p,
                     "1 bytes per message (plan another --msg-size or more --segments)",
                     o->sched, b);
     *bytes = (size_t)llround(b);
+    if (rank == 0 && !(*sc)->abstract && (double)*bytes != (*sc)->msg_size &&
+        resized_optimum(*p, *sc, *bytes, resized, f))
+        return f->status;
     if (rank == 0) {
         steady_violations_t v = {0};
         if (steady_schedule_check(*sc, *p, &v, &err))
@@ -605,11 +646,41 @@ static int report(const report_info_t *ri, const steady_platform_t *p, const dou
     return status;
 }
 
+#if defined(SMPI_H) && defined(RUN_INTERP)
+/* steady-run-smpi is a shared object that smpirun loads.  Run directly, the
+ * dynamic loader named here starts it at run_standalone (the Makefile's
+ * -e), which has no argc and argv: they are in /proc/self/cmdline. */
+const char run_interp[] __attribute__((section(".interp"))) = RUN_INTERP;
+
+__attribute__((force_align_arg_pointer, noreturn)) void run_standalone(void);
+void run_standalone(void)
+{
+    char args[4096] = "";
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    size_t n = f ? fread(args, 1, sizeof args - 1, f) : 0;
+    if (f)
+        fclose(f);
+    for (size_t i = 0; i < n; i += strlen(args + i) + 1)
+        if (i > 0 && (strcmp(args + i, "--help") == 0 || strcmp(args + i, "-h") == 0)) {
+            help(stdout);
+            /* _exit: libsimgrid's exit handlers expect a simulation */
+            _exit(fflush(stdout) == 0 ? RUN_OK : RUN_FAIL);
+        }
+    fputs("steady-run-smpi: runs under SimGrid's smpirun, e.g. smpirun -np N -platform P.xml "
+          "-hostfile P.hosts steady-run-smpi --ops K SCHED PLATFORM (see 'steady-run-smpi "
+          "--help', docs/running.md)\n",
+          stderr);
+    _exit(RUN_USAGE);
+}
+#endif
+
 int main(int argc, char **argv)
 {
+    supervise_start(); /* a rank that dies says so (supervise.c) */
     MPI_Init(&argc, &argv);
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    supervise_rank(rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     options_t o;
@@ -622,6 +693,7 @@ int main(int argc, char **argv)
     uint8_t *flags = NULL;
     double *all = NULL;
     size_t bytes = 0;
+    double resized = NAN; /* the optimum for --msg-bytes, when not the schedule's size */
     int status = parse_options(argc, argv, &o, &f);
     if (!status && o.help) {
         if (rank == 0)
@@ -630,8 +702,18 @@ int main(int argc, char **argv)
     }
     if (!status)
         status = parse_fault(getenv("STEADY_RUN_FAULT"), &fault, &f);
+    /* a fault that cannot fire is a mistake, not a quiet run */
+    if (!status && fault.kind != FAULT_NONE && fault.rank >= size)
+        status = fail(&f, RUN_USAGE,
+                      "steady-run: STEADY_RUN_FAULT=%s: no rank %d in a job of %d ranks",
+                      getenv("STEADY_RUN_FAULT"), fault.rank, size);
+    else if (!status && fault.kind != FAULT_NONE && fault.op >= o.ops)
+        status = fail(&f, RUN_USAGE,
+                      "steady-run: STEADY_RUN_FAULT=%s: no operation %ld in a run of %ld (0 to "
+                      "%ld)",
+                      getenv("STEADY_RUN_FAULT"), fault.op, o.ops, o.ops - 1);
     if (!status && o.algo == ALGO_NONE)
-        status = load(&o, rank, size, &p, &sc, &bytes, &f);
+        status = load(&o, rank, size, &p, &sc, &bytes, &resized, &f);
     else if (!status)
         status = load_algo(&o, rank, size, &p, &ar, &bytes, &f);
     if (!status && o.algo == ALGO_NONE) {
@@ -697,6 +779,12 @@ int main(int argc, char **argv)
             ri.planned_what = "the schedule's throughput";
             ri.optimum = steady_schedule_per_operation(sc, sc->optimum);
             ri.optimum_what = "the LP's TP";
+            if (isfinite(resized)) { /* the schedule's figures are for another size */
+                ri.planned = NAN;
+                ri.planned_what = "the schedule was planned for other messages";
+                ri.optimum = resized;
+                ri.optimum_what = "the LP's TP for these messages (--msg-bytes)";
+            }
         } else {
             ri.ar = &ar;
             ri.root = steady_platform_node(p, ar.root_node)->name;
