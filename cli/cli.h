@@ -17,7 +17,8 @@
 
 #define STEADY_VERSION "0.1.0"
 
-/* Exit statuses (STYLE.md): 0 ok, 1 runtime failure, 2 bad input or usage. */
+/* Exit statuses (docs/design.md): 0 ok, 1 runtime failure, 2 bad input or
+ * usage. */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 typedef struct {

@@ -1,6 +1,7 @@
 /*
  * platform.c — the platform graph: nodes, directed edges, adjacency, the
- * name index, and the model's validation rules (DESIGN.md, "Platform model").
+ * name index, and the model's validation rules (docs/design.md, "The model
+ * and its units").
  *
  * Storage is a pair of growable arrays (nodes, edges) plus per-node adjacency
  * arrays of edge ids.  Names are looked up through a small open-addressing

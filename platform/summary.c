@@ -2,8 +2,8 @@
  * summary.c — steady_platform_summarize(): counts, value ranges, degrees,
  * duplex pairs and strongly connected components of a platform.
  *
- * The strongly connected components come from igraph (STYLE.md: prefer a
- * well-kept library for graph algorithms).  igraph's default error handler
+ * The strongly connected components come from igraph (docs/design.md:
+ * prefer a well-kept library for graph algorithms).  igraph's default error handler
  * aborts the process, which the library must never do (error.h), so every
  * igraph call here runs under igraph_error_handler_ignore — igraph then
  * frees its own temporaries and returns the error code, which becomes a

@@ -4,9 +4,9 @@
  * per-message overhead (or an abstract per-message cost), its file formats
  * (native text, GraphML, SimGrid platform XML), generators and a summary.
  *
- * Units (DESIGN.md): bandwidth in bytes/s, latency and overhead in seconds,
- * speed in flop/s.  For a message of s bytes the port occupation of one
- * message on edge e = (i,j) is
+ * Units (docs/design.md): bandwidth in bytes/s, latency and overhead in
+ * seconds, speed in flop/s.  For a message of s bytes the port occupation
+ * of one message on edge e = (i,j) is
  *     c(e) = overhead(e) + s / bandwidth(e)          (bandwidth edges)
  *     c(e) = cost(e)                                 (abstract-cost edges)
  * and a task of f flop takes w(i) = f / speed(i) on processor i.  Latency
