@@ -122,8 +122,7 @@ steady_err_t check_field(const char *field, double value, const char *text, stea
     while (f < sizeof ranges / sizeof *ranges - 1 && ranges[f].field[0] != field[0])
         f++;
     bool positive = ranges[f].lo > 0;
-    if (isfinite(value) && value >= ranges[f].lo && value <= ranges[f].hi &&
-        (value > 0 || !positive))
+    if (value >= ranges[f].lo && value <= ranges[f].hi) /* false for NaN */
         return STEADY_OK;
     char shown[32];
     if (!text) {

@@ -374,9 +374,6 @@ static int load(const options_t *o, int rank, int size, steady_platform_t **p,
                     "1 bytes per message (plan another --msg-size or more --segments)",
                     o->sched, b);
     *bytes = (size_t)llround(b);
-    if (rank == 0 && !(*sc)->abstract && (double)*bytes != (*sc)->msg_size &&
-        resized_optimum(*p, *sc, *bytes, resized, f))
-        return f->status;
     if (rank == 0) {
         steady_violations_t v = {0};
         if (steady_schedule_check(*sc, *p, &v, &err))
@@ -389,6 +386,8 @@ static int load(const options_t *o, int rank, int size, steady_platform_t **p,
             return f->status;
         }
         steady_violations_free(&v);
+        if (!(*sc)->abstract && (double)*bytes != (*sc)->msg_size)
+            return resized_optimum(*p, *sc, *bytes, resized, f);
     }
     return RUN_OK;
 }

@@ -13,8 +13,9 @@
  *
  *   header     the platform has the schedule's node and edge counts and
  *              hash; 1 <= segments <= STEADY_SEGMENTS_LIMIT, and more than
- *              one only on bandwidths, of whole 8-byte words; period > 0; throughput =
- *              ops_per_period / period exactly, at most the optimum (and
+ *              one only on bandwidths, of whole 8-byte words; period > 0;
+ *              throughput = ops_per_period / period exactly, at most the
+ *              optimum (and
  *              equal to it when the period is the exact one, except for a
  *              broadcast to a subset of the nodes, whose LP value is
  *              only a bound); with a fixed period (§4.6) loss = optimum
