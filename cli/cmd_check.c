@@ -79,20 +79,22 @@ int cmd_check(int argc, char **argv)
     int status = read_schedule(argv[optind], argv[optind + 1], from, false, &p, &sc);
     if (status != EXIT_OK)
         return status;
+    char name[STEADY_ERROR_MSG_MAX]; /* every line of the report is one line */
+    steady_error_escape(name, sizeof name, argv[optind]);
     steady_violations_t v = {0};
     steady_error_t err = {0};
     if (steady_schedule_check(sc, p, &v, &err)) {
         status = report(&err);
     } else if (v.count > 0) {
         for (int i = 0; i < v.count; i++)
-            printf("%s: %s\n", argv[optind], v.lines[i]);
-        printf("%s: INVALID (%ld violation%s)\n", argv[optind], v.total, v.total == 1 ? "" : "s");
+            printf("%s: %s\n", name, v.lines[i]);
+        printf("%s: INVALID (%ld violation%s)\n", name, v.total, v.total == 1 ? "" : "s");
         status = EXIT_FAIL;
     } else {
         gmp_printf("%s: valid: %ld %s per period of %Qd, throughput %Qd (%.10g), "
                    "%d trees, %d slots",
-                   argv[optind], sc->ops_per_period, steady_schedule_unit(sc), sc->period,
-                   sc->throughput, mpq_get_d(sc->throughput), sc->ntrees, sc->nslots);
+                   name, sc->ops_per_period, steady_schedule_unit(sc), sc->period, sc->throughput,
+                   mpq_get_d(sc->throughput), sc->ntrees, sc->nslots);
         if (sc->segments > 1)
             printf("; %ld segments per operation: %.10g operations per %s", sc->segments,
                    steady_schedule_per_operation(sc, sc->throughput),

@@ -703,9 +703,9 @@ int main(int argc, char **argv)
         status = parse_fault(getenv("STEADY_RUN_FAULT"), &fault, &f);
     /* a fault that cannot fire is a mistake, not a quiet run */
     if (!status && fault.kind != FAULT_NONE && fault.rank >= size)
-        status = fail(&f, RUN_USAGE,
-                      "steady-run: STEADY_RUN_FAULT=%s: no rank %d in a job of %d ranks",
-                      getenv("STEADY_RUN_FAULT"), fault.rank, size);
+        status =
+            fail(&f, RUN_USAGE, "steady-run: STEADY_RUN_FAULT=%s: no rank %d in a job of %d ranks",
+                 getenv("STEADY_RUN_FAULT"), fault.rank, size);
     else if (!status && fault.kind != FAULT_NONE && fault.op >= o.ops)
         status = fail(&f, RUN_USAGE,
                       "steady-run: STEADY_RUN_FAULT=%s: no operation %ld in a run of %ld (0 to "

@@ -173,7 +173,9 @@ void supervise_progress(const char *stage, double done, double total)
 
 #else
 
-void supervise_start(void) {}
+void supervise_start(void)
+{
+}
 
 void supervise_rank(int rank)
 {

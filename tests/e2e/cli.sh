@@ -144,6 +144,9 @@ expect 1 "$steady" check "$tmp/bad.sched" "$pr"
 grep -q 'schedule: 3 segments on an abstract platform' "$tmp/out" || fail "check: segments on an abstract platform: $(cat "$tmp/out")"
 one_line 2 "$steady" check "$tmp" "$pr"
 grep -qxF "$tmp: cannot read (Is a directory)" "$tmp/err" || fail "a directory as a schedule: $(cat "$tmp/err")"
+cp "$tmp/pr.sched" "$tmp/"$'odd\nname.sched'
+expect 0 "$steady" check "$tmp/"$'odd\nname.sched' "$pr"
+[ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -qF 'odd\nname.sched: valid: ' "$tmp/out" || fail "check's report on one line: $(cat "$tmp/out")"
 
 # a failed write to standard output is a failure, told in one line (a
 # private copy of /dev/full's device)
