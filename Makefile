@@ -64,6 +64,9 @@ SMPI_OBJ := $(RUN_SRC:runner/%.c=$(BUILD)/runner-smpi/%.o)
 MPICH_OBJ := $(RUN_SRC:runner/%.c=$(BUILD)/runner-mpich/%.o)
 
 FUZZ_OBJ := $(FUZZ_SRC:%.c=$(BUILD)/%.o)
+# reached through the fuzz-% and fuzzer-% pattern rules only: not
+# intermediate files to delete after the link
+.SECONDARY: $(FUZZ_OBJ)
 
 LIB      := $(BUILD)/libsteady.a
 STEADY   := $(BUILD)/steady

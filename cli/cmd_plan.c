@@ -40,9 +40,10 @@ void help_plan(FILE *out)
             "                        bandwidths: the most segments of at least 256 KiB (a\n"
             "                        power of two, at most 64), then half as many while\n"
             "                        the series replays no slower; else 1\n"
-            "  --segments M          cut each operation's message into M segments, each\n"
-            "                        planned as a message of its own (the LP of that\n"
-            "                        size): a shorter period, a shorter pipeline fill\n"
+            "  --segments M          cut each operation's message into M segments (at most\n"
+            "                        4096), each planned as a message of its own (the LP\n"
+            "                        of that size): a shorter period, a shorter pipeline\n"
+            "                        fill\n"
             "  -o, --output SCHED    the schedule file (default: standard output)\n"
             "  -h, --help            this help\n",
             problem_help);
