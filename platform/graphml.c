@@ -50,7 +50,6 @@
 #include "../common/xml.h"
 #include "internal.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/strmap.h"
 #include "tests.h"
 
 static uint64_t hash_of(const steady_platform_t *p)
@@ -282,6 +283,36 @@ static void test_graphml_streamed(void)
     free(big);
 }
 
+/* The string map of the readers: short keys live in their slot, long ones
+ * in a buffer; growth keeps every key. */
+static void test_strmap(void)
+{
+    strmap_t m = {0};
+    CU_ASSERT_EQUAL(strmap_get(&m, "x"), -1);
+    char key[64];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(key, sizeof key, i % 2 ? "n%d" : "a-rather-long-node-identifier-%d", i);
+        CU_ASSERT_EQUAL(strmap_put(&m, key, i), 1);
+    }
+    CU_ASSERT_EQUAL(strmap_put(&m, "n1", 7), 0); /* already there: unchanged */
+    CU_ASSERT_EQUAL(strmap_put(&m, "", 5000), 1);
+    CU_ASSERT_EQUAL(strmap_put(&m, "exactly-15-char", 5001), 1);
+    CU_ASSERT_EQUAL(strmap_put(&m, "exactly-16-chars", 5002), 1);
+    int wrong = 0;
+    for (int i = 0; i < 5000; i++) {
+        snprintf(key, sizeof key, i % 2 ? "n%d" : "a-rather-long-node-identifier-%d", i);
+        wrong += strmap_get(&m, key) != i;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(strmap_get(&m, ""), 5000);
+    CU_ASSERT_EQUAL(strmap_get(&m, "exactly-15-char"), 5001);
+    CU_ASSERT_EQUAL(strmap_get(&m, "exactly-16-chars"), 5002);
+    CU_ASSERT_EQUAL(strmap_get(&m, "n5000"), -1);
+    CU_ASSERT_EQUAL(strmap_get(&m, "a-rather-long-node-identifier-1"), -1);
+    strmap_free(&m);
+    CU_ASSERT_EQUAL(strmap_get(&m, "n1"), -1);
+}
+
 void suite_reliability(void)
 {
     static const CU_TestInfo tests[] = {
@@ -291,6 +322,7 @@ void suite_reliability(void)
         {"format detection past a DOCTYPE", test_detection},
         {"the LP's ranges", test_lp_ranges},
         {"GraphML, streamed", test_graphml_streamed},
+        {"string map", test_strmap},
         CU_TEST_INFO_NULL,
     };
     add_suite("reliability (issue 18)", tests);
