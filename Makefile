@@ -7,6 +7,9 @@
 #   make demo       install missing Debian packages, run the main job on an example
 #   make asan       run the test suite built with ASan + UBSan (build-asan/),
 #                   except the executor-only end-to-end tests (tests/e2e/run)
+#   make fuzz       run each libFuzzer harness of tests/fuzz/ for FUZZ_TIME
+#                   seconds (default 60; clang: scripts/bootstrap --fuzz),
+#                   in build-fuzz/ (docs/fuzzing.md)
 #   make bench      benchmarks (ratios measured side by side, see bench/)
 #   make format     clang-format every C source and header
 #   make clean
@@ -17,6 +20,9 @@ MPICC    ?= mpicc
 MPICHCC  ?= mpicc.mpich
 SMPICC   ?= smpicc
 SANITIZE ?=
+FUZZ     ?=
+FUZZ_TIME ?= 60
+FUZZ_CC  ?= clang
 
 # Evaluated lazily (=): on a fresh machine pkg-config only works once the
 # bootstrap has installed the packages, which `check` and `demo` do first.
@@ -25,6 +31,12 @@ WARN      = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 OPT       = -O2 -g
 ifneq ($(SANITIZE),)
 OPT       = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+ifneq ($(FUZZ),)
+# clang's -Wbitwise-instead-of-logical flags check.c's deliberate `&` of two
+# checks that must both run
+OPT       = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+            -fno-sanitize-recover=all -Wno-bitwise-instead-of-logical
 endif
 CPPFLAGS  = -Iinclude $(shell pkg-config --cflags $(PKGS))
 CFLAGS   += $(WARN) $(OPT) -MMD -MP
@@ -36,6 +48,10 @@ comma     = ,
 LIB_SRC  := $(wildcard common/*.c platform/*.c lp/*.c decompose/*.c schedule/*.c compare/*.c draw/*.c)
 CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/unit/*.c)
+# the fuzz harnesses: fuzz_TARGET.c each, sharing roundtrip.c; driver.c is
+# the plain main() of make check
+FUZZ_TARGETS := native graphml simgrid schedule
+FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 # the MPI executor: the same sources built three times, with mpicc (Open MPI),
 # mpicc.mpich and smpicc
 RUN_SRC  := $(wildcard runner/*.c)
@@ -47,12 +63,19 @@ RUN_OBJ  := $(RUN_SRC:%.c=$(BUILD)/%.o)
 SMPI_OBJ := $(RUN_SRC:runner/%.c=$(BUILD)/runner-smpi/%.o)
 MPICH_OBJ := $(RUN_SRC:runner/%.c=$(BUILD)/runner-mpich/%.o)
 
+FUZZ_OBJ := $(FUZZ_SRC:%.c=$(BUILD)/%.o)
+# reached through the fuzz-% and fuzzer-% pattern rules only: not
+# intermediate files to delete after the link
+.SECONDARY: $(FUZZ_OBJ)
+
 LIB      := $(BUILD)/libsteady.a
 STEADY   := $(BUILD)/steady
 UNIT     := $(BUILD)/unit-tests
 RUN      := $(BUILD)/steady-run
 RUN_SMPI := $(BUILD)/steady-run-smpi
 RUN_MPICH := $(BUILD)/steady-run-mpich
+REPLAY   := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-%)
+FUZZERS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzzer-%)
 
 # The MPI binaries link their own copy of libsteady (mpi-lib/), compiled
 # with -fPIC, as smpicc links steady-run-smpi as a shared object that
@@ -63,7 +86,7 @@ MPI_CFLAGS = $(WARN) -O2 -g -fPIC -MMD -MP
 MPI_LIB   := $(BUILD)/mpi-lib/libsteady.a
 MPI_OBJ   := $(LIB_SRC:%.c=$(BUILD)/mpi-lib/%.o)
 
-.PHONY: all deps-ok bootstrap check test demo asan bench format clean
+.PHONY: all deps-ok bootstrap check test demo asan fuzz fuzzers bench format clean
 
 all: deps-ok $(LIB) $(STEADY) $(RUN) $(RUN_MPICH) $(RUN_SMPI)
 
@@ -91,10 +114,17 @@ $(BUILD)/runner/%.o: runner/%.c
 	@$(if $(V),,echo "  MPICC   $<")
 	$(Q)$(MPICC) $(CPPFLAGS) $(MPI_CFLAGS) -c $< -o $@
 
+# smpicc links a shared object, which smpirun loads: run directly, it had
+# no entry point and crashed.  It gets the system's dynamic loader and an
+# entry (runner/main.c, run_standalone) that prints --help or says to run
+# it under smpirun.
+SMPI_INTERP = $(shell readelf -l /bin/sh 2>/dev/null | sed -n 's/.*interpreter: \(.*\)]/\1/p')
+
 $(BUILD)/runner-smpi/%.o: runner/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  SMPICC  $<")
-	$(Q)$(SMPICC) $(CPPFLAGS) $(MPI_CFLAGS) -c $< -o $@
+	$(Q)$(SMPICC) $(CPPFLAGS) $(MPI_CFLAGS) $(if $(SMPI_INTERP),-DRUN_INTERP='"$(SMPI_INTERP)"') \
+	    -c $< -o $@
 
 $(BUILD)/runner-mpich/%.o: runner/%.c
 	@mkdir -p $(dir $@)
@@ -130,19 +160,32 @@ $(RUN_MPICH): $(MPICH_OBJ) $(MPI_LIB)
 
 $(RUN_SMPI): $(SMPI_OBJ) $(MPI_LIB)
 	@$(if $(V),,echo "  LINK    $@")
-	$(Q)$(SMPICC) $(SMPI_OBJ) $(MPI_LIB) $(LDLIBS) -o $@
+	$(Q)$(SMPICC) $(SMPI_OBJ) $(MPI_LIB) $(LDLIBS) $(if $(SMPI_INTERP),-Wl$(comma)-e$(comma)run_standalone) \
+	    -o $@
 
 $(UNIT): $(TEST_OBJ) $(LIB)
 	@$(if $(V),,echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) $(TEST_OBJ) $(LIB) $(LDLIBS) $(TEST_LIBS) -o $@
 
+# make check: each harness over its corpus, with driver.c's main()
+$(BUILD)/fuzz-%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/roundtrip.o \
+                 $(BUILD)/tests/fuzz/driver.o $(LIB)
+	@$(if $(V),,echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# make fuzz: each harness with libFuzzer's main()
+$(BUILD)/fuzzer-%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/roundtrip.o $(LIB)
+	@$(if $(V),,echo "  LINK    $@")
+	$(Q)$(CC) -fsanitize=fuzzer,address,undefined $^ $(LDLIBS) -o $@
+
 # `check` is the README's test command: set-up first, then every test.
 check: bootstrap
 	@$(MAKE) --no-print-directory test
 
-test: all $(UNIT)
+test: all $(UNIT) $(REPLAY)
 	$(UNIT)
 	tests/bad/run $(STEADY)
+	tests/fuzz/replay $(BUILD) $(FUZZ_TARGETS)
 	tests/e2e/run $(BUILD) $(if $(SANITIZE),--sanitized)
 
 demo: bootstrap
@@ -152,14 +195,22 @@ demo: bootstrap
 asan: bootstrap
 	@$(MAKE) --no-print-directory BUILD=build-asan SANITIZE=1 test
 
+# clang is needed by nothing else: only scripts/bootstrap --fuzz installs it
+fuzz:
+	@scripts/bootstrap --fuzz
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=$(FUZZ_CC) FUZZ=1 fuzzers
+	tests/fuzz/run build-fuzz $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+fuzzers: $(FUZZERS)
+
 bench: bootstrap
 	@$(MAKE) --no-print-directory all
 	bench/run $(BUILD)
 
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(RUN_SRC) $(wildcard include/steady/*.h */*.h tests/*/*.h)
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(FUZZ_SRC) $(RUN_SRC) $(wildcard include/steady/*.h */*.h tests/*/*.h)
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(RUN_OBJ:.o=.d) $(MPICH_OBJ:.o=.d) $(SMPI_OBJ:.o=.d) $(MPI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(RUN_OBJ:.o=.d) $(MPICH_OBJ:.o=.d) $(SMPI_OBJ:.o=.d) $(MPI_OBJ:.o=.d)

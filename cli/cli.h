@@ -17,7 +17,8 @@
 
 #define STEADY_VERSION "0.1.0"
 
-/* Exit statuses (STYLE.md): 0 ok, 1 runtime failure, 2 bad input or usage. */
+/* Exit statuses (docs/design.md): 0 ok, 1 runtime failure, 2 bad input or
+ * usage. */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 typedef struct {
@@ -46,6 +47,10 @@ void help_compare(FILE *out);
 int cmd_draw(int argc, char **argv);
 void help_draw(FILE *out);
 
+/* Prints a printf-style message and a newline on standard error, as one
+ * line: control characters in it are escaped (steady_error_escape). */
+void message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Prints "steady CMD: message (see 'steady CMD --help')" and returns 2. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -53,10 +58,12 @@ int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(pri
  * optind; otherwise prints the usage error. */
 bool one_platform(const char *cmd, int argc, char **argv);
 
-/* Reads PLATFORM then the schedule file made for it (check, replay); on
- * failure prints the error and returns the exit status. */
-int read_schedule(const char *sched, const char *plat, steady_format_t from, steady_platform_t **p,
-                  steady_schedule_t **sc);
+/* Reads PLATFORM then the schedule file made for it (check, replay, draw);
+ * with `valid`, refuses a schedule that steady_schedule_check rejects (exit
+ * 2, its first violation), as steady-run does.  On failure prints the error
+ * and returns the exit status. */
+int read_schedule(const char *sched, const char *plat, steady_format_t from, bool valid,
+                  steady_platform_t **p, steady_schedule_t **sc);
 
 /* Prints err->msg on one line and returns the exit status for its code. */
 int report(const steady_error_t *err);
@@ -130,7 +137,8 @@ int problem_option(problem_args_t *a, int c, const char *arg);
 /* --period of plan and draw: "auto", "exact" or a length in (0, 1e15] into
  * *period (steady_plan_options_t's values); false if arg is none of them. */
 bool parse_period(const char *arg, double *period);
-/* "auto" (0) or a segment count from 1 to 2^20; false when it is neither. */
+/* "auto" (0) or a segment count from 1 to STEADY_SEGMENTS_LIMIT; false when
+ * it is neither. */
 bool parse_segments(const char *arg, long *segments);
 /* Checks the flags against the operation, reads the platform, resolves the
  * names and solves.  On success *p and *sol are the caller's; otherwise the

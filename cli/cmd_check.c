@@ -26,19 +26,31 @@ void help_check(FILE *out)
                  "schedule made for another platform).\n");
 }
 
-int read_schedule(const char *sched, const char *plat, steady_format_t from, steady_platform_t **p,
-                  steady_schedule_t **sc)
+int read_schedule(const char *sched, const char *plat, steady_format_t from, bool valid,
+                  steady_platform_t **p, steady_schedule_t **sc)
 {
     steady_error_t err = {0};
+    steady_violations_t v = {0};
+    int status = EXIT_OK;
     *sc = NULL;
     if (steady_platform_read(plat, from, p, NULL, &err))
         return report(&err);
-    if (steady_schedule_read(sched, *p, sc, &err)) {
-        steady_platform_destroy(*p);
-        *p = NULL;
-        return report(&err);
+    if (steady_schedule_read(sched, *p, sc, &err) ||
+        (valid && steady_schedule_check(*sc, *p, &v, &err)))
+        status = report(&err);
+    else if (v.count > 0) {
+        message("%s: invalid schedule (%ld violation%s, see 'steady check'): %s", sched, v.total,
+                v.total == 1 ? "" : "s", v.lines[0]);
+        status = EXIT_USAGE;
     }
-    return EXIT_OK;
+    steady_violations_free(&v);
+    if (status != EXIT_OK) {
+        steady_schedule_destroy(*sc);
+        steady_platform_destroy(*p);
+        *sc = NULL;
+        *p = NULL;
+    }
+    return status;
 }
 
 int cmd_check(int argc, char **argv)
@@ -64,23 +76,25 @@ int cmd_check(int argc, char **argv)
         return usage_error("check", "expected SCHED PLATFORM");
     steady_platform_t *p;
     steady_schedule_t *sc;
-    int status = read_schedule(argv[optind], argv[optind + 1], from, &p, &sc);
+    int status = read_schedule(argv[optind], argv[optind + 1], from, false, &p, &sc);
     if (status != EXIT_OK)
         return status;
+    char name[STEADY_ERROR_MSG_MAX]; /* every line of the report is one line */
+    steady_error_escape(name, sizeof name, argv[optind]);
     steady_violations_t v = {0};
     steady_error_t err = {0};
     if (steady_schedule_check(sc, p, &v, &err)) {
         status = report(&err);
     } else if (v.count > 0) {
         for (int i = 0; i < v.count; i++)
-            printf("%s: %s\n", argv[optind], v.lines[i]);
-        printf("%s: INVALID (%ld violation%s)\n", argv[optind], v.total, v.total == 1 ? "" : "s");
+            printf("%s: %s\n", name, v.lines[i]);
+        printf("%s: INVALID (%ld violation%s)\n", name, v.total, v.total == 1 ? "" : "s");
         status = EXIT_FAIL;
     } else {
         gmp_printf("%s: valid: %ld %s per period of %Qd, throughput %Qd (%.10g), "
                    "%d trees, %d slots",
-                   argv[optind], sc->ops_per_period, steady_schedule_unit(sc), sc->period,
-                   sc->throughput, mpq_get_d(sc->throughput), sc->ntrees, sc->nslots);
+                   name, sc->ops_per_period, steady_schedule_unit(sc), sc->period, sc->throughput,
+                   mpq_get_d(sc->throughput), sc->ntrees, sc->nslots);
         if (sc->segments > 1)
             printf("; %ld segments per operation: %.10g operations per %s", sc->segments,
                    steady_schedule_per_operation(sc, sc->throughput),

@@ -39,9 +39,10 @@ void help_draw(FILE *out)
             "             a bar per transfer (on both ports) and per compute entry\n"
             "  replay     the pipelined one-port execution of the first --periods\n"
             "             batches, initialisation and clean-up included\n"
-            "With SCHED, trees, gantt and replay draw that schedule file; with --op they\n"
-            "solve and plan first (as `steady plan`); trees with --op shows the exact\n"
-            "decomposition, weighted in operations per time unit.\n"
+            "With SCHED, trees, gantt and replay draw that schedule file (one that `steady\n"
+            "check` rejects is refused); with --op they solve and plan first (as `steady\n"
+            "plan`); trees with --op shows the exact decomposition, weighted in operations\n"
+            "per time unit.\n"
             "\n"
             "%s"
             "  --period auto|exact|T  the period when planning (as `steady plan`)\n"
@@ -279,7 +280,7 @@ int cmd_draw(int argc, char **argv)
     int status = EXIT_OK;
     const char *plat_path = argv[argc - 1];
     if (sched_file) {
-        if ((status = read_schedule(argv[optind], plat_path, a.from, &p, &sc)) != EXIT_OK)
+        if ((status = read_schedule(argv[optind], plat_path, a.from, true, &p, &sc)) != EXIT_OK)
             return status;
     } else if (what == W_PLATFORM) {
         if (steady_platform_read(plat_path, a.from, &p, NULL, &err))

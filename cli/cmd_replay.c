@@ -19,7 +19,8 @@ void help_replay(FILE *out)
             "in schedule order, self-timed (no global clock); a transfer takes c(i,j) per\n"
             "message and delivers after the edge's latency, a task takes w(i).  Prints\n"
             "the makespan, the throughput reached K / makespan, and its ratio to the\n"
-            "optimum TP, which tends to 1 as K grows (the paper's Proposition 1).\n"
+            "optimum TP, which tends to 1 as K grows (the paper's Proposition 1).  A\n"
+            "schedule that `steady check` rejects is refused (exit status 2).\n"
             "\n"
             "  --ops K        number of operations (default 1000)\n"
             "  --json         {\"ops\", \"makespan\", \"achieved\", \"optimum\", \"planned\",\n"
@@ -68,7 +69,7 @@ int cmd_replay(int argc, char **argv)
         return usage_error("replay", "expected SCHED PLATFORM");
     steady_platform_t *p;
     steady_schedule_t *sc;
-    int status = read_schedule(argv[optind], argv[optind + 1], from, &p, &sc);
+    int status = read_schedule(argv[optind], argv[optind + 1], from, true, &p, &sc);
     if (status != EXIT_OK)
         return status;
     steady_replay_t r;

@@ -136,12 +136,12 @@ typedef struct {
 static int measure_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int measure_error(const char *fmt, ...)
 {
+    char what[STEADY_ERROR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    fputs("steady compare: --measure smpi: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    message("steady compare: --measure smpi: %s", what);
     return EXIT_FAIL;
 }
 

@@ -55,7 +55,24 @@ static const cli_command_t *find_command(const char *name)
     return NULL;
 }
 
-int main(int argc, char **argv)
+/* What every command prints goes to standard output, buffered: a write
+ * that fails (a full disk, /dev/full, a closed pipe) shows at the end.  A
+ * command that succeeded then fails (1), with one line; one that failed
+ * has said why already. */
+static int finish(const char *cmd, int status)
+{
+    errno = 0;
+    bool failed = fflush(stdout) != 0 || ferror(stdout);
+    failed = fclose(stdout) != 0 || failed;
+    if (failed && status == EXIT_OK) {
+        message("steady%s%s: standard output: write failed (%s)", cmd ? " " : "", cmd ? cmd : "",
+                strerror(errno ? errno : EIO));
+        return EXIT_FAIL;
+    }
+    return status;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         help_main(stderr);
@@ -77,7 +94,7 @@ int main(int argc, char **argv)
         }
         const cli_command_t *c = find_command(argv[2]);
         if (!c) {
-            fprintf(stderr, "steady: unknown command (%s): see 'steady --help'\n", argv[2]);
+            message("steady: unknown command (%s): see 'steady --help'", argv[2]);
             return EXIT_USAGE;
         }
         c->help(stdout);
@@ -85,22 +102,38 @@ int main(int argc, char **argv)
     }
     const cli_command_t *c = find_command(name);
     if (!c) {
-        fprintf(stderr, "steady: unknown command (%s): see 'steady --help'\n", name);
+        message("steady: unknown command (%s): see 'steady --help'", name);
         return EXIT_USAGE;
     }
     return c->run(argc - 1, argv + 1);
 }
 
+int main(int argc, char **argv)
+{
+    int status = dispatch(argc, argv);
+    return finish(argc > 1 && find_command(argv[1]) ? argv[1] : NULL, status);
+}
+
 /* ---- shared helpers ------------------------------------------------------ */
+
+void message(const char *fmt, ...)
+{
+    char raw[STEADY_ERROR_MSG_MAX], line[STEADY_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s\n", steady_error_escape(line, sizeof line, raw));
+}
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
+    char what[STEADY_ERROR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "steady %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, " (see 'steady %s --help')\n", cmd);
+    vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    message("steady %s: %s (see 'steady %s --help')", cmd, what, cmd);
     return EXIT_USAGE;
 }
 

@@ -21,10 +21,11 @@ const char *const problem_help =
     "                        is associative, not commutative; default: every\n"
     "                        processor in platform order)\n"
     "  --target T            reduce: receives the result (default: first participant)\n"
-    "  --msg-size BYTES      message size, e.g. 65536, 64KiB, 1MB (default 1MiB);\n"
-    "                        ignored by abstract cost edges\n"
-    "  --task-cost FLOP      reduce: flop per reduction task (default: one flop per\n"
-    "                        byte of message; 1 on abstract platforms)\n"
+    "  --msg-size BYTES      message size, e.g. 65536, 64KiB, 1MB, from 1 B to 1e12 B\n"
+    "                        (default 1MiB); ignored by abstract cost edges\n"
+    "  --task-cost FLOP      reduce: flop per reduction task, from 1e-6 to 1e21\n"
+    "                        (default: one flop per byte of message; 1 on abstract\n"
+    "                        platforms)\n"
     "  --time-limit SEC      give up (exit 1) when solving takes longer (building the\n"
     "                        LP, simplex; an exact recovery cut short is approximate)\n"
     "  --quiet               no progress line on standard error\n"
@@ -39,12 +40,11 @@ void problem_args_init(problem_args_t *a, const char *cmd)
     a->from = STEADY_FORMAT_AUTO;
 }
 
-/* A positive number no larger than max, or -1. */
-static double positive(const char *text, double max)
+/* A positive decimal number in [min, max], or -1. */
+static double positive(const char *text, double min, double max)
 {
-    char *end;
-    double x = strtod(text, &end);
-    return *end || end == text || !(x > 0) || x > max ? -1 : x;
+    double x;
+    return steady_parse_number(text, &x) && x > 0 && x >= min && x <= max ? x : -1;
 }
 
 bool parse_period(const char *arg, double *period)
@@ -53,7 +53,7 @@ bool parse_period(const char *arg, double *period)
         *period = STEADY_PERIOD_AUTO;
     else if (strcmp(arg, "exact") == 0)
         *period = STEADY_PERIOD_EXACT;
-    else if ((*period = positive(arg, 1e15)) < 0)
+    else if ((*period = positive(arg, 0, 1e15)) < 0)
         return false;
     return true;
 }
@@ -66,7 +66,7 @@ bool parse_segments(const char *arg, long *segments)
     }
     char *end;
     *segments = strtol(arg, &end, 10);
-    return !*end && end != arg && *segments >= 1 && *segments <= 1 << 20;
+    return !*end && end != arg && *segments >= 1 && *segments <= STEADY_SEGMENTS_LIMIT;
 }
 
 int problem_option(problem_args_t *a, int c, const char *arg)
@@ -84,11 +84,11 @@ int problem_option(problem_args_t *a, int c, const char *arg)
             return usage_error(a->cmd, "--msg-size: %s", err.msg);
         return EXIT_OK;
     case O_TASK:
-        if ((a->prob.task_cost = positive(arg, 1e300)) < 0)
-            return usage_error(a->cmd, "--task-cost takes a positive number (%s)", arg);
+        if ((a->prob.task_cost = positive(arg, STEADY_TASK_COST_MIN, STEADY_TASK_COST_MAX)) < 0)
+            return usage_error(a->cmd, "--task-cost takes a number from 1e-6 to 1e21 (%s)", arg);
         return EXIT_OK;
     case O_TIME: {
-        double sec = positive(arg, 2e6);
+        double sec = positive(arg, 0, 2e6);
         if (sec < 0)
             return usage_error(a->cmd, "--time-limit takes a positive number of seconds (%s)", arg);
         a->sopts.time_limit_ms = sec * 1000 < 1 ? 1 : (int)(sec * 1000);
@@ -118,19 +118,22 @@ static bool parse_names(const char *cmd, const steady_platform_t *p, const char 
         return false;
     }
     bool ok = true;
-    char *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
-        int v = steady_platform_find_node(p, tok);
-        if (v < 0) {
+    /* every comma separates two names: "P1,,P2" or "P1," names nothing
+     * between or after */
+    for (char *tok = copy, *next; tok && ok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        int v = *tok ? steady_platform_find_node(p, tok) : -1;
+        if (!*tok) {
+            usage_error(cmd, "empty node name in %s (%s)", flag, list);
+            ok = false;
+        } else if (v < 0) {
             usage_error(cmd, "unknown node in %s (%s)", flag, tok);
             ok = false;
         } else {
             out->ids[out->n++] = v;
         }
-    }
-    if (ok && out->n == 0) {
-        usage_error(cmd, "%s needs at least one node name", flag);
-        ok = false;
     }
     free(copy);
     return ok;

@@ -47,8 +47,9 @@
  * merged into one slot.  No slot is empty: a port of load W has no dummy,
  * so every perfect matching runs one of its comms.
  *
- * The matching itself is igraph's maximum bipartite matching (STYLE.md:
- * prefer a well-kept library), rebuilt on the support each round.  igraph
+ * The matching itself is igraph's maximum bipartite matching
+ * (docs/design.md: prefer a well-kept library), rebuilt on the support
+ * each round.  igraph
  * cannot resume from the previous matching, which an augmenting-path repair
  * written here could (only the finished edges leave it); the rebuild keeps
  * the code small and is cheap at the sizes steady produces (one comm per

@@ -58,6 +58,12 @@ typedef struct {
 } lp_model_t;
 
 void lp_model_init(lp_model_t *m);
+
+/* Refuses (STEADY_EINVAL) a message size or task cost outside its range
+ * (steady/lp.h), and port times c(e) for msg_size that differ by more than
+ * STEADY_SPREAD_MAX (range.c). */
+steady_err_t lp_check_ranges(const steady_platform_t *p, double msg_size, double task_cost,
+                             steady_error_t *err);
 void lp_model_free(lp_model_t *m);
 /* Adds a column / row named by printf; returns its index (-1 after OOM). */
 int lp_add_col(lp_model_t *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

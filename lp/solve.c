@@ -723,7 +723,8 @@ static steady_err_t prepare(const steady_platform_t *p, const steady_problem_t *
         rc = steady_error_set(err, STEADY_EINVAL, "message size and task cost must be positive");
         goto fail;
     }
-    if ((rc = check_problem(s, prob, err)) || (rc = steady_hop_graph_build(p, &s->hops, err)))
+    if ((rc = lp_check_ranges(p, s->msg_size, s->task_cost, err)) ||
+        (rc = check_problem(s, prob, err)) || (rc = steady_hop_graph_build(p, &s->hops, err)))
         goto fail;
     s->nhops = steady_hop_graph_count(s->hops);
     if ((rc = set_costs(s, err)))

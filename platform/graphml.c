@@ -1,18 +1,25 @@
 /*
  * graphml.c — the GraphML reader and writer (http://graphml.graphdrawing.org/).
  *
- * A platform is one <graph>: a <node> per processor or router, an <edge> per
- * directed edge.  Values travel in <data> elements whose <key> has one of
- * the attr.name below; every other key (yEd graphics, Gephi labels...) is
- * ignored, as GraphML intends.
+ * A platform is one <graph>: a <node> per processor, router or switch, and
+ * per channel (a <node> of kind channel, which no edge joins: the edges
+ * that cross it name it), an <edge> per directed edge.  Values travel in
+ * <data> elements whose <key> has one of the attr.name below; every other
+ * key (yEd graphics, Gephi labels...) is ignored, as GraphML intends.
  *
- *     node   kind       processor | router (default processor)
+ *     node   kind       processor | router | switch | channel (default processor)
  *            speed      flop/s, required on a processor
- *            name       the node's name; without it the node's id is its name
+ *            name       the node's or channel's name; without it its id
+ *            bandwidth  a channel's B/s, or
+ *            cost       its abstract time per message
+ *            latency    a channel's s (default 0)
+ *            sharing    a channel's shared | splitduplex | fatpipe (default shared)
  *     edge   bandwidth  B/s, or
- *            cost       an abstract per-message port time (the paper's examples)
+ *            cost       an abstract per-message port time (the paper's examples);
+ *                       either may be left out of an edge that crosses channels
  *            latency    s (default 0)
  *            overhead   s per message (default 0; not on a cost edge)
+ *            crosses    the channels it crosses, in order: CH[:up|:down],...
  *     graph  name       the platform's name; without it the graph's id if valid
  *
  * Numbers are in base units; SimGrid unit suffixes ("10MBps", "5us", "2Gf")
@@ -32,15 +39,24 @@
  *   - igraph_write_graph_graphml() prints doubles with 15 significant digits
  *     (0.1 + 0.2 comes back as 0.3), which breaks the exact write -> parse
  *     round trip that steady_platform_write promises.
- * So the reader walks libxml2's DOM (which keeps line numbers), with
- * libxml2's hash tables for the key and node ids, and the writer is a few
- * fprintf calls using format_double's shortest exact decimals.
+ * So the reader uses libxml2's parser (which keeps line numbers), and the
+ * writer is a few fprintf calls using format_double's shortest exact
+ * decimals.
+ *
+ * The document is streamed (xml_parse): the <key>s, which GraphML puts
+ * before the <graph>, are kept; each child of the graph is built on its own
+ * in a scratch arena, read and forgotten, so that a 10^6-node platform
+ * reads in about three times the native reader's time and twice its
+ * memory, not 150 s and 7 GB (the whole DOM and libxml2's hash tables; issue
+ * 18).  A node's id is its name unless a "name" data renames it, so the
+ * platform's own name index resolves the edges' ends, and only renamed
+ * nodes need a map of their own.
  */
+#include "../common/array.h"
+#include "../common/strmap.h"
 #include "../common/xml.h"
 #include "internal.h"
 
-#include <libxml/hash.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,10 +70,15 @@ typedef enum {
     F_KIND,
     F_SPEED,
     F_NAME,
+    F_CH_BANDWIDTH,
+    F_CH_LATENCY,
+    F_CH_COST,
+    F_SHARING,
     F_BANDWIDTH,
     F_LATENCY,
     F_OVERHEAD,
     F_COST,
+    F_CROSSES,
     F_GRAPH_NAME,
     F_COUNT
 } field_t;
@@ -71,10 +92,15 @@ static const struct {
     [F_KIND] = {"kind", D_NODE, false, UNIT_NONE},
     [F_SPEED] = {"speed", D_NODE, true, UNIT_SPEED},
     [F_NAME] = {"name", D_NODE, false, UNIT_NONE},
+    [F_CH_BANDWIDTH] = {"bandwidth", D_NODE, true, UNIT_BANDWIDTH},
+    [F_CH_LATENCY] = {"latency", D_NODE, true, UNIT_TIME},
+    [F_CH_COST] = {"cost", D_NODE, true, UNIT_NONE},
+    [F_SHARING] = {"sharing", D_NODE, false, UNIT_NONE},
     [F_BANDWIDTH] = {"bandwidth", D_EDGE, true, UNIT_BANDWIDTH},
     [F_LATENCY] = {"latency", D_EDGE, true, UNIT_TIME},
     [F_OVERHEAD] = {"overhead", D_EDGE, true, UNIT_TIME},
     [F_COST] = {"cost", D_EDGE, true, UNIT_NONE},
+    [F_CROSSES] = {"crosses", D_EDGE, false, UNIT_NONE},
     [F_GRAPH_NAME] = {"name", D_GRAPH, false, UNIT_NONE},
 };
 
@@ -104,23 +130,35 @@ typedef struct {
     steady_platform_t *p;
     steady_error_t *err;
     gml_key_t *keys;
-    xmlHashTablePtr key_ids;       /* key id -> index in keys + 1 */
-    xmlHashTablePtr node_ids;      /* node id -> platform node id + 1 */
+    int nkeys, key_cap;
+    strmap_t key_ids; /* key id -> index in keys */
+    /* node ids: a node's id is its name unless a "name" data renames it */
+    strmap_t renamed;          /* id -> platform node id, for renamed nodes */
+    strmap_t channel_ids;      /* the <node> ids of the channels */
+    unsigned char *is_renamed; /* per platform node */
+    int renamed_cap;
     xmlNodePtr field_key[F_COUNT]; /* the <key> declaring each field, or NULL */
     xmlNodePtr dflt[F_COUNT];      /* its <default>, or NULL */
+    /* streaming (parse_graphml) */
+    xmlNodePtr root, graph; /* the <graphml>, its <graph> (NULL until they open) */
+    bool directed;          /* the graph's edgedefault */
+    xmlNodePtr *waiting;    /* edges kept until the graph ends (read_graph_child) */
+    int nwaiting, waiting_cap;
 } reader_t;
 
 /* The data of one element: the trimmed text of each field and the element
  * it came from (a <data>, or the key's <default>). */
 typedef struct {
-    char *text[F_COUNT]; /* xmlFree */
+    char *text[F_COUNT];
+    bool copied[F_COUNT]; /* text is a copy to xmlFree */
     xmlNodePtr where[F_COUNT];
 } values_t;
 
 static void values_free(values_t *v)
 {
     for (int f = 0; f < F_COUNT; f++)
-        xmlFree(v->text[f]);
+        if (v->copied[f])
+            xmlFree(v->text[f]);
     *v = (values_t){0};
 }
 
@@ -130,11 +168,13 @@ static steady_err_t oom(steady_error_t *err)
 }
 
 /* Element text with surrounding blanks removed (pretty-printers indent
- * values); caller frees with xmlFree.  NULL only when out of memory. */
-static char *trimmed_content(xmlNodePtr node)
+ * values): the streamed element's own text, or a copy (*copied) to free
+ * with xmlFree.  NULL only when out of memory. */
+static char *trimmed_content(xmlNodePtr node, bool *copied)
 {
-    char *s = (char *)xmlNodeGetContent(node);
-    if (!s)
+    char *s = xml_scratch_text(node);
+    *copied = !s;
+    if (!s && !(s = (char *)xmlNodeGetContent(node)))
         return NULL;
     size_t start = strspn(s, " \t\r\n"), n = strlen(s);
     while (n > start && strchr(" \t\r\n", s[n - 1]))
@@ -144,14 +184,14 @@ static char *trimmed_content(xmlNodePtr node)
     return s;
 }
 
-static void *index_ptr(int i)
+/* The platform node whose GraphML id is id, or -1. */
+static int node_of(const reader_t *r, const char *id)
 {
-    return (void *)(intptr_t)(i + 1);
-}
-
-static int ptr_index(void *ptr)
-{
-    return (int)(intptr_t)ptr - 1; /* NULL (not found) -> -1 */
+    int v = strmap_get(&r->renamed, id);
+    if (v >= 0)
+        return v;
+    v = steady_platform_find_node(r->p, id);
+    return v >= 0 && !(v < r->renamed_cap && r->is_renamed[v]) ? v : -1;
 }
 
 /* ---- keys ------------------------------------------------------------------------ */
@@ -165,10 +205,14 @@ static bool numeric_type(const char *type)
     return false;
 }
 
-/* Reads the <key> k into r->keys[i]: its id, domain and (when its attr.name
- * is one of ours) the field it declares and that field's default. */
-static steady_err_t read_key(reader_t *r, xmlNodePtr k, int i)
+/* Reads the <key> k into r->keys: its id, domain and (when its attr.name
+ * is one of ours) the field it declares and that field's default.  k stays
+ * in the document: its <default> is used by the elements that follow. */
+static steady_err_t read_key(reader_t *r, xmlNodePtr k)
 {
+    if (!array_grow((void **)&r->keys, &r->key_cap, r->nkeys + 1, sizeof *r->keys, 8))
+        return oom(r->err);
+    int i = r->nkeys++;
     gml_key_t *key = &r->keys[i];
     steady_err_t rc = STEADY_OK;
     char *id = xml_attr(k, "id"), *dom = xml_attr(k, "for");
@@ -190,12 +234,11 @@ static steady_err_t read_key(reader_t *r, xmlNodePtr k, int i)
         }
         key->domain = d;
     }
-    if (xmlHashLookup(r->key_ids, (xmlChar *)id)) {
-        rc = xml_error(r->err, STEADY_EPARSE, r->origin, k, "duplicate key id (%.300s)", id);
-        goto cleanup;
-    }
-    if (xmlHashAddEntry(r->key_ids, (xmlChar *)id, index_ptr(i)) != 0) {
-        rc = oom(r->err);
+    int added = strmap_put(&r->key_ids, id, i);
+    if (added <= 0) {
+        rc = added < 0
+                 ? oom(r->err)
+                 : xml_error(r->err, STEADY_EPARSE, r->origin, k, "duplicate key id (%.300s)", id);
         goto cleanup;
     }
     if (!name)
@@ -234,25 +277,6 @@ cleanup:
     return rc;
 }
 
-/* Registers every <key> of the document; GraphML puts them before the
- * graph, but nothing is lost by accepting them anywhere at the top level. */
-static steady_err_t read_keys(reader_t *r, xmlNodePtr root)
-{
-    int n = 0;
-    for (xmlNodePtr c = root->children; c; c = c->next)
-        n += xml_is(c, "key");
-    r->keys = calloc(n ? (size_t)n : 1, sizeof *r->keys);
-    if (!r->keys)
-        return oom(r->err);
-    int i = 0;
-    for (xmlNodePtr c = root->children; c; c = c->next) {
-        steady_err_t rc = xml_is(c, "key") ? read_key(r, c, i++) : STEADY_OK;
-        if (rc)
-            return rc;
-    }
-    return STEADY_OK;
-}
-
 /* ---- data ------------------------------------------------------------------------- */
 
 /* Collects the values of elem's <data> children for domain d, then the
@@ -263,11 +287,12 @@ static steady_err_t read_values(reader_t *r, xmlNodePtr elem, domain_t d, values
     for (xmlNodePtr c = elem->children; c; c = c->next) {
         if (!xml_is(c, "data"))
             continue;
-        char *id = xml_attr(c, "key");
+        char *copy;
+        const char *id = xml_attr_peek(c, "key", &copy);
         if (!id)
             return xml_error(r->err, STEADY_EPARSE, r->origin, c,
                              "missing key attribute in <data>");
-        int k = ptr_index(xmlHashLookup(r->key_ids, (xmlChar *)id));
+        int k = strmap_get(&r->key_ids, id);
         steady_err_t rc = STEADY_OK;
         if (k < 0)
             rc = xml_error(r->err, STEADY_EPARSE, r->origin, c,
@@ -278,7 +303,7 @@ static steady_err_t read_values(reader_t *r, xmlNodePtr elem, domain_t d, values
             rc = xml_error(r->err, STEADY_EPARSE, r->origin, c,
                            "%s data uses a key declared for=\"%s\" (%.300s)", domain_names[d],
                            key_domains[r->keys[k].domain], id);
-        xmlFree(id);
+        xmlFree(copy);
         if (rc)
             return rc;
         int f = r->keys[k].field[d];
@@ -288,14 +313,14 @@ static steady_err_t read_values(reader_t *r, xmlNodePtr elem, domain_t d, values
             return xml_error(r->err, STEADY_EPARSE, r->origin, c,
                              "%s given twice (the first on line %ld)", fields[f].name,
                              xml_line(v->where[f]));
-        if (!(v->text[f] = trimmed_content(c)))
+        if (!(v->text[f] = trimmed_content(c, &v->copied[f])))
             return oom(r->err);
         v->where[f] = c;
     }
     for (int f = 0; f < F_COUNT; f++) {
         if (fields[f].domain != d || v->text[f] || !r->dflt[f])
             continue;
-        if (!(v->text[f] = trimmed_content(r->dflt[f])))
+        if (!(v->text[f] = trimmed_content(r->dflt[f], &v->copied[f])))
             return oom(r->err);
         v->where[f] = r->dflt[f];
     }
@@ -334,20 +359,48 @@ static steady_err_t check_children(reader_t *r, xmlNodePtr elem, const char *in)
     return STEADY_OK;
 }
 
+/* A <node> of kind channel: a channel of the platform (no node). */
+static steady_err_t read_channel(reader_t *r, xmlNodePtr n, const char *name, const values_t *v)
+{
+    steady_channel_t c = {.name = name};
+    steady_err_t rc;
+    if (v->text[F_SPEED] && xml_is(v->where[F_SPEED], "data"))
+        return xml_error(r->err, STEADY_EINVAL, r->origin, v->where[F_SPEED],
+                         "a channel has no speed (%.300s)", v->text[F_SPEED]);
+    if (!v->text[F_CH_BANDWIDTH] && !v->text[F_CH_COST])
+        return xml_error(r->err, STEADY_EPARSE, r->origin, n,
+                         "missing bandwidth or cost for channel (%.300s)", name);
+    if ((v->text[F_CH_BANDWIDTH] && (rc = number(r, v, F_CH_BANDWIDTH, &c.bandwidth))) ||
+        (v->text[F_CH_COST] && (rc = number(r, v, F_CH_COST, &c.cost))) ||
+        (v->text[F_CH_LATENCY] && (rc = number(r, v, F_CH_LATENCY, &c.latency))))
+        return rc;
+    if (v->text[F_SHARING]) {
+        int sh = steady_sharing_from_name(v->text[F_SHARING]);
+        if (sh < 0)
+            return xml_error(r->err, STEADY_EPARSE, r->origin, v->where[F_SHARING],
+                             "bad sharing (%.300s): expected shared, splitduplex or fatpipe",
+                             v->text[F_SHARING]);
+        c.sharing = (steady_sharing_t)sh;
+    }
+    if ((rc = steady_platform_add_channel(r->p, &c, NULL, r->err)))
+        xml_locate(r->err, rc, r->origin, n);
+    return rc;
+}
+
 static steady_err_t read_node(reader_t *r, xmlNodePtr n)
 {
     values_t v = {0};
     steady_err_t rc;
     steady_node_kind_t kind = STEADY_PROCESSOR;
     double speed = 0;
-    int vid;
     const char *name, *why;
-    char *id = xml_attr(n, "id");
+    char *copy;
+    const char *id = xml_attr_peek(n, "id", &copy);
     if (!id) {
         rc = xml_error(r->err, STEADY_EPARSE, r->origin, n, "missing id attribute in <node>");
         goto cleanup;
     }
-    if (xmlHashLookup(r->node_ids, (xmlChar *)id)) {
+    if (node_of(r, id) >= 0 || strmap_get(&r->channel_ids, id) >= 0) {
         rc = xml_error(r->err, STEADY_EINVAL, r->origin, n, "duplicate node id (%.300s)", id);
         goto cleanup;
     }
@@ -355,13 +408,26 @@ static steady_err_t read_node(reader_t *r, xmlNodePtr n)
         goto cleanup;
 
     name = v.text[F_NAME] ? v.text[F_NAME] : id;
-    if (v.text[F_KIND] && strcmp(v.text[F_KIND], "router") == 0) {
-        kind = STEADY_ROUTER;
-    } else if (v.text[F_KIND] && strcmp(v.text[F_KIND], "processor") != 0) {
-        rc = xml_error(r->err, STEADY_EPARSE, r->origin, v.where[F_KIND],
-                       "bad node kind (%.300s): expected processor or router", v.text[F_KIND]);
+    if (v.text[F_KIND] && strcmp(v.text[F_KIND], "channel") == 0) {
+        rc = read_channel(r, n, name, &v);
+        if (!rc && strmap_put(&r->channel_ids, id, 0) < 0)
+            rc = oom(r->err);
         goto cleanup;
     }
+    for (int f = F_CH_BANDWIDTH; f <= F_SHARING; f++)
+        if (v.text[f] && xml_is(v.where[f], "data")) {
+            rc = xml_error(r->err, STEADY_EINVAL, r->origin, v.where[f],
+                           "%s on a node that is not a channel (%.300s)", fields[f].name, name);
+            goto cleanup;
+        }
+    int k = v.text[F_KIND] ? steady_node_kind_from_name(v.text[F_KIND]) : STEADY_PROCESSOR;
+    if (k < 0) {
+        rc = xml_error(r->err, STEADY_EPARSE, r->origin, v.where[F_KIND],
+                       "bad node kind (%.300s): expected processor, router, switch or channel",
+                       v.text[F_KIND]);
+        goto cleanup;
+    }
+    kind = (steady_node_kind_t)k;
 
     if (kind == STEADY_PROCESSOR) {
         if (!v.text[F_SPEED]) {
@@ -373,24 +439,34 @@ static steady_err_t read_node(reader_t *r, xmlNodePtr n)
             goto cleanup;
     } else if (v.text[F_SPEED] && xml_is(v.where[F_SPEED], "data")) {
         /* a key's default speed is meant for the processors; an explicit
-         * speed on a router is a mistake unless it is 0 */
+         * speed on a router or a switch is a mistake unless it is 0 */
         if (!parse_quantity(v.text[F_SPEED], UNIT_SPEED, &speed, &why) || speed != 0) {
             rc = xml_error(r->err, STEADY_EINVAL, r->origin, v.where[F_SPEED],
-                           "a router has no speed (%.300s)", v.text[F_SPEED]);
+                           "a %s has no speed (%.300s)", steady_node_kind_name(kind),
+                           v.text[F_SPEED]);
             goto cleanup;
         }
     }
 
+    int vid;
     if ((rc = steady_platform_add_node(r->p, name, kind, speed, &vid, r->err))) {
         xml_locate(r->err, rc, r->origin, n);
         goto cleanup;
     }
-    if (xmlHashAddEntry(r->node_ids, (xmlChar *)id, index_ptr(vid)) != 0)
-        rc = oom(r->err);
+    if (strcmp(name, id) != 0) { /* renamed: its id is not its name */
+        int had = r->renamed_cap;
+        if (!array_grow((void **)&r->is_renamed, &r->renamed_cap, vid + 1, 1, 64) ||
+            strmap_put(&r->renamed, id, vid) < 0) {
+            rc = oom(r->err);
+            goto cleanup;
+        }
+        memset(r->is_renamed + had, 0, (size_t)(r->renamed_cap - had));
+        r->is_renamed[vid] = 1;
+    }
 
 cleanup:
     values_free(&v);
-    xmlFree(id);
+    xmlFree(copy);
     return rc;
 }
 
@@ -406,21 +482,33 @@ static bool parse_bool(const char *s, bool *value)
     return true;
 }
 
-static steady_err_t endpoint(reader_t *r, xmlNodePtr e, const char *attr, int *node)
+/* The node an edge's source or target names.  A node that is not declared
+ * (yet) is an error, or, when wait is not NULL, sets *wait. */
+static steady_err_t endpoint(reader_t *r, xmlNodePtr e, const char *attr, int *node, bool *wait)
 {
-    char *id = xml_attr(e, attr);
+    char *copy;
+    const char *id = xml_attr_peek(e, attr, &copy);
     steady_err_t rc = STEADY_OK;
     if (!id)
         return xml_error(r->err, STEADY_EPARSE, r->origin, e, "missing %s attribute in <edge>",
                          attr);
-    *node = ptr_index(xmlHashLookup(r->node_ids, (xmlChar *)id));
-    if (*node < 0)
+    *node = node_of(r, id);
+    if (*node < 0 && strmap_get(&r->channel_ids, id) >= 0)
+        rc = xml_error(r->err, STEADY_EINVAL, r->origin, e,
+                       "edge %s a channel (%.300s): an edge crosses channels (crosses data), "
+                       "it joins nodes",
+                       strcmp(attr, "source") == 0 ? "from" : "to", id);
+    else if (*node < 0 && wait)
+        *wait = true;
+    else if (*node < 0)
         rc = xml_error(r->err, STEADY_EINVAL, r->origin, e, "unknown node in edge (%.300s)", id);
-    xmlFree(id);
+    xmlFree(copy);
     return rc;
 }
 
-static steady_err_t read_edge(reader_t *r, xmlNodePtr e, bool directed_default)
+/* Adds edge e (two for an undirected one).  With wait not NULL, an edge
+ * that names a node not declared yet is not read: *wait is set. */
+static steady_err_t read_edge(reader_t *r, xmlNodePtr e, bool directed_default, bool *wait)
 {
     steady_edge_t ed = {0};
     bool directed = directed_default;
@@ -434,7 +522,8 @@ static steady_err_t read_edge(reader_t *r, xmlNodePtr e, bool directed_default)
                        "ports are not supported (port %.300s)", port);
         goto cleanup;
     }
-    if ((rc = endpoint(r, e, "source", &ed.src)) || (rc = endpoint(r, e, "target", &ed.dst)))
+    if ((rc = endpoint(r, e, "source", &ed.src, wait)) || (wait && *wait) ||
+        (rc = endpoint(r, e, "target", &ed.dst, wait)) || (wait && *wait))
         goto cleanup;
     if ((flag = xml_attr(e, "directed")) && !parse_bool(flag, &directed)) {
         rc = xml_error(r->err, STEADY_EPARSE, r->origin, e,
@@ -443,6 +532,22 @@ static steady_err_t read_edge(reader_t *r, xmlNodePtr e, bool directed_default)
     }
     if ((rc = check_children(r, e, "edge")) || (rc = read_values(r, e, D_EDGE, &v)))
         goto cleanup;
+    steady_crossing_t cross[STEADY_MAX_CROSSINGS], back[STEADY_MAX_CROSSINGS];
+    if (v.text[F_CROSSES]) {
+        crossing_error_t ce;
+        rc = crossings_parse(r->p, v.text[F_CROSSES], cross, &ed.ncross, &ce);
+        if (rc && wait && strcmp(ce.why, "unknown channel") == 0) {
+            *wait = true; /* declared further on, perhaps */
+            rc = STEADY_OK;
+            goto cleanup;
+        }
+        if (rc) {
+            rc = xml_error(r->err, rc, r->origin, v.where[F_CROSSES], "%s (%.300s)%s%s", ce.why,
+                           ce.value, ce.hint ? ": " : "", ce.hint ? ce.hint : "");
+            goto cleanup;
+        }
+        ed.cross = cross;
+    }
     if ((v.text[F_BANDWIDTH] && (rc = number(r, &v, F_BANDWIDTH, &ed.bandwidth))) ||
         (v.text[F_COST] && (rc = number(r, &v, F_COST, &ed.cost))) ||
         (v.text[F_LATENCY] && (rc = number(r, &v, F_LATENCY, &ed.latency))) ||
@@ -457,6 +562,14 @@ static steady_err_t read_edge(reader_t *r, xmlNodePtr e, bool directed_default)
         int tmp = ed.src;
         ed.src = ed.dst;
         ed.dst = tmp;
+        /* crossing its channels in reverse order, a splitduplex one's other way */
+        for (int k = 0; k < ed.ncross; k++) {
+            back[k] = cross[ed.ncross - 1 - k];
+            back[k].down =
+                steady_platform_channel(r->p, back[k].channel)->sharing == STEADY_SPLITDUPLEX &&
+                !back[k].down;
+        }
+        ed.cross = back;
         if ((rc = steady_platform_add_edge(r->p, &ed, NULL, r->err)))
             xml_locate(r->err, rc, r->origin, e);
     }
@@ -487,89 +600,137 @@ static steady_err_t read_graph_name(reader_t *r, xmlNodePtr g)
     return rc;
 }
 
-/* Edges may come before the nodes they join (GraphML allows any order), so
- * the nodes are added in a first pass and the edges in a second, each in
- * document order. */
-static steady_err_t read_graph(reader_t *r, xmlNodePtr g)
-{
-    steady_err_t rc;
-    char *dflt = xml_attr(g, "edgedefault");
-    /* GraphML requires edgedefault; a missing one is read as "directed",
-     * the platform model's own default */
-    bool directed = !dflt || strcmp(dflt, "directed") == 0;
-    if (dflt && !directed && strcmp(dflt, "undirected") != 0) {
-        rc = xml_error(r->err, STEADY_EPARSE, r->origin, g,
-                       "bad edgedefault (%.300s): expected directed or undirected", dflt);
-        xmlFree(dflt);
-        return rc;
-    }
-    xmlFree(dflt);
-    if ((rc = read_graph_name(r, g)))
-        return rc;
+/* ---- the document, streamed --------------------------------------------------------- */
 
-    for (xmlNodePtr c = g->children; c && !rc; c = c->next) {
-        if (xml_is(c, "node"))
-            rc = read_node(r, c);
-        else if (xml_is(c, "hyperedge"))
-            rc = xml_error(r->err, STEADY_EUNSUPPORTED, r->origin, c,
-                           "hyperedges are not supported: use one <edge> per link");
-        else if (xml_is(c, "graph"))
-            rc = xml_error(r->err, STEADY_EUNSUPPORTED, r->origin, c,
-                           "nested graphs are not supported (a <graph> inside <graph>)");
-        else if (xml_is(c, "locator"))
-            rc = xml_error(r->err, STEADY_EUNSUPPORTED, r->origin, c,
-                           "<locator> is not supported: put the content in this file");
+/* A complete child of the graph: a node is added and an edge too, then
+ * both are freed.  An edge whose source or target is not declared yet
+ * (GraphML allows any order) waits for the end of the graph, and once one
+ * waits every later edge waits as well, so that the edges keep their
+ * document order: the platform is the one that adding every node, then
+ * every edge, would give.  The graph's <data> stay for its name. */
+static steady_err_t read_graph_child(reader_t *r, xmlNodePtr c)
+{
+    steady_err_t rc = STEADY_OK;
+    if (xml_is(c, "node")) {
+        rc = read_node(r, c);
+    } else if (xml_is(c, "edge")) {
+        bool wait = r->nwaiting > 0;
+        if (!wait)
+            rc = read_edge(r, c, r->directed, &wait);
+        if (wait) {
+            if (!array_grow((void **)&r->waiting, &r->waiting_cap, r->nwaiting + 1,
+                            sizeof *r->waiting, 16) ||
+                !(r->waiting[r->nwaiting++] = xml_keep(c)))
+                return oom(r->err);
+            return STEADY_OK;
+        }
+    } else if (xml_is(c, "hyperedge")) {
+        rc = xml_error(r->err, STEADY_EUNSUPPORTED, r->origin, c,
+                       "hyperedges are not supported: use one <edge> per link");
+    } else if (xml_is(c, "graph")) {
+        rc = xml_error(r->err, STEADY_EUNSUPPORTED, r->origin, c,
+                       "nested graphs are not supported (a <graph> inside <graph>)");
+    } else if (xml_is(c, "locator")) {
+        rc = xml_error(r->err, STEADY_EUNSUPPORTED, r->origin, c,
+                       "<locator> is not supported: put the content in this file");
+    } else if (xml_is(c, "data")) {
+        return xml_keep(c) ? STEADY_OK : oom(r->err);
     }
-    for (xmlNodePtr c = g->children; c && !rc; c = c->next)
-        if (xml_is(c, "edge"))
-            rc = read_edge(r, c, directed);
+    xml_drop(c);
+    return rc;
+}
+
+/* The graph is complete: the waiting edges, the platform's name. */
+static steady_err_t read_graph_end(reader_t *r, xmlNodePtr g)
+{
+    steady_err_t rc = STEADY_OK;
+    for (int k = 0; k < r->nwaiting && !rc; k++)
+        rc = read_edge(r, r->waiting[k], r->directed, NULL);
+    if (!rc)
+        rc = read_graph_name(r, g);
     if (!rc && steady_platform_node_count(r->p) == 0)
         rc = xml_error(r->err, STEADY_EINVAL, r->origin, g, "empty platform: no node is declared");
     return rc;
 }
 
-steady_err_t parse_graphml(xmlDocPtr doc, const char *origin, steady_platform_t *p,
+/* An element opens: the root, the graph (its edgedefault), the order of
+ * the top level. */
+static steady_err_t element_start(void *ctx, xmlNodePtr e)
+{
+    reader_t *r = ctx;
+    if (!r->root) {
+        if (!xml_is(e, "graphml"))
+            return xml_error(r->err, STEADY_EPARSE, r->origin, e,
+                             "not a GraphML document (root element <%.100s>)",
+                             (const char *)e->name);
+        r->root = e;
+        return STEADY_OK;
+    }
+    if (e->parent != r->root)
+        return STEADY_OK;
+    if (xml_is(e, "key") && r->graph) {
+        char *id = xml_attr(e, "id");
+        steady_err_t rc = xml_error(r->err, STEADY_EPARSE, r->origin, e,
+                                    "<key> after the <graph> (%.300s): declare every key before "
+                                    "the graph, as GraphML requires",
+                                    id ? id : "");
+        xmlFree(id);
+        return rc;
+    }
+    if (!xml_is(e, "graph"))
+        return STEADY_OK;
+    if (r->graph)
+        return xml_error(r->err, STEADY_EUNSUPPORTED, r->origin, e,
+                         "second <graph>: a file holds one platform (the first graph is on "
+                         "line %ld)",
+                         xml_line(r->graph));
+    r->graph = e;
+    char *dflt = xml_attr(e, "edgedefault");
+    /* GraphML requires edgedefault; a missing one is read as "directed",
+     * the platform model's own default */
+    r->directed = !dflt || strcmp(dflt, "directed") == 0;
+    steady_err_t rc = STEADY_OK;
+    if (dflt && !r->directed && strcmp(dflt, "undirected") != 0)
+        rc = xml_error(r->err, STEADY_EPARSE, r->origin, e,
+                       "bad edgedefault (%.300s): expected directed or undirected", dflt);
+    xmlFree(dflt);
+    return rc;
+}
+
+/* An element is complete: keys are read (and kept), the graph's children
+ * read and freed as they come, so that memory holds one of them at a time
+ * (and the edges that wait for a node). */
+static steady_err_t element_end(void *ctx, xmlNodePtr e)
+{
+    reader_t *r = ctx;
+    if (r->graph && e->parent == r->graph)
+        return read_graph_child(r, e);
+    if (e->parent != r->root)
+        return STEADY_OK;
+    if (xml_is(e, "key"))
+        return read_key(r, e);
+    if (e == r->graph)
+        return read_graph_end(r, e);
+    xml_drop(e);
+    return STEADY_OK;
+}
+
+steady_err_t parse_graphml(const char *text, size_t len, const char *origin, steady_platform_t *p,
                            steady_error_t *err)
 {
-    xmlNodePtr root = xmlDocGetRootElement(doc);
-    if (!xml_is(root, "graphml"))
-        return xml_error(err, STEADY_EPARSE, origin, root,
-                         "not a GraphML document (root element <%.100s>)",
-                         root ? (const char *)root->name : "");
-
     reader_t r = {.origin = origin, .p = p, .err = err};
-    steady_err_t rc = STEADY_OK;
-    r.key_ids = xmlHashCreate(16);
-    r.node_ids = xmlHashCreate(256);
-    if (!r.key_ids || !r.node_ids) {
-        rc = oom(err);
-        goto cleanup;
-    }
-    if ((rc = read_keys(&r, root)))
-        goto cleanup;
-
-    xmlNodePtr graph = NULL;
-    for (xmlNodePtr c = root->children; c; c = c->next) {
-        if (!xml_is(c, "graph"))
-            continue;
-        if (graph) {
-            rc = xml_error(err, STEADY_EUNSUPPORTED, origin, c,
-                           "second <graph>: a file holds one platform (the first graph is on "
-                           "line %ld)",
-                           xml_line(graph));
-            goto cleanup;
-        }
-        graph = c;
-    }
-    if (!graph)
-        rc = xml_error(err, STEADY_EINVAL, origin, root, "empty platform: no <graph> element");
-    else
-        rc = read_graph(&r, graph);
-
-cleanup:
-    xmlHashFree(r.key_ids, NULL);
-    xmlHashFree(r.node_ids, NULL);
+    xml_handlers_t h = {.start = element_start, .end = element_end, .ctx = &r, .under = &r.graph};
+    xmlDocPtr doc = NULL;
+    steady_err_t rc = xml_parse(text, len, origin, &h, &doc, err);
+    if (!rc && !r.graph)
+        rc = xml_error(err, STEADY_EINVAL, origin, r.root, "empty platform: no <graph> element");
+    xmlFreeDoc(doc);
+    strmap_free(&r.key_ids);
+    strmap_free(&r.renamed);
+    strmap_free(&r.channel_ids);
+    free(r.is_renamed);
     free(r.keys);
+    free(r.waiting);
     return rc;
 }
 
@@ -586,14 +747,25 @@ static void put_data(FILE *out, const char *key, double value)
     fprintf(out, "      <data key=\"%s\">%s</data>\n", key, buf);
 }
 
+/* The <node> id of channel c: its name, unless a node has it (channels
+ * have a namespace of their own, GraphML ids do not): then the name with
+ * "~channel" and underscores added until no node has it. */
+static void channel_id(const steady_platform_t *p, int c, char *id, size_t n)
+{
+    const char *name = steady_platform_channel(p, c)->name;
+    snprintf(id, n, "%s", name);
+    if (steady_platform_find_node(p, id) < 0)
+        return;
+    snprintf(id, n, "%s~channel", name);
+    while (steady_platform_find_node(p, id) >= 0 && strlen(id) + 1 < n)
+        strcat(id, "_");
+}
+
 steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t *err)
 {
-    /* write errors are detected by the caller's fflush/ferror */
-    if (steady_platform_switch_count(p) > 0 || steady_platform_channel_count(p) > 0)
-        return steady_error_set(err, STEADY_EUNSUPPORTED,
-                                "the GraphML format has no switches or channels yet: export "
-                                "this platform as native or simgrid");
+    (void)err; /* write errors are detected by the caller's fflush/ferror */
     bool abstract = steady_platform_is_abstract(p);
+    bool channels = steady_platform_channel_count(p) > 0;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
           "<!-- steady platform: bandwidth in B/s, latency and overhead in s, speed in "
           "flop/s -->\n"
@@ -621,20 +793,51 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
         fputs("  <key id=\"overhead\" for=\"edge\" attr.name=\"overhead\" attr.type=\"double\">"
               "<default>0</default></key>\n",
               out);
+    if (channels)
+        fprintf(out,
+                "  <key id=\"crosses\" for=\"edge\" attr.name=\"crosses\" attr.type=\"string\"/>\n"
+                "  <key id=\"name\" for=\"node\" attr.name=\"name\" attr.type=\"string\"/>\n"
+                "  <key id=\"channel_%s\" for=\"node\" attr.name=\"%s\" attr.type=\"double\"/>\n"
+                "  <key id=\"channel_latency\" for=\"node\" attr.name=\"latency\" "
+                "attr.type=\"double\"><default>0</default></key>\n"
+                "  <key id=\"sharing\" for=\"node\" attr.name=\"sharing\" attr.type=\"string\">"
+                "<default>shared</default></key>\n",
+                abstract ? "cost" : "bandwidth", abstract ? "cost" : "bandwidth");
 
     fputs("  <graph id=\"", out);
     xml_escaped(out, steady_platform_name(p));
     fputs("\" edgedefault=\"directed\">\n", out);
+    for (int c = 0; c < steady_platform_channel_count(p); c++) {
+        const steady_channel_t *ch = steady_platform_channel(p, c);
+        char id[STEADY_NAME_MAX + 32];
+        channel_id(p, c, id, sizeof id);
+        fputs("    <node id=\"", out);
+        xml_escaped(out, id);
+        fputs("\">\n      <data key=\"kind\">channel</data>\n", out);
+        if (strcmp(id, ch->name) != 0) {
+            fputs("      <data key=\"name\">", out);
+            xml_escaped(out, ch->name);
+            fputs("</data>\n", out);
+        }
+        put_data(out, abstract ? "channel_cost" : "channel_bandwidth",
+                 abstract ? ch->cost : ch->bandwidth);
+        if (ch->latency != 0)
+            put_data(out, "channel_latency", ch->latency);
+        if (ch->sharing != STEADY_SHARED)
+            fprintf(out, "      <data key=\"sharing\">%s</data>\n",
+                    steady_sharing_name(ch->sharing));
+        fputs("    </node>\n", out);
+    }
     for (int v = 0; v < steady_platform_node_count(p); v++) {
         const steady_node_t *n = steady_platform_node(p, v);
         fputs("    <node id=\"", out);
         xml_escaped(out, n->name);
         fputs("\">\n", out);
-        if (n->kind == STEADY_ROUTER) {
-            fputs("      <data key=\"kind\">router</data>\n", out);
-        } else {
+        if (n->kind == STEADY_PROCESSOR) {
             fputs("      <data key=\"kind\">processor</data>\n", out);
             put_data(out, "speed", n->speed);
+        } else {
+            fprintf(out, "      <data key=\"kind\">%s</data>\n", steady_node_kind_name(n->kind));
         }
         fputs("    </node>\n", out);
     }
@@ -654,6 +857,11 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
             put_data(out, "latency", e->latency);
             if (e->overhead != 0)
                 put_data(out, "overhead", e->overhead);
+        }
+        if (e->ncross > 0) {
+            fputs("      <data key=\"crosses\">", out);
+            crossings_write(out, p, e);
+            fputs("</data>\n", out);
         }
         fputs("    </edge>\n", out);
     }

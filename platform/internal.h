@@ -31,15 +31,33 @@ bool parse_quantity(const char *text, unit_kind_t kind, double *value, const cha
 
 const char *unit_hint(unit_kind_t kind);
 
-/* The model's range rule for a numeric field: bandwidth, cost and speed
- * must be finite and positive, latency and overhead finite and >= 0.  The
+/* The model's range rule for a numeric field ("bandwidth", "latency",
+ * "overhead", "speed", "cost"): finite; bandwidth, cost and speed positive,
+ * latency and overhead >= 0; each within its range (steady/platform.h).  The
  * message quotes `text` (the value as the user wrote it) or, when text is
- * NULL, the value itself: "non-positive bandwidth (-5MBps)". */
+ * NULL, the value itself: "non-positive bandwidth (-5MBps)", "bandwidth
+ * out of range (1e-300): from 0.001 to 1e15 B/s". */
 steady_err_t check_field(const char *field, double value, const char *text, steady_error_t *err);
 
 /* The rule on paths through switches of steady_platform_validate
  * (network.c). */
 steady_err_t check_switch_paths(const steady_platform_t *p, steady_error_t *err);
+
+/* The channels an edge crosses, as the text formats write them:
+ * "A,B:down,..." — channels of p in order, with a direction on SPLITDUPLEX
+ * ones (required there, refused elsewhere, as SimGrid does).  Parsed into
+ * cross (room for STEADY_MAX_CROSSINGS, *n set); on an error, e says what
+ * is wrong, the value at fault and a hint (or NULL), for the reader to
+ * place (network.c). */
+#define STEADY_MAX_CROSSINGS 64
+typedef struct {
+    const char *why, *hint;
+    char value[256];
+} crossing_error_t;
+steady_err_t crossings_parse(const steady_platform_t *p, const char *text,
+                             steady_crossing_t *cross, int *n, crossing_error_t *e);
+/* Writes e's crossings in that syntax (nothing when it crosses none). */
+void crossings_write(FILE *out, const steady_platform_t *p, const steady_edge_t *e);
 
 /* Name accepted for a node: see STEADY_NAME_MAX. */
 bool valid_node_name(const char *name);
@@ -48,7 +66,7 @@ bool valid_node_name(const char *name);
 
 steady_err_t parse_native(const char *text, size_t len, const char *origin, steady_platform_t *p,
                           steady_error_t *err);
-steady_err_t parse_graphml(xmlDocPtr doc, const char *origin, steady_platform_t *p,
+steady_err_t parse_graphml(const char *text, size_t len, const char *origin, steady_platform_t *p,
                            steady_error_t *err);
 steady_err_t parse_simgrid(xmlDocPtr doc, const char *origin, steady_platform_t *p,
                            steady_error_t *err);
@@ -62,9 +80,48 @@ steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
 
 /* Parses an XML document from memory without network access and with line
  * numbers kept.  A malformed document gives "ORIGIN:LINE:COL: malformed XML
- * (libxml2's reason)". Caller frees *doc with xmlFreeDoc. */
+ * (libxml2's reason)"; a document that declares entities is refused
+ * (EUNSUPPORTED).  Caller frees *doc with xmlFreeDoc. */
 steady_err_t xml_read(const char *text, size_t len, const char *origin, xmlDocPtr *doc,
                       steady_error_t *err);
+
+/* Streaming: called as the document is parsed, with an element that has
+ * just opened (its attributes are there, its children not yet) and with
+ * one that is complete.  `end` may free the element (xml_drop), so that a
+ * large document never lives in memory whole.  The children of *under
+ * (when under is set and *under is an element of the document: the reader
+ * sets it from `start`) are streamed: each is built in a scratch arena,
+ * handed to `end` complete (the elements inside it are not handed on their
+ * own) and gone once `end` returns, unless `end` keeps a copy (xml_keep);
+ * text directly under *under is dropped.  A handler's error stops the parse
+ * and becomes its result (its message already in err); an XML error met
+ * before it wins, and none is reported after it. */
+typedef struct {
+    steady_err_t (*start)(void *ctx, xmlNodePtr node); /* may be NULL */
+    steady_err_t (*end)(void *ctx, xmlNodePtr node);   /* may be NULL */
+    void *ctx;
+    xmlNodePtr *under; /* may be NULL */
+} xml_handlers_t;
+
+/* xml_read with handlers (h may be NULL); doc may be NULL when the caller
+ * does not want what is left of the document. */
+steady_err_t xml_parse(const char *text, size_t len, const char *origin, const xml_handlers_t *h,
+                       xmlDocPtr *doc, steady_error_t *err);
+
+/* A streamed child that stays after `end` returns: a copy, added to the
+ * document under its parent (node itself when it is not streamed); NULL
+ * when out of memory. */
+xmlNodePtr xml_keep(xmlNodePtr node);
+
+/* The text of a streamed element held as one text node, which the caller
+ * may change in place (until `end` returns), or NULL. */
+char *xml_scratch_text(xmlNodePtr node);
+
+/* Unlinks and frees node, and the text, comments and instructions just
+ * before it (up to the previous element), which would otherwise pile up
+ * between the dropped elements; nothing for a streamed child, which goes
+ * by itself. */
+void xml_drop(xmlNodePtr node);
 
 /* Line of an element (0 if unknown). */
 long xml_line(xmlNodePtr node);
@@ -74,6 +131,10 @@ bool xml_is(xmlNodePtr node, const char *name);
 
 /* Attribute value of node (caller frees with xmlFree), or NULL. */
 char *xml_attr(xmlNodePtr node, const char *name);
+
+/* The same value, without a copy when the document holds it as one text:
+ * valid while node is; *copy is NULL or a copy for the caller to xmlFree. */
+const char *xml_attr_peek(xmlNodePtr node, const char *name, char **copy);
 
 /* Records "ORIGIN:LINE: message" for an element. */
 steady_err_t xml_error(steady_error_t *err, steady_err_t code, const char *origin, xmlNodePtr node,

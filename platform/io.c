@@ -5,6 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 
+#include "../common/file.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +26,52 @@ const char *steady_format_name(steady_format_t f)
     return (unsigned)f < sizeof format_names / sizeof *format_names ? format_names[f] : "?";
 }
 
-/* Skips blanks, the XML declaration, comments and processing instructions,
- * and returns the XML root element's name if text looks like XML. */
+/* Index of the first occurrence of `what` in text[from, len), or len. */
+static size_t find(const char *text, size_t len, size_t from, const char *what)
+{
+    size_t n = strlen(what);
+    for (size_t k = from; k + n <= len; k++)
+        if (memcmp(text + k, what, n) == 0)
+            return k;
+    return len;
+}
+
+/* Index just past the markup that starts at text[i] with "<?" or "<!": a
+ * processing instruction (to "?>", whatever '>' it holds), a comment (to
+ * "-->"), a DOCTYPE (to its '>', past quoted strings and an internal subset
+ * in brackets, whose declarations, comments and processing instructions
+ * hold '>' too); len when it does not end. */
+static size_t skip_markup(const char *text, size_t len, size_t i)
+{
+    if (text[i + 1] == '?')
+        return find(text, len, i + 2, "?>") + 2;
+    if (i + 3 < len && text[i + 2] == '-' && text[i + 3] == '-')
+        return find(text, len, i + 4, "-->") + 3;
+    int depth = 0; /* inside the internal subset */
+    for (size_t k = i + 2; k < len;) {
+        char c = text[k];
+        if (c == '"' || c == '\'') {
+            const char *q = memchr(text + k + 1, c, len - k - 1);
+            k = q ? (size_t)(q - text) + 1 : len;
+        } else if (depth > 0 && c == '<' && k + 3 < len &&
+                   (text[k + 1] == '?' || memcmp(text + k + 1, "!--", 3) == 0)) {
+            k = skip_markup(text, len, k); /* an instruction or a comment in the subset */
+        } else {
+            if (c == '[')
+                depth++;
+            else if (c == ']' && depth > 0)
+                depth--;
+            else if (c == '>' && depth == 0)
+                return k + 1;
+            k++;
+        }
+    }
+    return len;
+}
+
+/* Skips blanks, the XML declaration, comments, processing instructions and
+ * the DOCTYPE, and returns the XML root element's name if text looks like
+ * XML. */
 static bool xml_root_name(const char *text, size_t len, char name[32])
 {
     size_t i = 0;
@@ -35,20 +81,11 @@ static bool xml_root_name(const char *text, size_t len, char name[32])
         if (i >= len || text[i] != '<')
             return false;
         if (i + 1 < len && (text[i + 1] == '?' || text[i + 1] == '!')) {
-            /* <?xml ...?>, <!-- ... -->, <!DOCTYPE ...>: skip to its end */
-            const char *close =
-                text[i + 1] == '!' && i + 3 < len && text[i + 2] == '-' ? "-->" : ">";
-            const char *end = NULL;
-            for (size_t k = i + 2; k + strlen(close) <= len; k++)
-                if (memcmp(text + k, close, strlen(close)) == 0) {
-                    end = text + k;
-                    break;
-                }
-            if (!end) {
+            i = skip_markup(text, len, i);
+            if (i >= len) {
                 name[0] = '\0'; /* XML, truncated before its root: libxml2 will say where */
                 return true;
             }
-            i = (size_t)(end - text) + strlen(close);
             continue;
         }
         size_t n = 0;
@@ -88,12 +125,13 @@ steady_err_t steady_platform_parse(const char *text, size_t len, const char *ori
         return rc;
     if (format == STEADY_FORMAT_NATIVE) {
         rc = parse_native(text, len, origin, p, err);
-    } else if (format == STEADY_FORMAT_GRAPHML || format == STEADY_FORMAT_SIMGRID) {
+    } else if (format == STEADY_FORMAT_GRAPHML) {
+        rc = parse_graphml(text, len, origin, p, err); /* streamed */
+    } else if (format == STEADY_FORMAT_SIMGRID) {
         xmlDocPtr doc;
         rc = xml_read(text, len, origin, &doc, err);
         if (!rc) {
-            rc = format == STEADY_FORMAT_GRAPHML ? parse_graphml(doc, origin, p, err)
-                                                 : parse_simgrid(doc, origin, p, err);
+            rc = parse_simgrid(doc, origin, p, err);
             xmlFreeDoc(doc);
         }
     } else {
@@ -116,40 +154,13 @@ steady_err_t steady_platform_read(const char *path, steady_format_t format, stea
                                   steady_format_t *detected, steady_error_t *err)
 {
     *out = NULL;
-    bool is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f)
-        return steady_error_set(err, STEADY_EINPUT, "%s: cannot open (%s)", path, strerror(errno));
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    steady_err_t rc = STEADY_OK;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            size_t ncap = cap ? 2 * cap : 65536;
-            char *n = realloc(text, ncap);
-            if (!n) {
-                rc = steady_error_set(err, STEADY_ENOMEM, "%s: out of memory", path);
-                break;
-            }
-            text = n;
-            cap = ncap;
-        }
-        size_t got = fread(text + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = steady_error_set(err, STEADY_EINPUT, "%s: cannot read (%s)",
-                                      is_stdin ? "standard input" : path, strerror(errno));
-            break;
-        }
-    }
-    if (!is_stdin)
-        fclose(f);
-    if (!rc) {
-        text[len] = '\0';
-        rc = steady_platform_parse(text, len, is_stdin ? "<stdin>" : path, format, out, detected,
-                                   err);
-    }
+    char *text;
+    size_t len;
+    steady_err_t rc = read_file(path, &text, &len, err);
+    if (rc)
+        return rc;
+    rc = steady_platform_parse(text, len, strcmp(path, "-") == 0 ? "<stdin>" : path, format, out,
+                               detected, err);
     free(text);
     return rc;
 }

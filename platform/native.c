@@ -149,47 +149,6 @@ static int attr_token(const line_t *l, int first, const char *key)
     return first;
 }
 
-#define MAX_CROSSINGS 64
-
-/* crosses=A,B:down,...: channels in order, with a direction on SPLITDUPLEX
- * ones (required there, refused elsewhere, as SimGrid does). */
-static steady_err_t parse_crossings(steady_platform_t *p, const line_t *l, int t,
-                                    const char *value, steady_crossing_t *cross, int *n,
-                                    steady_error_t *err)
-{
-    char buf[1024];
-    if (strlen(value) >= sizeof buf)
-        return fail(err, STEADY_EPARSE, l, t, "crosses= list too long", value, NULL);
-    memcpy(buf, value, strlen(value) + 1);
-    *n = 0;
-    for (char *item = buf, *next; item; item = next) {
-        next = strchr(item, ',');
-        if (next)
-            *next++ = '\0';
-        char *dir = strchr(item, ':');
-        if (dir)
-            *dir++ = '\0';
-        if (*n == MAX_CROSSINGS)
-            return fail(err, STEADY_EPARSE, l, t, "too many channels in crosses=", value, NULL);
-        int c = *item ? steady_platform_find_channel(p, item) : -1;
-        if (c < 0)
-            return fail(err, STEADY_EINVAL, l, t, *item ? "unknown channel" : "empty channel name",
-                        *item ? item : value, "declare it with 'channel' first");
-        bool split = steady_platform_channel(p, c)->sharing == STEADY_SPLITDUPLEX;
-        if (dir && strcmp(dir, "up") != 0 && strcmp(dir, "down") != 0)
-            return fail(err, STEADY_EPARSE, l, t, "unknown direction", dir,
-                        "use CHANNEL:up or CHANNEL:down");
-        if (split && !dir)
-            return fail(err, STEADY_EINVAL, l, t, "missing direction of a splitduplex channel",
-                        item, "use CHANNEL:up or CHANNEL:down");
-        if (!split && dir)
-            return fail(err, STEADY_EINVAL, l, t, "direction on a channel that is not splitduplex",
-                        item, NULL);
-        cross[(*n)++] = (steady_crossing_t){c, dir && dir[0] == 'd'};
-    }
-    return STEADY_OK;
-}
-
 static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_error_t *err)
 {
     const char *kw = l->tok[0];
@@ -295,17 +254,18 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
             return fail(err, STEADY_EPARSE, l, 1, "missing attribute bandwidth=, cost= or crosses=",
                         pair, NULL);
         }
-        steady_crossing_t cross[MAX_CROSSINGS];
+        steady_crossing_t cross[STEADY_MAX_CROSSINGS];
         int t = attr_token(l, 3, "crosses");
-        if (crosses && (rc = parse_crossings(p, l, t, crosses, cross, &e.ncross, err)))
-            return rc;
+        crossing_error_t ce;
+        if (crosses && (rc = crossings_parse(p, crosses, cross, &e.ncross, &ce)))
+            return fail(err, rc, l, t, ce.why, ce.value, ce.hint);
         e.cross = cross;
         if ((rc = steady_platform_add_edge(p, &e, NULL, err)))
             return locate(err, rc, l, crosses ? t : 1);
         if (duplex) {
             /* the way back crosses the same channels in reverse order, the
              * other way on splitduplex ones (SimGrid's symmetrical routes) */
-            steady_crossing_t back[MAX_CROSSINGS];
+            steady_crossing_t back[STEADY_MAX_CROSSINGS];
             for (int k = 0; k < e.ncross; k++) {
                 back[k] = cross[e.ncross - 1 - k];
                 back[k].down = steady_platform_channel(p, back[k].channel)->sharing ==
@@ -406,12 +366,9 @@ steady_err_t write_native(const steady_platform_t *p, FILE *out, steady_error_t 
             format_double(b, e->overhead);
             fprintf(out, " overhead=%s", b);
         }
-        for (int j = 0; j < e->ncross; j++) {
-            const steady_channel_t *c = steady_platform_channel(p, e->cross[j].channel);
-            fprintf(out, "%s%s%s", j ? "," : " crosses=", c->name,
-                    c->sharing != STEADY_SPLITDUPLEX ? ""
-                    : e->cross[j].down               ? ":down"
-                                                     : ":up");
+        if (e->ncross > 0) {
+            fputs(" crosses=", out);
+            crossings_write(out, p, e);
         }
         fputc('\n', out);
     }

@@ -1,6 +1,7 @@
 /*
  * network.c — the rule that makes hops well defined: paths through
- * switches are unambiguous (steady_platform_validate).
+ * switches are unambiguous (steady_platform_validate); and the text of the
+ * channels an edge crosses, which the native and GraphML formats share.
  *
  * A hop is one message between two ranks along edges whose inner nodes
  * are switches (platform.h).  Schedules name a hop by its first edge and
@@ -22,6 +23,72 @@
 #include "internal.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+/* ---- crossings as text ------------------------------------------------------- */
+
+steady_err_t crossings_parse(const steady_platform_t *p, const char *text,
+                             steady_crossing_t *cross, int *n, crossing_error_t *e)
+{
+    char buf[1024];
+    *n = 0;
+    *e = (crossing_error_t){0};
+    snprintf(e->value, sizeof e->value, "%s", text);
+    if (strlen(text) >= sizeof buf) {
+        e->why = "list of crossed channels too long";
+        return STEADY_EPARSE;
+    }
+    memcpy(buf, text, strlen(text) + 1);
+    for (char *item = buf, *next; item; item = next) {
+        next = strchr(item, ',');
+        if (next)
+            *next++ = '\0';
+        char *dir = strchr(item, ':');
+        if (dir)
+            *dir++ = '\0';
+        if (*n == STEADY_MAX_CROSSINGS) {
+            e->why = "too many crossed channels";
+            return STEADY_EPARSE;
+        }
+        int c = *item ? steady_platform_find_channel(p, item) : -1;
+        if (c < 0) {
+            e->why = *item ? "unknown channel" : "empty channel name";
+            if (*item)
+                snprintf(e->value, sizeof e->value, "%s", item);
+            e->hint = "declare it first";
+            return STEADY_EINVAL;
+        }
+        bool split = steady_platform_channel(p, c)->sharing == STEADY_SPLITDUPLEX;
+        if (dir && strcmp(dir, "up") != 0 && strcmp(dir, "down") != 0) {
+            e->why = "unknown direction";
+            snprintf(e->value, sizeof e->value, "%s", dir);
+            e->hint = "use CHANNEL:up or CHANNEL:down";
+            return STEADY_EPARSE;
+        }
+        if (split != (dir != NULL)) {
+            e->why = split ? "missing direction of a splitduplex channel"
+                           : "direction on a channel that is not splitduplex";
+            snprintf(e->value, sizeof e->value, "%s", item);
+            e->hint = split ? "use CHANNEL:up or CHANNEL:down" : NULL;
+            return STEADY_EINVAL;
+        }
+        cross[(*n)++] = (steady_crossing_t){c, dir && dir[0] == 'd'};
+    }
+    return STEADY_OK;
+}
+
+void crossings_write(FILE *out, const steady_platform_t *p, const steady_edge_t *e)
+{
+    for (int j = 0; j < e->ncross; j++) {
+        const steady_channel_t *c = steady_platform_channel(p, e->cross[j].channel);
+        fprintf(out, "%s%s%s", j ? "," : "", c->name,
+                c->sharing != STEADY_SPLITDUPLEX ? ""
+                : e->cross[j].down               ? ":down"
+                                                 : ":up");
+    }
+}
+
+/* ---- paths through switches ---------------------------------------------------- */
 
 typedef struct {
     int node, next; /* the node and the index of its next out-edge to look at */

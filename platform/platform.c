@@ -1,8 +1,8 @@
 /*
  * platform.c — the platform graph: nodes, channels, directed edges,
  * adjacency, the name indexes, ranks and shared resources, and the model's
- * rules for each element (docs/design.md, "Platform model").  The rules
- * about the whole graph (paths through switches) are in network.c.
+ * rules for each element (docs/design.md, "The model and its units").  The
+ * rules about the whole graph (paths through switches) are in network.c.
  *
  * Storage is growable arrays (nodes, channels, edges) plus per-node
  * adjacency arrays of edge ids.  Names are looked up through small
@@ -79,6 +79,13 @@ static bool id_list_push(id_list_t *l, int id)
     return true;
 }
 
+/* -0 is stored as 0: the writers would print "-0", and a reader or a
+ * writer that skips zero values would not give it back. */
+static double unsigned_zero(double x)
+{
+    return x == 0 ? 0 : x;
+}
+
 /* FNV-1a: short names, no adversary; good enough and dependency-free. */
 static uint64_t hash_name(const char *s)
 {
@@ -136,21 +143,42 @@ static bool reserve_slots(steady_platform_t *p, name_table_t *t, name_of_fn name
     return true;
 }
 
+/* The model's ranges (docs/platform-format.md, steady/platform.h), with
+ * the bounds as the messages write them. */
+static const struct {
+    const char *field;
+    double lo, hi;
+    const char *range;
+} ranges[] = {
+    {"bandwidth", STEADY_BANDWIDTH_MIN, STEADY_BANDWIDTH_MAX, "from 0.001 to 1e15 B/s"},
+    {"latency", 0, STEADY_TIME_MAX, "from 0 to 1e6 s"},
+    {"overhead", 0, STEADY_TIME_MAX, "from 0 to 1e6 s"},
+    {"speed", STEADY_SPEED_MIN, STEADY_SPEED_MAX, "from 1e-6 to 1e21"},
+    {"cost", STEADY_COST_MIN, STEADY_COST_MAX, "from 1e-6 to 1e6"},
+};
+
 steady_err_t check_field(const char *field, double value, const char *text, steady_error_t *err)
 {
-    bool positive = strcmp(field, "latency") != 0 && strcmp(field, "overhead") != 0;
-    const char *what = !isfinite(value)         ? "%s is not a finite number (%s)"
-                       : positive && value <= 0 ? "non-positive %s (%s)"
-                       : !positive && value < 0 ? "negative %s (%s)"
-                                                : NULL;
-    if (!what)
+    /* the fields differ in their first letter: this runs for every value */
+    size_t f = 0;
+    while (f < sizeof ranges / sizeof *ranges - 1 && ranges[f].field[0] != field[0])
+        f++;
+    bool positive = ranges[f].lo > 0;
+    if (value >= ranges[f].lo && value <= ranges[f].hi) /* false for NaN */
         return STEADY_OK;
     char shown[32];
     if (!text) {
         format_double(shown, value);
         text = shown;
     }
-    return steady_error_set(err, STEADY_EINVAL, what, field, text);
+    if (!isfinite(value))
+        return steady_error_set(err, STEADY_EINVAL, "%s is not a finite number (%s)", field, text);
+    if (positive && value <= 0)
+        return steady_error_set(err, STEADY_EINVAL, "non-positive %s (%s)", field, text);
+    if (!positive && value < 0)
+        return steady_error_set(err, STEADY_EINVAL, "negative %s (%s)", field, text);
+    return steady_error_set(err, STEADY_EINVAL, "%s out of range (%s): %s", field, text,
+                            ranges[f].range);
 }
 
 bool valid_node_name(const char *name)
@@ -305,7 +333,7 @@ steady_err_t steady_platform_add_node(steady_platform_t *p, const char *name,
     char *copy = strdup(name);
     if (!copy)
         return oom(err);
-    p->nodes[n] = (steady_node_t){.name = copy, .kind = kind, .speed = speed};
+    p->nodes[n] = (steady_node_t){.name = copy, .kind = kind, .speed = unsigned_zero(speed)};
     p->out[n] = (id_list_t){0};
     p->in[n] = (id_list_t){0};
     p->node_names.slots[find_slot(p, &p->node_names, node_name_of, name)] = n;
@@ -402,6 +430,9 @@ steady_err_t steady_platform_add_channel(steady_platform_t *p, const steady_chan
         return oom(err);
     p->channels[n] = *c;
     p->channels[n].name = copy;
+    p->channels[n].bandwidth = unsigned_zero(c->bandwidth);
+    p->channels[n].cost = unsigned_zero(c->cost);
+    p->channels[n].latency = unsigned_zero(c->latency);
     p->channel_resource[n] = first;
     p->channel_names.slots[find_slot(p, &p->channel_names, channel_name_of, c->name)] = n;
     p->channel_count++;
@@ -567,6 +598,10 @@ steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t 
     }
     p->edges[m] = *e;
     p->uses[m] = uses;
+    p->edges[m].bandwidth = unsigned_zero(e->bandwidth);
+    p->edges[m].cost = unsigned_zero(e->cost);
+    p->edges[m].latency = unsigned_zero(e->latency);
+    p->edges[m].overhead = unsigned_zero(e->overhead);
     p->edge_count++;
     if (id)
         *id = m;

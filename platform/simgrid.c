@@ -225,13 +225,13 @@ steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
     }
     /* An abstract cost c becomes the bandwidth msg_size / c, so that one
      * message of msg_size bytes occupies the link c simulated seconds; the
-     * quotient must still be a positive finite bandwidth. */
+     * quotient must still be a bandwidth in the model's range. */
     for (int k = 0; k < steady_platform_edge_count(p) + steady_platform_channel_count(p); k++) {
         bool edge = k < steady_platform_edge_count(p);
         double cost = edge ? steady_platform_edge(p, k)->cost
                            : steady_platform_channel(p, k - steady_platform_edge_count(p))->cost;
         double bw = msg_size / cost;
-        if (cost != 0 && !(isfinite(bw) && bw > 0)) {
+        if (cost != 0 && !(bw >= STEADY_BANDWIDTH_MIN && bw <= STEADY_BANDWIDTH_MAX)) {
             char c[32], m[32];
             format_double(c, cost);
             format_double(m, msg_size);
@@ -316,7 +316,9 @@ steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
     }
     char marker[OWN_ID_MAX];
     marker_id(p, marker);
-    if (full) { /* a message on it is never slower, nor later, for it */
+    /* completion routes (below) need edges: without, no marker either */
+    bool completions = full && steady_platform_edge_count(p) > 0;
+    if (completions) { /* a message on it is never slower, nor later, for it */
         double fastest = 0; /* of the bandwidths written */
         for (int k = 0; k < steady_platform_channel_count(p); k++) {
             const steady_channel_t *c = steady_platform_channel(p, k);
@@ -340,7 +342,7 @@ steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
         put_edge_links(out, p, e);
         fputs("</route>\n", out);
     }
-    if (full && put_completions(out, p, marker))
+    if (completions && put_completions(out, p, marker))
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     fputs("  </zone>\n</platform>\n", out);
     return STEADY_OK;

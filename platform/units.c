@@ -8,7 +8,9 @@
  */
 #include "internal.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,63 +77,121 @@ static const unit_t speed_units[] = {
     {"kflops", 3, 1},  {"Kflops", 3, 1},  {"Mflops", 6, 1}, {"Gflops", 9, 1}, {"Tflops", 12, 1},
     {"Pflops", 15, 1}, {"Eflops", 18, 1}, {NULL, 0, 0}};
 
-/* The number in text[0, n) times 10^exp10, converted once.  Hexadecimal,
- * infinite and NaN numbers are scaled after conversion instead. */
-static double shifted(const char *text, size_t n, int exp10)
+/* Exponents beyond this make every double overflow or underflow: larger
+ * ones are read as this, so that adding a prefix's power of ten cannot
+ * overflow. */
+#define EXPONENT_LIMIT 100000
+
+/* The decimal number at the start of text: an optional sign, digits with an
+ * optional decimal point (at least one digit), an optional exponent e[+-]N;
+ * or inf, infinity, nan in any case.  Returns its length (0: not a number)
+ * and sets *mant to the length before the exponent, *exp to the exponent
+ * (saturated at +-EXPONENT_LIMIT), *zero when no digit of the mantissa is
+ * nonzero.  Hexadecimal numbers, which strtod would take, are not numbers
+ * here. */
+static size_t decimal(const char *text, size_t *mant, long *exp, bool *zero)
 {
-    bool plain = true;
-    for (size_t i = 0; i < n; i++)
-        plain = plain && !strchr("xXnNiI", text[i]);
-    if (exp10 == 0 || !plain)
-        return strtod(text, NULL) * pow(10, exp10);
-    size_t mant = n;
-    long e = exp10;
-    for (size_t i = 0; i < n; i++)
-        if (text[i] == 'e' || text[i] == 'E') {
-            mant = i;
-            e += strtol(text + i + 1, NULL, 10);
+    const char *s = text + (*text == '+' || *text == '-');
+    *exp = 0;
+    *zero = true;
+    static const char *const words[] = {"infinity", "inf", "nan"};
+    for (size_t w = 0; w < sizeof words / sizeof *words; w++) {
+        size_t k = 0;
+        while (words[w][k] && (s[k] | 0x20) == words[w][k])
+            k++;
+        if (!words[w][k]) {
+            *zero = false;
+            return *mant = (size_t)(s - text) + k;
+        }
+    }
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        return 0; /* hexadecimal */
+    size_t digits = 0;
+    for (bool point = false;; s++) {
+        if (*s >= '0' && *s <= '9') {
+            digits++;
+            *zero = *zero && *s == '0';
+        } else if (*s == '.' && !point) {
+            point = true;
+        } else {
             break;
         }
-    char buf[128];
-    if (mant > 100)
-        return strtod(text, NULL) * pow(10, exp10);
-    snprintf(buf, sizeof buf, "%.*se%ld", (int)mant, text, e);
-    return strtod(buf, NULL);
+    }
+    if (digits == 0)
+        return 0;
+    *mant = (size_t)(s - text);
+    if (*s == 'e' || *s == 'E') {
+        const char *e = s + 1 + (s[1] == '+' || s[1] == '-');
+        if (*e >= '0' && *e <= '9') {
+            for (; *e >= '0' && *e <= '9'; e++)
+                if (*exp < EXPONENT_LIMIT)
+                    *exp = *exp * 10 + (*e - '0');
+            if (s[1] == '-')
+                *exp = -*exp;
+            s = e;
+        }
+    }
+    return (size_t)(s - text);
 }
 
 bool parse_quantity(const char *text, unit_kind_t kind, double *value, const char **why)
 {
-    char *end;
-    /* strtod skips leading blanks; a quantity is a single token */
-    if (*text == '\0' || strchr(" \t\r\n\f\v", *text)) {
+    size_t mant;
+    long exp;
+    bool zero;
+    size_t n = decimal(text, &mant, &exp, &zero);
+    if (n == 0) {
         *why = "not a number";
         return false;
     }
-    double x = strtod(text, &end);
-    if (end == text) {
-        *why = "not a number";
-        return false;
-    }
-    if (*end == '\0') {
-        *value = x;
-        return true;
-    }
-    const unit_t *table = kind == UNIT_BANDWIDTH ? bandwidth_units
-                          : kind == UNIT_TIME    ? time_units
-                          : kind == UNIT_SPEED   ? speed_units
-                          : kind == UNIT_SIZE    ? size_units
-                                                 : NULL;
-    for (const unit_t *u = table; u && u->suffix; u++)
-        if (strcmp(end, u->suffix) == 0) {
-            *value = shifted(text, (size_t)(end - text), u->exp10) * u->mul;
-            return true;
+    const char *end = text + n;
+    const unit_t *u = NULL;
+    if (*end != '\0') {
+        const unit_t *table = kind == UNIT_BANDWIDTH ? bandwidth_units
+                              : kind == UNIT_TIME    ? time_units
+                              : kind == UNIT_SPEED   ? speed_units
+                              : kind == UNIT_SIZE    ? size_units
+                                                     : NULL;
+        for (u = table; u && u->suffix && strcmp(end, u->suffix) != 0; u++)
+            ;
+        if (!u || !u->suffix) {
+            *why = kind == UNIT_BANDWIDTH ? "unknown bandwidth unit"
+                   : kind == UNIT_TIME    ? "unknown time unit"
+                   : kind == UNIT_SPEED   ? "unknown speed unit"
+                   : kind == UNIT_SIZE    ? "unknown size unit"
+                                          : "not a number";
+            return false;
         }
-    *why = kind == UNIT_BANDWIDTH ? "unknown bandwidth unit"
-           : kind == UNIT_TIME    ? "unknown time unit"
-           : kind == UNIT_SPEED   ? "unknown speed unit"
-           : kind == UNIT_SIZE    ? "unknown size unit"
-                                  : "not a number";
-    return false;
+    }
+    double x;
+    if (!u || u->exp10 == 0) {
+        x = strtod(text, NULL); /* stops at the unit; takes any exponent */
+    } else {
+        /* the prefix's power of ten is applied to the decimal text, so
+         * that "1.461517ms" is the double nearest to 1.461517e-3 */
+        char *buf = malloc(mant + 32);
+        if (!buf) {
+            *why = "out of memory";
+            return false;
+        }
+        snprintf(buf, mant + 32, "%.*se%ld", (int)mant, text, exp + u->exp10);
+        x = strtod(buf, NULL);
+        free(buf);
+    }
+    if (u)
+        x *= u->mul;
+    /* a nonzero number too small for a double is not zero: the range check
+     * then says it is out of range, not that it is non-positive */
+    if (x == 0 && !zero)
+        x = copysign(DBL_TRUE_MIN, *text == '-' ? -1.0 : 1.0);
+    *value = x == 0 ? 0 : x; /* -0 is 0: a platform holds no negative zero */
+    return true;
+}
+
+bool steady_parse_number(const char *text, double *value)
+{
+    const char *why;
+    return parse_quantity(text, UNIT_NONE, value, &why);
 }
 
 const char *unit_hint(unit_kind_t kind)
@@ -153,7 +213,10 @@ steady_err_t steady_parse_size(const char *text, double *bytes, steady_error_t *
     const char *why;
     if (!parse_quantity(text, UNIT_SIZE, bytes, &why))
         return steady_error_set(err, STEADY_EINVAL, "%s (%s): %s", why, text, unit_hint(UNIT_SIZE));
-    if (!isfinite(*bytes) || *bytes <= 0)
+    if (!(*bytes > 0))
         return steady_error_set(err, STEADY_EINVAL, "message size must be positive (%s)", text);
+    if (*bytes < STEADY_MSG_SIZE_MIN || *bytes > STEADY_MSG_SIZE_MAX)
+        return steady_error_set(err, STEADY_EINVAL,
+                                "message size out of range (%s): from 1 byte to 1e12 bytes", text);
     return STEADY_OK;
 }

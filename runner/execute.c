@@ -392,6 +392,7 @@ void watch_start(watch_t *w, const steady_platform_t *p, int me, double timeout,
                    .progress = MPI_Wtime(),
                    .what = "starting",
                    .line = line};
+    supervise_run(steady_platform_node(p, me)->name);
 #if RUN_SMPI
     sg_actor_t a = sg_actor_init("watchdog", sg_host_self());
     sg_actor_set_data(a, w);
@@ -403,6 +404,7 @@ void watch_start(watch_t *w, const steady_platform_t *p, int me, double timeout,
 void watch_tick(watch_t *w, double now, const char *stage, double done, double total)
 {
     w->progress = now;
+    supervise_progress(stage, done, total);
     steady_progress_line_report(w->line, stage, done, total);
 }
 

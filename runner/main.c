@@ -28,10 +28,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runner.h"
 
 #define DEFAULT_TIMEOUT 60.0
+
+/* MPI counts are ints: the most bytes of one message. */
+#define MAX_MSG_BYTES 2147483647.0
 
 /* options_t.algo besides the steady_algo_t values */
 enum { ALGO_NONE = -2, ALGO_MPI = -3 };
@@ -64,10 +68,12 @@ static int fail(failure_t *f, int status, const char *fmt, ...)
 
 static int fail(failure_t *f, int status, const char *fmt, ...)
 {
+    char raw[sizeof f->msg];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(f->msg, sizeof f->msg, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    steady_error_escape(f->msg, sizeof f->msg, raw); /* one line, whatever it quotes */
     return f->status = status;
 }
 
@@ -115,16 +121,18 @@ static void help(FILE *out)
         "  --timeout S      a rank that sees no progress for S seconds says what it\n"
         "                   waits for and ends the job (default %g; simulated seconds\n"
         "                   under SMPI)\n"
-        "  --msg-bytes B    message size, e.g. 65536 or 64KiB (default: the schedule's,\n"
-        "                   with --algo 1 MiB; required on an abstract platform)\n"
+        "  --msg-bytes B    message size, 1 B to 2^31 - 1 B, e.g. 65536 or 64KiB\n"
+        "                   (default: the schedule's, with --algo 1 MiB; required on an\n"
+        "                   abstract platform); another size than a schedule's is\n"
+        "                   measured against the LP optimum for it (rank 0 solves it)\n"
         "  --from FORMAT    platform format: auto (default), native, graphml, simgrid\n"
         "  --algo ALGO      run a comparison algorithm (above) instead of a schedule\n"
         "  --op OP          with --algo: broadcast, reduce or allreduce (required)\n"
         "  --chunks C       with --algo: chunks per message (default: the model's choice,\n"
         "                   as steady compare's)\n"
         "  --root NAME      with --algo: the root processor (default: the first)\n"
-        "  --task-cost FLOP with --algo: flop to combine two whole messages (default: one\n"
-        "                   per byte; 1 on abstract platforms)\n"
+        "  --task-cost FLOP with --algo: flop to combine two whole messages, 1e-6 to\n"
+        "                   1e21 (default: one per byte; 1 on abstract platforms)\n"
         "  --optimum TP     with --algo: the LP optimum to report against (default: rank\n"
         "                   0 solves it)\n"
         "  --commutative    with --algo mpi: declare the reduce operator commutative and\n"
@@ -198,14 +206,12 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
             if (errno || *end || end == v || o->ops <= 0 || o->ops > 1000000000L)
                 return usage(f, "--ops takes a positive integer up to 10^9", v);
         } else if (strcmp(name, "--timeout") == 0) {
-            o->timeout = strtod(v, &end);
-            if (errno || *end || end == v || !(o->timeout > 0) || !isfinite(o->timeout))
-                return usage(f, "--timeout takes a positive number of seconds", v);
+            if (!steady_parse_number(v, &o->timeout) || !(o->timeout > 0) || o->timeout > 1e9)
+                return usage(f, "--timeout takes a positive number of seconds up to 1e9", v);
         } else if (strcmp(name, "--msg-bytes") == 0) {
             steady_error_t err = {0};
-            if (steady_parse_size(v, &o->msg_bytes, &err) || o->msg_bytes < 1 ||
-                o->msg_bytes > 1e15)
-                return usage(f, "--msg-bytes takes a size of at least one byte", v);
+            if (steady_parse_size(v, &o->msg_bytes, &err) || o->msg_bytes > MAX_MSG_BYTES)
+                return usage(f, "--msg-bytes takes a size from 1 byte to 2^31 - 1 bytes", v);
         } else if (strcmp(name, "--algo") == 0) {
             o->algo = strcmp(v, "mpi") == 0 ? ALGO_MPI : steady_algo_from_name(v);
             if (o->algo == -1)
@@ -225,12 +231,11 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
         } else if (strcmp(name, "--root") == 0) {
             o->root = v;
         } else if (strcmp(name, "--task-cost") == 0) {
-            o->task_cost = strtod(v, &end);
-            if (errno || *end || end == v || !(o->task_cost > 0) || !isfinite(o->task_cost))
-                return usage(f, "--task-cost takes a positive number of flop", v);
+            if (!steady_parse_number(v, &o->task_cost) || !(o->task_cost >= STEADY_TASK_COST_MIN) ||
+                o->task_cost > STEADY_TASK_COST_MAX)
+                return usage(f, "--task-cost takes a number of flop from 1e-6 to 1e21", v);
         } else if (strcmp(name, "--optimum") == 0) {
-            o->optimum = strtod(v, &end);
-            if (errno || *end || end == v || !(o->optimum > 0) || !isfinite(o->optimum))
+            if (!steady_parse_number(v, &o->optimum) || !(o->optimum > 0) || !isfinite(o->optimum))
                 return usage(f, "--optimum takes a positive throughput", v);
         } else {
             int fmt = steady_format_from_name(v);
@@ -306,11 +311,47 @@ static int parse_fault(const char *text, fault_t *fault, failure_t *f)
     return RUN_OK;
 }
 
-/* Reads the platform and the schedule, checks the job against them, and
- * (rank 0) validates the schedule.  Sets *bytes to the message size. */
-static int load(const options_t *o, int rank, int size, steady_platform_t **p,
-                steady_schedule_t **sc, size_t *bytes, failure_t *f)
+/* --msg-bytes other than the schedule's message size, on a platform of
+ * bandwidths: the schedule's optimum is for its own size, so rank 0 solves
+ * the schedule's problem again for this one (per operation, as the report
+ * gives it; tasks keep the schedule's cost, as the run does). */
+static int resized_optimum(const steady_platform_t *p, const steady_schedule_t *sc, size_t bytes,
+                           double *optimum, failure_t *f)
 {
+    steady_problem_t prob = {.op = sc->op, .msg_size = (double)bytes, .task_cost = sc->task_cost};
+    if (sc->op == STEADY_OP_REDUCE) {
+        prob.participants = sc->sources;
+        prob.nparticipants = sc->nsources;
+        prob.target = sc->targets[0];
+    } else if (sc->op == STEADY_OP_GOSSIP) {
+        prob.sources = sc->sources;
+        prob.nsources = sc->nsources;
+        prob.targets = sc->targets;
+        prob.ntargets = sc->ntargets;
+    } else {
+        prob.source = sc->sources[0];
+        prob.targets = sc->targets;
+        prob.ntargets = sc->ntargets;
+    }
+    steady_solve_options_t so = {.exact = false};
+    steady_solution_t *s;
+    steady_error_t err = {0};
+    if (steady_lp_solve(p, &prob, &so, &s, &err))
+        return fail(f, steady_err_exit_status(err.code),
+                    "steady-run: the optimum for %zu-byte messages: %s", bytes, err.msg);
+    *optimum = steady_solution_throughput_d(s) / (double)sc->segments;
+    steady_solution_destroy(s);
+    return RUN_OK;
+}
+
+/* Reads the platform and the schedule, checks the job against them, and
+ * (rank 0) validates the schedule.  Sets *bytes to the message size, and
+ * *resized (rank 0) to the optimum for it when --msg-bytes is not the
+ * schedule's size (else NAN). */
+static int load(const options_t *o, int rank, int size, steady_platform_t **p,
+                steady_schedule_t **sc, size_t *bytes, double *resized, failure_t *f)
+{
+    *resized = NAN;
     steady_error_t err = {0};
     if (steady_platform_read(o->plat, o->from, p, NULL, &err) ||
         steady_schedule_read(o->sched, *p, sc, &err))
@@ -329,9 +370,12 @@ static int load(const options_t *o, int rank, int size, steady_platform_t **p,
                     "units): give the message size with --msg-bytes (%s)",
                     o->sched, (*sc)->platform_name);
     double b = o->msg_bytes > 0 ? o->msg_bytes : (*sc)->msg_size;
+    if (!(b >= 0.5 && b <= MAX_MSG_BYTES))
+        return fail(f, RUN_USAGE,
+                    "steady-run: %s: messages of %g bytes: steady-run sends from 1 byte to 2^31 - "
+                    "1 bytes per message (plan another --msg-size or more --segments)",
+                    o->sched, b);
     *bytes = (size_t)llround(b);
-    if (*bytes < 1 || b > 1e15)
-        return fail(f, RUN_USAGE, "steady-run: %s: a message size of %g bytes", o->sched, b);
     if (rank == 0) {
         steady_violations_t v = {0};
         if (steady_schedule_check(*sc, *p, &v, &err))
@@ -344,6 +388,8 @@ static int load(const options_t *o, int rank, int size, steady_platform_t **p,
             return f->status;
         }
         steady_violations_free(&v);
+        if (!(*sc)->abstract && (double)*bytes != (*sc)->msg_size)
+            return resized_optimum(*p, *sc, *bytes, resized, f);
     }
     return RUN_OK;
 }
@@ -430,10 +476,7 @@ static int load_algo(const options_t *o, int rank, int size, steady_platform_t *
                     "steady-run: %s: an abstract platform (costs in time units): give the "
                     "message size with --msg-bytes, the export's --msg-size",
                     o->plat);
-    double b = o->msg_bytes > 0 ? o->msg_bytes : 1048576;
-    *bytes = (size_t)llround(b);
-    if (*bytes > 2147483647u)
-        return fail(f, RUN_USAGE, "steady-run: --msg-bytes: at most 2^31 - 1 bytes (%.0f)", b);
+    *bytes = (size_t)llround(o->msg_bytes > 0 ? o->msg_bytes : 1048576);
     if (o->root) {
         ar->root_node = steady_platform_find_node(*p, o->root);
         if (ar->root_node < 0)
@@ -600,16 +643,51 @@ static int report(const report_info_t *ri, const steady_platform_t *p, const dou
                    elapsed > 0 ? 100 * m[(size_t)r * M_COUNT + M_BUSY] / elapsed : 0,
                    r + 1 < size ? "," : "\n");
     }
-    fflush(stdout);
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "steady-run: standard output: write failed (%s)\n",
+                strerror(errno ? errno : EIO));
+        status = RUN_FAIL;
+    }
     return status;
 }
 
+#if defined(SMPI_H) && defined(RUN_INTERP)
+/* steady-run-smpi is a shared object that smpirun loads.  Run directly, the
+ * dynamic loader named here starts it at run_standalone (the Makefile's
+ * -e), which has no argc and argv: they are in /proc/self/cmdline. */
+const char run_interp[] __attribute__((section(".interp"))) = RUN_INTERP;
+
+__attribute__((force_align_arg_pointer, noreturn)) void run_standalone(void);
+void run_standalone(void)
+{
+    char args[4096] = "";
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    size_t n = f ? fread(args, 1, sizeof args - 1, f) : 0;
+    if (f)
+        fclose(f);
+    for (size_t i = 0; i < n; i += strlen(args + i) + 1)
+        if (i > 0 && (strcmp(args + i, "--help") == 0 || strcmp(args + i, "-h") == 0)) {
+            help(stdout);
+            /* _exit: libsimgrid's exit handlers expect a simulation */
+            _exit(fflush(stdout) == 0 ? RUN_OK : RUN_FAIL);
+        }
+    fputs("steady-run-smpi: runs under SimGrid's smpirun, e.g. smpirun -np N -platform P.xml "
+          "-hostfile P.hosts steady-run-smpi --ops K SCHED PLATFORM (see 'steady-run-smpi "
+          "--help', docs/running.md)\n",
+          stderr);
+    _exit(RUN_USAGE);
+}
+#endif
+
 int main(int argc, char **argv)
 {
+    supervise_start(); /* a rank that dies says so (supervise.c) */
     MPI_Init(&argc, &argv);
     run_untimed_harness();
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    supervise_rank(rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     options_t o;
@@ -622,6 +700,7 @@ int main(int argc, char **argv)
     uint8_t *flags = NULL;
     double *all = NULL;
     size_t bytes = 0;
+    double resized = NAN; /* the optimum for --msg-bytes, when not the schedule's size */
     int status = parse_options(argc, argv, &o, &f);
     if (!status && o.help) {
         if (rank == 0)
@@ -630,8 +709,18 @@ int main(int argc, char **argv)
     }
     if (!status)
         status = parse_fault(getenv("STEADY_RUN_FAULT"), &fault, &f);
+    /* a fault that cannot fire is a mistake, not a quiet run */
+    if (!status && fault.kind != FAULT_NONE && fault.rank >= size)
+        status =
+            fail(&f, RUN_USAGE, "steady-run: STEADY_RUN_FAULT=%s: no rank %d in a job of %d ranks",
+                 getenv("STEADY_RUN_FAULT"), fault.rank, size);
+    else if (!status && fault.kind != FAULT_NONE && fault.op >= o.ops)
+        status = fail(&f, RUN_USAGE,
+                      "steady-run: STEADY_RUN_FAULT=%s: no operation %ld in a run of %ld (0 to "
+                      "%ld)",
+                      getenv("STEADY_RUN_FAULT"), fault.op, o.ops, o.ops - 1);
     if (!status && o.algo == ALGO_NONE)
-        status = load(&o, rank, size, &p, &sc, &bytes, &f);
+        status = load(&o, rank, size, &p, &sc, &bytes, &resized, &f);
     else if (!status)
         status = load_algo(&o, rank, size, &p, &ar, &bytes, &f);
     if (!status && o.algo == ALGO_NONE) {
@@ -698,6 +787,12 @@ int main(int argc, char **argv)
             ri.planned_what = "the schedule's throughput";
             ri.optimum = steady_schedule_per_operation(sc, sc->optimum);
             ri.optimum_what = "the LP's TP";
+            if (isfinite(resized)) { /* the schedule's figures are for another size */
+                ri.planned = NAN;
+                ri.planned_what = "the schedule was planned for other messages";
+                ri.optimum = resized;
+                ri.optimum_what = "the LP's TP for these messages (--msg-bytes)";
+            }
         } else {
             ri.ar = &ar;
             ri.root = steady_platform_node(p, ar.root_node)->name;

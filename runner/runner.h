@@ -2,8 +2,8 @@
  * runner.h — the pieces of steady-run, the MPI executor of periodic
  * schedules (docs/running.md): payloads and their verification
  * (payload.c), the program one rank runs, built from the schedule
- * (program.c), its self-timed execution over MPI (execute.c), and the
- * command itself (main.c).  Only runner/ uses MPI; payload.c and
+ * (program.c), its self-timed execution over MPI (execute.c), a rank's
+ * death told (supervise.c), and the command itself (main.c).  Only runner/ uses MPI; payload.c and
  * program.c do not.
  */
 #ifndef STEADY_RUNNER_H
@@ -190,6 +190,19 @@ typedef struct {
         cpu; /* seconds with: anything, a send, a receive, a task in progress */
     double messages, bytes, tasks; /* sent messages and bytes, tasks run */
 } run_stats_t;
+
+/* ---- a rank's death (supervise.c) -----------------------------------------
+ *
+ * Plain MPI: supervise_start, first thing in main, forks; the parent waits
+ * for the child, which returns and runs the rank, and when the child dies
+ * of a signal prints "steady-run: NODE (rank r): died (signal 9, Killed) at
+ * period q of P, T s into the run" and dies of the same signal.  The child
+ * tells its rank, its node and the start of the run (watch_start), and its
+ * progress (watch_tick).  Under SMPI these do nothing. */
+void supervise_start(void);
+void supervise_rank(int rank);
+void supervise_run(const char *node);
+void supervise_progress(const char *stage, double done, double total);
 
 /* ---- the progress watch (--timeout) ----------------------------------------
  *

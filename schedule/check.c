@@ -12,8 +12,10 @@
  * What "valid" means, check by check:
  *
  *   header     the platform has the schedule's node and edge counts and
- *              hash; segments >= 1; period > 0; throughput =
- *              ops_per_period / period exactly, at most the optimum (and
+ *              hash; 1 <= segments <= STEADY_SEGMENTS_LIMIT, and more than
+ *              one only on bandwidths, of whole 8-byte words; period > 0;
+ *              throughput = ops_per_period / period exactly, at most the
+ *              optimum (and
  *              equal to it when the period is the exact one, except for a
  *              broadcast to a subset of the nodes, whose LP value is
  *              only a bound); with a fixed period (§4.6) loss = optimum
@@ -59,6 +61,7 @@
  * searches the tree's values linearly (trees are small: a few steps per
  * node).
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,10 +106,16 @@ static void report(ctx_t *x, const char *fmt, ...)
     va_copy(aq, ap);
     int n = gmp_vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    char *line = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (line)
-        gmp_vsnprintf(line, (size_t)n + 1, fmt, aq);
+    char *raw = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    /* one line whatever the file's names hold: an escape is at most 4
+     * bytes per byte */
+    char *line = raw ? malloc(4 * (size_t)n + 1) : NULL;
+    if (line) {
+        gmp_vsnprintf(raw, (size_t)n + 1, fmt, aq);
+        steady_error_escape(line, 4 * (size_t)n + 1, raw);
+    }
     va_end(aq);
+    free(raw);
     if (!line) {
         x->oom = true;
         return;
@@ -1415,6 +1424,15 @@ static bool check_platform(ctx_t *x, steady_err_t *rc, steady_error_t *err)
                steady_platform_is_abstract(x->p) ? "abstract" : "physical");
     if (!(sc->msg_size > 0))
         report(x, "schedule: msg_size %g is not positive", sc->msg_size);
+    /* the planner's rules for segments (steady_schedule_plan) */
+    if (sc->segments > STEADY_SEGMENTS_LIMIT)
+        report(x, "schedule: %ld segments, more than %d", sc->segments, STEADY_SEGMENTS_LIMIT);
+    else if (sc->segments > 1 && sc->abstract)
+        report(x, "schedule: %ld segments on an abstract platform, whose costs are per message",
+               sc->segments);
+    else if (sc->segments > 1 && fmod(sc->msg_size, 8) != 0)
+        report(x, "schedule: %ld segments of %.17g bytes, which are not whole 8-byte words",
+               sc->segments, sc->msg_size);
     if (sc->op == STEADY_OP_REDUCE && !(sc->task_cost > 0))
         report(x, "schedule: task_cost %g is not positive", sc->task_cost);
     if (sc->ntypes < 0 || sc->ntrees < 0 || sc->nslots < 0 || sc->ncompute < 0 ||

@@ -7,6 +7,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "steady/schedule.h"
 
+#include "../common/file.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -445,8 +447,13 @@ static steady_err_t read_body(reader_t *r, json_t *doc)
     }
     sc->platform_hash = want;
     sc->platform_name = strdup(steady_platform_name(r->p));
-    sc->platform_nodes = steady_platform_node_count(r->p);
-    sc->platform_edges = steady_platform_edge_count(r->p);
+    /* the counts the file claims: steady_schedule_check compares them */
+    long nodes, edges;
+    if ((rc = get_int(r, plat, "platform", "nodes", 0, INT_MAX, &nodes)) ||
+        (rc = get_int(r, plat, "platform", "edges", 0, INT_MAX, &edges)))
+        return rc;
+    sc->platform_nodes = (int)nodes;
+    sc->platform_edges = (int)edges;
     if ((rc = member(r, doc, "header", "op", JSON_STRING, &j)))
         return rc;
     int op = steady_op_from_name(json_string_value(j));
@@ -466,7 +473,8 @@ static steady_err_t read_body(reader_t *r, json_t *doc)
         return steady_error_set(r->err, STEADY_EPARSE,
                                 "%s: header: msg_size and task_cost must be positive", r->path);
     sc->segments = 1;
-    if (v >= 3 && (rc = get_int(r, doc, "header", "segments", 1, 1L << 20, &sc->segments)))
+    if (v >= 3 &&
+        (rc = get_int(r, doc, "header", "segments", 1, STEADY_SEGMENTS_LIMIT, &sc->segments)))
         return rc;
     if ((rc = member(r, doc, "header", "abstract", JSON_TRUE, &j)))
         return rc;
@@ -602,25 +610,23 @@ static steady_err_t read_body(reader_t *r, json_t *doc)
     return STEADY_OK;
 }
 
-steady_err_t steady_schedule_read(const char *path, const steady_platform_t *p,
-                                  steady_schedule_t **out, steady_error_t *err)
+steady_err_t steady_schedule_parse(const char *text, size_t len, const char *origin,
+                                   const steady_platform_t *p, steady_schedule_t **out,
+                                   steady_error_t *err)
 {
     *out = NULL;
     json_error_t jerr;
-    json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-    if (!doc) {
-        if (jerr.line < 0 || strstr(jerr.text, "unable to open"))
-            return steady_error_set(err, STEADY_EINPUT, "%s: cannot open (%s)", path, jerr.text);
-        return steady_error_set(err, STEADY_EPARSE, "%s:%d:%d: malformed JSON (%s)", path,
+    json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!doc)
+        return steady_error_set(err, STEADY_EPARSE, "%s:%d:%d: malformed JSON (%s)", origin,
                                 jerr.line, jerr.column, jerr.text);
-    }
     steady_schedule_t *sc = calloc(1, sizeof *sc);
     if (!sc) {
         json_decref(doc);
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     }
     mpq_inits(sc->optimum, sc->throughput, sc->period, sc->loss, sc->loss_bound, NULL);
-    reader_t r = {.path = path, .p = p, .sc = sc, .err = err};
+    reader_t r = {.path = origin, .p = p, .sc = sc, .err = err};
     steady_err_t rc = read_body(&r, doc);
     json_decref(doc);
     if (rc) {
@@ -629,4 +635,18 @@ steady_err_t steady_schedule_read(const char *path, const steady_platform_t *p,
     }
     *out = sc;
     return STEADY_OK;
+}
+
+steady_err_t steady_schedule_read(const char *path, const steady_platform_t *p,
+                                  steady_schedule_t **out, steady_error_t *err)
+{
+    *out = NULL;
+    char *text;
+    size_t len;
+    steady_err_t rc = read_file(path, &text, &len, err);
+    if (!rc)
+        rc = steady_schedule_parse(text, len, strcmp(path, "-") == 0 ? "<stdin>" : path, p, out,
+                                   err);
+    free(text);
+    return rc;
 }

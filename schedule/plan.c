@@ -1919,9 +1919,9 @@ steady_err_t steady_schedule_plan(const steady_solution_t *s, const steady_solve
     const steady_platform_t *p = steady_solution_platform(s);
     double size = steady_solution_msg_size(s);
     long want = opts ? opts->segments : 0;
-    if (want < 0 || want > 1 << 20)
+    if (want < 0 || want > STEADY_SEGMENTS_LIMIT)
         return steady_error_set(err, STEADY_EINVAL, "segments: %ld is not from 1 to %d", want,
-                                1 << 20);
+                                STEADY_SEGMENTS_LIMIT);
     if (want > 1 && !steady_platform_is_abstract(p) && !cuts_into(size, want))
         return steady_error_set(err, STEADY_EINVAL,
                                 "segments: %ld segments of a %.0f-byte message are not whole "

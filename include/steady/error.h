@@ -5,6 +5,9 @@
  * Every fallible libsteady function returns a steady_err_t and, when given a
  * non-NULL steady_error_t, fills it with a one-line message.  Messages about
  * input files have the form "FILE:LINE[:COL]: what is wrong (the value)".
+ * Whatever a message quotes (a file name, a node name, a value, libxml2's
+ * own words), its control characters are escaped (steady_error_escape), so
+ * that every message is exactly one line.
  * The library never prints, exits or aborts; the CLI maps codes to exit
  * statuses with steady_err_exit_status().
  */
@@ -49,15 +52,25 @@ void steady_error_clear(steady_error_t *err);
 
 /* Records code and a printf-style message in err (which may be NULL) and
  * returns code, so that callers can write `return steady_error_set(...)`.
- * The message is truncated to STEADY_ERROR_MSG_MAX - 1 bytes. */
+ * The message is escaped (steady_error_escape) and truncated to
+ * STEADY_ERROR_MSG_MAX - 1 bytes. */
 steady_err_t steady_error_set(steady_error_t *err, steady_err_t code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Prepends a printf-style prefix to err's message, e.g. a "FILE:LINE: "
  * location added by a reader to an error raised by the platform model.
- * Does nothing when err is NULL. */
+ * The prefix is escaped as the message is.  Does nothing when err is NULL. */
 void steady_error_prefix(steady_error_t *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Copies text into buf (size > 0 bytes, always NUL-terminated) so that it
+ * prints as one line of plain text: newline, carriage return and tab become
+ * \n, \r, \t; the other C0 control characters, DEL and the bytes that are
+ * not valid UTF-8 become \xNN; the C1 controls (U+0080 to U+009F) \u0080
+ * to \u009f.  Everything else, backslashes included, is copied as is.  A
+ * text that does not fit is cut before an escape or a UTF-8 sequence,
+ * never inside one.  Returns buf. */
+char *steady_error_escape(char *buf, size_t size, const char *text);
 
 #ifdef __cplusplus
 }

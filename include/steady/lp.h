@@ -37,6 +37,14 @@ typedef enum {
 int steady_op_from_name(const char *name);
 const char *steady_op_name(steady_op_t op);
 
+/* The task costs the LPs accept (flop, or work units on abstract
+ * platforms; message sizes: steady/platform.h), and how much the port
+ * times c(e) of one message may differ on one platform: beyond, GLPK cannot
+ * weigh them together (lp/range.c). */
+#define STEADY_TASK_COST_MIN 1e-6
+#define STEADY_TASK_COST_MAX 1e21
+#define STEADY_SPREAD_MAX    1e12
+
 /* What to solve.  Node sets are arrays of node ids; a NULL set (count 0)
  * takes the default given with each field.  The arrays are borrowed. */
 typedef struct {
@@ -73,12 +81,13 @@ typedef struct {
 
 typedef struct steady_solution steady_solution_t;
 
-/* Builds and solves the LP of prob on p.  Checks the problem first: unknown
- * or duplicate nodes, a router where a processor is needed, an empty target
- * set, a target that the source cannot reach (TP would be 0: the message
- * names it) -> STEADY_EINVAL.  A GLPK failure -> STEADY_ESOLVER with GLPK's
- * reason; GLPK never aborts the process.  On success *out owns a new
- * solution (caller destroys it).  opts may be NULL. */
+/* Builds and solves the LP of prob on p.  Checks the problem first: a
+ * message size or task cost out of range, port times spread beyond
+ * STEADY_SPREAD_MAX, unknown or duplicate nodes, a router where a processor
+ * is needed, an empty target set, a target that the source cannot reach
+ * (TP would be 0: the message names it) -> STEADY_EINVAL.  A GLPK failure
+ * -> STEADY_ESOLVER with GLPK's reason; GLPK never aborts the process.  On
+ * success *out owns a new solution (caller destroys it).  opts may be NULL. */
 steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t *prob,
                              const steady_solve_options_t *opts, steady_solution_t **out,
                              steady_error_t *err);

@@ -7,8 +7,8 @@
  * summary.
  *
  * Units (docs/design.md): bandwidth in bytes/s, latency and overhead in
- * seconds, speed in flop/s.  For a message of s bytes the occupation of
- * one message on edge e = (i,j) is
+ * seconds, speed in flop/s.  For a message of s bytes the port occupation
+ * of one message on edge e = (i,j) is
  *     c(e) = overhead(e) + s / bandwidth(e)          (bandwidth edges)
  *     c(e) = cost(e)                                 (abstract-cost edges)
  * and a task of f flop takes w(i) = f / speed(i) on processor i.  Latency
@@ -115,6 +115,19 @@ typedef struct {
 /* Node names: 1..255 characters from [A-Za-z0-9_.:@+/-]. */
 #define STEADY_NAME_MAX 255
 
+/* The ranges of the model's values (docs/platform-format.md): wide enough
+ * for real platforms, narrow enough that no product or quotient of them
+ * overflows and that the LP solver can scale what it is given. */
+#define STEADY_BANDWIDTH_MIN 1e-3 /* B/s */
+#define STEADY_BANDWIDTH_MAX 1e15
+#define STEADY_TIME_MAX      1e6  /* latency and overhead, seconds (min 0) */
+#define STEADY_SPEED_MIN     1e-6 /* flop/s, or tasks per time unit */
+#define STEADY_SPEED_MAX     1e21
+#define STEADY_COST_MIN      1e-6 /* abstract time units per message */
+#define STEADY_COST_MAX      1e6
+#define STEADY_MSG_SIZE_MIN  1.0 /* bytes per message (steady_parse_size) */
+#define STEADY_MSG_SIZE_MAX  1e12
+
 /* ---- construction ------------------------------------------------------ */
 
 /* Creates an empty platform in *out (caller destroys it). */
@@ -128,29 +141,30 @@ steady_err_t steady_platform_set_name(steady_platform_t *p, const char *name, st
 const char *steady_platform_name(const steady_platform_t *p);
 
 /* Adds a node and stores its id in *id (id may be NULL).  Rejects an invalid
- * or duplicate name, and a processor speed that is not finite and positive;
- * a router's or a switch's speed must be 0.  Amortised O(1). */
+ * or duplicate name, and a processor speed outside [STEADY_SPEED_MIN,
+ * STEADY_SPEED_MAX]; a router's or a switch's speed must be 0.  Amortised
+ * O(1). */
 steady_err_t steady_platform_add_node(steady_platform_t *p, const char *name,
                                       steady_node_kind_t kind, double speed, int *id,
                                       steady_error_t *err);
 
-/* Adds a channel (its name is copied; the name-index is shared with the
- * nodes, so a channel and a node cannot have the same name) and stores its
- * id in *id (may be NULL).  Exactly one of bandwidth and cost, of the
+/* Adds a channel (its name is copied; channels have a namespace of their
+ * own, as SimGrid's links do: a channel may have a node's name) and stores
+ * its id in *id (may be NULL).  Exactly one of bandwidth and cost, of the
  * platform's kind (as for edges); latency >= 0.  Amortised O(1). */
 steady_err_t steady_platform_add_channel(steady_platform_t *p, const steady_channel_t *c, int *id,
                                          steady_error_t *err);
 
 /* Adds the directed edge e->src -> e->dst with e's attributes.  Rejects an
  * unknown node id, a self-loop, a duplicate edge, an edge with both or
- * neither of bandwidth and cost, a non-finite or non-positive bandwidth or
- * cost, a negative or non-finite latency or overhead, an overhead on a cost
- * edge, and the first edge whose kind (cost or bandwidth) differs from the
- * earlier edges'; an unknown channel, a channel crossed twice, a direction
- * (down) on a channel that is not SPLITDUPLEX.  An edge crossing channels
- * may leave bandwidth (or cost) at 0: it is then its slowest channel's
- * (the smallest bandwidth, the largest cost).  O(min(out-degree of src,
- * in-degree of dst) + crossings). */
+ * neither of bandwidth and cost, a bandwidth, cost, latency or overhead
+ * outside its range (above), an overhead on a cost edge, and the first edge
+ * whose kind (cost or bandwidth) differs from the earlier edges'; an
+ * unknown channel, a channel crossed twice, a direction (down) on a channel
+ * that is not SPLITDUPLEX.  An edge crossing channels may leave bandwidth
+ * (or cost) at 0: it is then its slowest channel's (the smallest bandwidth,
+ * the largest cost).  O(min(out-degree of src, in-degree of dst) +
+ * crossings). */
 steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t *e, int *id,
                                       steady_error_t *err);
 
@@ -343,9 +357,15 @@ steady_err_t steady_platform_write_hostfile(const steady_platform_t *p, FILE *ou
                                             steady_error_t *err);
 
 /* Parses a message size: a number of bytes with an optional unit B, kB, MB,
- * GB (powers of 1000) or KiB, MiB, GiB (powers of 1024), e.g. "1MiB".  The
- * size must be finite and positive. */
+ * GB (powers of 1000) or KiB, MiB, GiB (powers of 1024), e.g. "1MiB", from
+ * STEADY_MSG_SIZE_MIN to STEADY_MSG_SIZE_MAX. */
 steady_err_t steady_parse_size(const char *text, double *bytes, steady_error_t *err);
+
+/* Parses a plain decimal number: an optional sign, digits with an optional
+ * decimal point, an optional exponent ("2.5e-3"); "inf" and "nan" too, as
+ * values the caller then refuses.  Blanks, hexadecimal numbers and units
+ * are not numbers: false. */
+bool steady_parse_number(const char *text, double *value);
 
 /* FNV-1a (64 bits) of the platform's canonical native text (what
  * steady_platform_write writes in the native format): identifies the

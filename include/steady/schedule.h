@@ -185,6 +185,10 @@ steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan
  * "Segments"), and at most: */
 #define STEADY_MIN_SEGMENT  262144.0
 #define STEADY_MAX_SEGMENTS 64
+/* The most segments steady_schedule_plan plans (opts->segments) and a
+ * schedule file may hold: each is a message with its per-message costs, and
+ * a tampered count would make a short run endless. */
+#define STEADY_SEGMENTS_LIMIT 4096
 
 /* The schedule of s's series with every operation's message cut into
  * segments (docs/schedule-format.md, "Segments").  s is the LP of whole
@@ -229,6 +233,11 @@ steady_err_t steady_schedule_write(const steady_schedule_t *sc, const steady_pla
  * *valid* is steady_schedule_check()'s business. */
 steady_err_t steady_schedule_read(const char *path, const steady_platform_t *p,
                                   steady_schedule_t **out, steady_error_t *err);
+
+/* The same from the len bytes at text, named origin in messages. */
+steady_err_t steady_schedule_parse(const char *text, size_t len, const char *origin,
+                                   const steady_platform_t *p, steady_schedule_t **out,
+                                   steady_error_t *err);
 
 /* ---- validation ---------------------------------------------------------- */
 

@@ -18,6 +18,15 @@ expect() {
     [ "$got" -eq "$want" ] || fail "exit $got (want $want): $* :: $(head -c 300 "$tmp/err")"
 }
 
+# one_line STATUS CMD...: CMD exits with STATUS, prints nothing on standard
+# output and exactly one line on standard error (issue 18: control
+# characters in what a message quotes are escaped)
+one_line() {
+    expect "$@"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "not one line on stderr: ${*:2} :: $(head -c 300 "$tmp/err")"
+    [ ! -s "$tmp/out" ] || fail "output on stdout: ${*:2}"
+}
+
 # help everywhere, exit 0, on standard output
 expect 0 "$steady" --help
 grep -q '^commands:' "$tmp/out" || fail "steady --help lists no commands"
@@ -78,6 +87,79 @@ expect 0 "$steady" gen --kind ring --nodes 4 -o "$tmp/o/reg"
 [ "$(stat -c %a "$tmp/o/reg")" = 640 ] || fail "-o changed a regular file's mode"
 grep -q '^processor P3 ' "$tmp/o/reg" || fail "-o did not replace a regular file"
 [ "$(ls "$tmp/o" | grep -c tmp)" = 0 ] || fail "-o left a temporary file: $(ls "$tmp/o")"
+
+# every message is one line, whatever it quotes
+one_line 2 "$steady" $'info\nx'
+grep -qxF "steady: unknown command (info\\nx): see 'steady --help'" "$tmp/err" || fail "escaped command name"
+one_line 2 "$steady" info $'--fr\x1b[2Jom' examples/platforms/paper-reduce.plat
+grep -qxF "steady info: unknown option (--fr\\x1b[2Jom) (see 'steady info --help')" "$tmp/err" || fail "escaped option"
+one_line 2 "$steady" info $'no\nsuch\r.plat'
+grep -qxF 'no\nsuch\r.plat: cannot open (No such file or directory)' "$tmp/err" || fail "escaped file name"
+printf 'processor a speed=1\nprocessor b\rc speed=1\n' >"$tmp/cr.plat"
+one_line 2 "$steady" info "$tmp/cr.plat"
+grep -qxF "$tmp/cr.plat:2:11: invalid node name (b\\rc): use 1 to 255 characters from A-Z a-z 0-9 _ . : @ + / -" "$tmp/err" ||
+    fail "CR in a name: $(cat "$tmp/err")"
+
+# values out of range are refused where they are written, options before
+# anything is solved (the solver never sees what it cannot scale)
+pr=examples/platforms/paper-reduce.plat
+tg=examples/platforms/two-cluster-grid.plat
+one_line 2 "$steady" solve --op scatter --msg-size 1e300 "$tg"
+grep -qxF "steady solve: --msg-size: message size out of range (1e300): from 1 byte to 1e12 bytes (see 'steady solve --help')" "$tmp/err" ||
+    fail "--msg-size 1e300: $(cat "$tmp/err")"
+one_line 2 "$steady" solve --op scatter --msg-size 0x10 "$tg"
+one_line 2 "$steady" solve --op reduce --task-cost 0x10 "$pr"
+one_line 2 "$steady" solve --op reduce --task-cost 1e22 "$pr"
+one_line 2 "$steady" plan --op scatter --period 0x1p3 -o "$tmp/x.sched" "$tg"
+one_line 2 "$steady" solve --op scatter --time-limit inf "$tg"
+printf 'processor a speed=1\nprocessor b speed=1\nprocessor c speed=1\nlink a b bandwidth=1e-300\n' >"$tmp/r.plat"
+one_line 2 "$steady" info "$tmp/r.plat"
+printf 'processor a speed=1\nprocessor b speed=1\nprocessor c speed=1\nlink a b bandwidth=0.001\nlink b c bandwidth=1e15\n' >"$tmp/r.plat"
+one_line 2 "$steady" solve --op broadcast --msg-size 1 "$tmp/r.plat"
+grep -q 'span more than 12 orders of magnitude (1e-15 on b -> c, 1000 on a -> b)' "$tmp/err" || fail "spread: $(cat "$tmp/err")"
+sed -i 's/1e15$/1e9/' "$tmp/r.plat"
+expect 0 "$steady" solve --op broadcast --msg-size 1 "$tmp/r.plat"
+
+# schedules: what check rejects, replay and draw refuse; a tampered header
+# is caught; a directory is not "malformed JSON"
+"$steady" plan --op reduce --quiet -o "$tmp/pr.sched" "$pr" >/dev/null || fail "plan paper-reduce"
+tamper() { # tamper SCHED OUT PYTHON-STATEMENT (d is the document)
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))' "$@"
+}
+tamper "$tmp/pr.sched" "$tmp/bad.sched" 'd["slots"][0]["transfers"].pop()'
+expect 1 "$steady" check "$tmp/bad.sched" "$pr"
+one_line 2 "$steady" replay --ops 10 "$tmp/bad.sched" "$pr"
+grep -q "^$tmp/bad.sched: invalid schedule ([0-9]* violations\?, see 'steady check'): " "$tmp/err" || fail "replay of an invalid schedule: $(cat "$tmp/err")"
+one_line 2 "$steady" draw gantt "$tmp/bad.sched" "$pr" -o "$tmp/g.svg"
+[ ! -e "$tmp/g.svg" ] || fail "draw gantt drew an invalid schedule"
+tamper "$tmp/pr.sched" "$tmp/bad.sched" 'd["platform"]["nodes"] = 4'
+expect 1 "$steady" check "$tmp/bad.sched" "$pr"
+grep -q 'platform: the schedule is for 4 nodes and 6 edges, the platform has 3 and 6' "$tmp/out" || fail "check: tampered node count: $(cat "$tmp/out")"
+one_line 2 "$steady" replay --ops 10 "$tmp/bad.sched" "$pr"
+tamper "$tmp/pr.sched" "$tmp/bad.sched" 'd["segments"] = 1048576'
+one_line 2 "$steady" check "$tmp/bad.sched" "$pr"
+grep -qF '"segments" out of range (1048576)' "$tmp/err" || fail "check: tampered segments: $(cat "$tmp/err")"
+tamper "$tmp/pr.sched" "$tmp/bad.sched" 'd["segments"] = 3'
+expect 1 "$steady" check "$tmp/bad.sched" "$pr"
+grep -q 'schedule: 3 segments on an abstract platform' "$tmp/out" || fail "check: segments on an abstract platform: $(cat "$tmp/out")"
+one_line 2 "$steady" check "$tmp" "$pr"
+grep -qxF "$tmp: cannot read (Is a directory)" "$tmp/err" || fail "a directory as a schedule: $(cat "$tmp/err")"
+cp "$tmp/pr.sched" "$tmp/"$'odd\nname.sched'
+expect 0 "$steady" check "$tmp/"$'odd\nname.sched' "$pr"
+[ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -qF 'odd\nname.sched: valid: ' "$tmp/out" || fail "check's report on one line: $(cat "$tmp/out")"
+
+# a failed write to standard output is a failure, told in one line (a
+# private copy of /dev/full's device)
+if mknod "$tmp/o/full" c 1 7 2>/dev/null; then
+    for cmd in "--help" "info $pr" "solve --op reduce $pr" "check $tmp/pr.sched $pr" \
+        "replay --ops 5 $tmp/pr.sched $pr" "compare --op broadcast $pr" "gen --kind ring --nodes 4"; do
+        # shellcheck disable=SC2086
+        "$steady" $cmd >"$tmp/o/full" 2>"$tmp/err"
+        st=$?
+        [ $st -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'write failed (No space left on device)' "$tmp/err" ||
+            fail "steady $cmd > full: exit $st: $(cat "$tmp/err")"
+    done
+fi
 
 # info on every example, text and JSON
 for p in examples/platforms/*; do

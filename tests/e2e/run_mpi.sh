@@ -19,7 +19,9 @@
 #     verified.
 #  4. Failures, each under `timeout 60`: wrong -np, a schedule for another
 #     platform, a truncated and an invalid schedule, bad options, a stalled
-#     peer (--timeout, plain MPI and SMPI), a dead peer, and a damaged byte
+#     peer (--timeout, plain MPI and SMPI), a dead peer (one line under
+#     mpirun -q), faults that cannot fire, another --msg-bytes than the
+#     schedule's, steady-run-smpi run outside smpirun, and a damaged byte
 #     that verification must catch (corrupt = 1, exit 1).
 #
 #   tests/e2e/run_mpi.sh BUILD_DIR      (from the repository root)
@@ -210,9 +212,28 @@ expect 2 "^steady-run: unknown option \(--speed\)" "unknown option" "${mpi[@]}" 
 # (local ranks inherit mpirun's environment; across hosts add -x)
 expect fail '^steady-run: P[0-9] \(rank [0-9]\): no progress for 2 s: .*period [0-9]+ slot [0-9]+ (from|to) P[0-9]' \
     "stalled peer" env STEADY_RUN_FAULT=2:stall@100 "${mpi[@]}" -np 4 "$run" --timeout 2 --ops 300 "$s" "$p"
-# a dead peer: the MPI runtime ends the job
-expect fail 'exited on signal 9' \
-    "dead peer" env STEADY_RUN_FAULT=2:die@100 "${mpi[@]}" -np 4 "$run" --ops 300 "$s" "$p"
+# a dead peer, under mpirun -q: one line, naming the rank and when, and
+# the status of a SIGKILL (supervise.c)
+expect 137 '^steady-run: P2 \(rank 2\): died \(signal 9, Killed\) at period [0-9]+ of [0-9]+, [0-9.e+-]+ s into the run$' \
+    "dead peer" env STEADY_RUN_FAULT=2:die@100 "${mpi[@]}" -q -np 4 "$run" --ops 300 "$s" "$p"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "dead peer: not one line: $(head -c 600 "$tmp/err")"
+# a fault that cannot fire is refused
+expect 2 '^steady-run: STEADY_RUN_FAULT=7:die@10: no rank 7 in a job of 4 ranks$' \
+    "fault rank out of range" env STEADY_RUN_FAULT=7:die@10 "${mpi[@]}" -np 4 "$run" --ops 30 "$s" "$p"
+expect 2 '^steady-run: STEADY_RUN_FAULT=1:die@30: no operation 30 in a run of 30 \(0 to 29\)$' \
+    "fault operation out of range" env STEADY_RUN_FAULT=1:die@30 "${mpi[@]}" -np 4 "$run" --ops 30 "$s" "$p"
+expect 2 "^steady-run: --msg-bytes takes a size from 1 byte to 2\^31 - 1 bytes \(1e30\)" \
+    "--msg-bytes 1e30" "${mpi[@]}" -np 4 "$run" --ops 10 --msg-bytes 1e30 "$s" "$p"
+# another message size than the schedule's: measured against the LP's
+# optimum for that size, and no planned figure (it was 7.0 of the optimum
+# for 1-byte messages)
+"${mpi[@]}" -np 4 "$run" --json --ops 50 --msg-bytes 1 "$s" "$p" >"$tmp/out" 2>"$tmp/err" ||
+    fail "--msg-bytes 1: $(head -c 300 "$tmp/err")"
+[ "$(field planned)" = None ] && ge "$(field optimum)" 1e6 || fail "--msg-bytes 1: planned $(field planned), optimum $(field optimum)"
+# steady-run-smpi outside smpirun: its help, or where to run it (it crashed)
+"$run_smpi" --help >"$tmp/out" 2>&1 && grep -q '^usage: steady-run --ops K' "$tmp/out" || fail "steady-run-smpi --help"
+"$run_smpi" --ops 3 "$s" "$p" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q '^steady-run-smpi: runs under SimGrid.s smpirun' "$tmp/err" || fail "steady-run-smpi outside smpirun: $(cat "$tmp/err")"
 # a damaged byte is caught: one corrupt operation, exit 1 (the scatter's
 # source P0 sends every message; P1 sends its value or a partial result)
 for fault in small-scatter:0 small-reduce:1 seg-reduce:1; do

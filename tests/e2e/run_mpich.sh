@@ -8,6 +8,7 @@
 #     through a switch: every operation verified, exit 0;
 #   - wrong -np: rank 0's one-line error, exit 2;
 #   - a stalled peer: a neighbour's "no progress" line, a failure exit
+#   - a dead peer: its own "died" line (supervise.c)
 #     (not a hang: each run is under `timeout 60`).
 #
 #   tests/e2e/run_mpich.sh BUILD_DIR      (from the repository root)
@@ -72,6 +73,13 @@ STEADY_RUN_FAULT=2:stall@100 "${mpi[@]}" -np 4 "$run" --timeout 2 --ops 300 "$tm
 st=$?
 [ $st -ne 0 ] && [ $st -ne 124 ] && grep -qE '^steady-run: P[0-9] \(rank [0-9]\): no progress for 2 s: ' "$tmp/err" ||
     fail "stalled peer: exit $st: $(head -c 300 "$tmp/err")"
+
+# a dead peer: its line, besides the launcher's banner
+STEADY_RUN_FAULT=1:die@100 "${mpi[@]}" -np 4 "$run" --ops 300 "$tmp/scatter.sched" "$tmp/small.plat" \
+    >/dev/null 2>"$tmp/err"
+st=$?
+[ $st -ne 0 ] && [ $st -ne 124 ] && grep -qE '^steady-run: P1 \(rank 1\): died \(signal 9, Killed\) at period [0-9]+ of [0-9]+, ' "$tmp/err" ||
+    fail "dead peer: exit $st: $(head -c 300 "$tmp/err")"
 
 if [ "$failures" -eq 0 ]; then
     echo "PASS run_mpich"

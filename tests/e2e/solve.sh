@@ -96,7 +96,8 @@ expect 2 "steady solve: unknown node in --targets (P9) (see 'steady solve --help
 expect 2 "steady solve: unknown node in --sources (x) (see 'steady solve --help')" "$steady" solve --op gossip --sources x $ex/paper-reduce.plat
 expect 2 "steady solve: unknown node in --participants (P3) (see 'steady solve --help')" "$steady" solve --op reduce --participants P0,P3 $ex/paper-reduce.plat
 expect 2 "steady solve: unknown node in --target (PX) (see 'steady solve --help')" "$steady" solve --op reduce --target PX $ex/paper-reduce.plat
-expect 2 "steady solve: --targets needs at least one node name (see 'steady solve --help')" "$steady" solve --op scatter --targets , $ex/paper-reduce.plat
+expect 2 "steady solve: empty node name in --targets (,) (see 'steady solve --help')" "$steady" solve --op scatter --targets , $ex/paper-reduce.plat
+expect 2 "steady solve: empty node name in --targets (P1,,P2) (see 'steady solve --help')" "$steady" solve --op scatter --targets P1,,P2 $ex/paper-reduce.plat
 expect 2 "steady solve: --source takes one node (P0,P1) (see 'steady solve --help')" "$steady" solve --op scatter --source P0,P1 $ex/paper-reduce.plat
 expect 2 "duplicate node in targets (P1)" "$steady" solve --op scatter --targets P1,P1 $ex/paper-reduce.plat
 expect 2 "duplicate node in participants (P1)" "$steady" solve --op reduce --participants P1,P0,P1 $ex/paper-reduce.plat
@@ -109,7 +110,7 @@ expect 2 "steady solve: --task-cost goes with --op reduce (see 'steady solve --h
 expect 2 "steady solve: --msg-size: unknown size unit (12XB): use B, kB, MB, GB, KiB, MiB, GiB, or no unit for bytes (see 'steady solve --help')" \
     "$steady" solve --op scatter --msg-size 12XB $ex/paper-reduce.plat
 expect 2 "steady solve: --msg-size: message size must be positive (-1) (see 'steady solve --help')" "$steady" solve --op scatter --msg-size -1 $ex/paper-reduce.plat
-expect 2 "steady solve: --task-cost takes a positive number (0) (see 'steady solve --help')" "$steady" solve --op reduce --task-cost 0 $ex/paper-reduce.plat
+expect 2 "steady solve: --task-cost takes a number from 1e-6 to 1e21 (0) (see 'steady solve --help')" "$steady" solve --op reduce --task-cost 0 $ex/paper-reduce.plat
 expect 2 "steady solve: --time-limit takes a positive number of seconds (soon) (see 'steady solve --help')" "$steady" solve --op reduce --time-limit soon $ex/paper-reduce.plat
 expect 2 "steady solve: unknown format (xml): use auto, native, graphml or simgrid (see 'steady solve --help')" "$steady" solve --op reduce --from xml $ex/paper-reduce.plat
 expect 2 "a reduce needs at least 2 participants (got 1)" "$steady" solve --op reduce --participants P1 $ex/paper-reduce.plat

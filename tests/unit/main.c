@@ -33,6 +33,7 @@ int main(void)
     suite_replay();
     suite_compare();
     suite_draw();
+    suite_reliability();
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

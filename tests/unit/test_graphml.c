@@ -410,8 +410,8 @@ static steady_platform_t *awkward_platform(void)
     steady_edge_t edges[] = {
         {.src = a, .dst = r, .bandwidth = third / 3, .latency = 1e-7, .overhead = tenth + 0.2},
         {.src = r, .dst = a, .bandwidth = 123456789.123, .latency = 0, .overhead = 1e-7},
-        {.src = r, .dst = b, .bandwidth = 1e-7, .latency = tenth + 0.2},
-        {.src = b, .dst = c, .bandwidth = 6.02214076e23, .latency = 2.5e-10},
+        {.src = r, .dst = b, .bandwidth = 1e-3, .latency = tenth + 0.2},
+        {.src = b, .dst = c, .bandwidth = 6.02214076e14, .latency = 2.5e-10},
         {.src = c, .dst = a, .bandwidth = 2.0 / 3, .latency = third / 3, .overhead = 1e-300},
     };
     for (size_t k = 0; ok && k < sizeof edges / sizeof *edges; k++)
@@ -735,7 +735,7 @@ static void test_errors_nodes(void)
          "/ -"},
         {PRE "<node id=\"a\"/>\n" POST, STEADY_EPARSE, "test:10: missing speed for processor (a)"},
         {PRE "<node id=\"a\">\n<data key=\"k\">Router</data></node>\n" POST, STEADY_EPARSE,
-         "test:11: bad node kind (Router): expected processor or router"},
+         "test:11: bad node kind (Router): expected processor, router, switch or channel"},
         {PRE "<node id=\"a\">\n<data key=\"s\">fast</data></node>\n" POST, STEADY_EPARSE,
          "test:11: bad speed (fast): not a number; use f, kf, Mf, Gf, Tf, Pf, Ef, or no unit for "
          "flop/s"},
@@ -818,6 +818,87 @@ static void test_errors_edges(void)
     CHECK_ERRORS(cases);
 }
 
+/* Switches and channels: a channel is a <node> of kind channel, which
+ * edges cross (crosses data) and never join. */
+#define NET_PRE                                                                                    \
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"                                                 \
+    "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n"                                  \
+    "<key id=\"k\" for=\"node\" attr.name=\"kind\"/>\n"                                            \
+    "<key id=\"s\" for=\"node\" attr.name=\"speed\"/>\n"                                           \
+    "<key id=\"cb\" for=\"node\" attr.name=\"bandwidth\"/>\n"                                      \
+    "<key id=\"sh\" for=\"node\" attr.name=\"sharing\"/>\n"                                        \
+    "<key id=\"b\" for=\"edge\" attr.name=\"bandwidth\"/>\n"                                       \
+    "<key id=\"x\" for=\"edge\" attr.name=\"crosses\"/>\n"                                         \
+    "<graph id=\"g\" edgedefault=\"directed\">\n"
+#define CH_UP                                                                                      \
+    "<node id=\"up\"><data key=\"k\">channel</data><data key=\"cb\">1e8</data>"                    \
+    "<data key=\"sh\">splitduplex</data></node>\n"
+#define SW "<node id=\"sw\"><data key=\"k\">switch</data></node>\n"
+
+static void test_switches_channels(void)
+{
+    /* an undirected edge crossing a splitduplex channel: the way back
+     * crosses its other half; the edge's bandwidth is the channel's */
+    steady_platform_t *p = gml_ok(NET_PRE CH_UP SW NODE_A
+                                  "<edge source=\"a\" target=\"sw\" directed=\"false\">"
+                                  "<data key=\"x\">up:up</data></edge>\n" POST);
+    if (!p)
+        return;
+    CU_ASSERT_EQUAL(steady_platform_node_count(p), 2);
+    CU_ASSERT_EQUAL(steady_platform_switch_count(p), 1);
+    CU_ASSERT_EQUAL(steady_platform_channel_count(p), 1);
+    CU_ASSERT_EQUAL(steady_platform_channel(p, 0)->sharing, STEADY_SPLITDUPLEX);
+    const steady_edge_t *e = edge_between(p, "a", "sw"), *back = edge_between(p, "sw", "a");
+    CU_ASSERT_FATAL(e && back);
+    CU_ASSERT(e->ncross == 1 && !e->cross[0].down && e->bandwidth == 1e8);
+    CU_ASSERT(back->ncross == 1 && back->cross[0].down);
+    /* exactly back, and a channel that has a node's name */
+    char *gml = write_string(p, STEADY_FORMAT_GRAPHML, NULL);
+    steady_platform_t *q = parse_ok(gml, STEADY_FORMAT_AUTO);
+    if (q)
+        ASSERT_PLATFORMS_EQUAL(p, q);
+    free(gml);
+    steady_platform_destroy(q);
+    steady_platform_destroy(p);
+    p = parse_ok("processor a speed=1\nprocessor b speed=1\nswitch s\n"
+                 "channel a bandwidth=1MBps latency=1us sharing=fatpipe\n"
+                 "link a s crosses=a\nlink b s bandwidth=2MBps\n",
+                 STEADY_FORMAT_NATIVE);
+    gml = p ? write_string(p, STEADY_FORMAT_GRAPHML, NULL) : NULL;
+    q = gml ? parse_ok(gml, STEADY_FORMAT_AUTO) : NULL;
+    if (q)
+        ASSERT_PLATFORMS_EQUAL(p, q);
+    CU_ASSERT(gml && strstr(gml, "<node id=\"a~channel\">") && strstr(gml, "<data key=\"name\">a"));
+    free(gml);
+    steady_platform_destroy(q);
+    steady_platform_destroy(p);
+
+    static const bad_case_t cases[] = {
+        {NET_PRE "<node id=\"c\"><data key=\"k\">channel</data></node>\n" POST, STEADY_EPARSE,
+         "test:10: missing bandwidth or cost for channel (c)"},
+        {NET_PRE "<node id=\"c\"><data key=\"k\">channel</data><data key=\"cb\">1</data>\n"
+                 "<data key=\"sh\">half</data></node>\n" POST,
+         STEADY_EPARSE, "test:11: bad sharing (half): expected shared, splitduplex or fatpipe"},
+        {NET_PRE "<node id=\"a\"><data key=\"s\">1</data>\n<data key=\"cb\">1</data></node>\n" POST,
+         STEADY_EINVAL, "test:11: bandwidth on a node that is not a channel (a)"},
+        {NET_PRE "<node id=\"sw\"><data key=\"k\">switch</data>\n<data key=\"s\">1</data></node>\n"
+                 POST,
+         STEADY_EINVAL, "test:11: a switch has no speed (1)"},
+        {NET_PRE CH_UP NODE_A "<edge source=\"a\" target=\"up\"/>\n" POST, STEADY_EINVAL,
+         "test:12: edge to a channel (up): an edge crosses channels (crosses data), it joins "
+         "nodes"},
+        {NET_PRE CH_UP SW NODE_A "<edge source=\"a\" target=\"sw\">\n<data key=\"x\">up</data>"
+                                 "</edge>\n" POST,
+         STEADY_EINVAL,
+         "test:14: missing direction of a splitduplex channel (up): use CHANNEL:up or "
+         "CHANNEL:down"},
+        {NET_PRE SW NODE_A "<edge source=\"a\" target=\"sw\">\n<data key=\"x\">wan</data>"
+                           "</edge>\n" POST,
+         STEADY_EINVAL, "test:13: unknown channel (wan): declare it first"},
+    };
+    CHECK_ERRORS(cases);
+}
+
 /* With a router only, the reader succeeds and the model's whole-platform
  * check speaks (prefixed with the input's name). */
 static void test_errors_validation(void)
@@ -850,6 +931,7 @@ void suite_graphml(void)
         {"errors: nodes", test_errors_nodes},
         {"errors: edges", test_errors_edges},
         {"errors: validation", test_errors_validation},
+        {"switches and channels", test_switches_channels},
         CU_TEST_INFO_NULL,
     };
     add_suite("graphml", tests);

@@ -145,7 +145,8 @@ static void test_round_trip(void)
     steady_platform_t *p = NULL;
     CU_ASSERT_EQUAL_FATAL(steady_platform_create(&p, NULL), STEADY_OK);
     steady_platform_set_name(p, "awkward", NULL);
-    const double speeds[] = {0.1 + 0.2, 1.0 / 3, 123456789.123, 1e-7, 5e300};
+    /* within the model's ranges: bandwidths are 7 times these, latencies these */
+    const double speeds[] = {0.1 + 0.2, 1.0 / 3, 123456.789123, 1.2345e-3, 999999.99999999988};
     for (int v = 0; v < 5; v++) {
         char name[16];
         snprintf(name, sizeof name, "P%d", v);

@@ -228,6 +228,30 @@ static void test_error_prefix(void)
     CU_ASSERT_EQUAL(steady_error_set(NULL, STEADY_EINVAL, "x"), STEADY_EINVAL);
 }
 
+/* Whatever a message quotes, it stays one line of plain text. */
+static void test_error_escape(void)
+{
+    char buf[64];
+    CU_ASSERT_STRING_EQUAL(steady_error_escape(buf, sizeof buf, "a\nb\rc\td"), "a\\nb\\rc\\td");
+    CU_ASSERT_STRING_EQUAL(steady_error_escape(buf, sizeof buf, "\x1b[2J\x01\x7f"),
+                           "\\x1b[2J\\x01\\x7f");
+    /* UTF-8 is kept, C1 controls and invalid bytes are not */
+    CU_ASSERT_STRING_EQUAL(steady_error_escape(buf, sizeof buf, "caf\xc3\xa9 \xe2\x82\xac"),
+                           "caf\xc3\xa9 \xe2\x82\xac");
+    CU_ASSERT_STRING_EQUAL(steady_error_escape(buf, sizeof buf, "\xc2\x9b[1m"), "\\u009b[1m");
+    CU_ASSERT_STRING_EQUAL(steady_error_escape(buf, sizeof buf, "\xff\xc3(\xed\xa0\x80"),
+                           "\\xff\\xc3(\\xed\\xa0\\x80");
+    CU_ASSERT_STRING_EQUAL(steady_error_escape(buf, sizeof buf, "back\\slash"), "back\\slash");
+    /* cut before an escape, never inside one */
+    CU_ASSERT_STRING_EQUAL(steady_error_escape(buf, 6, "abc\x1b"), "abc");
+    CU_ASSERT_STRING_EQUAL(steady_error_escape(buf, 5, "ab\xe2\x82\xac"), "ab");
+    /* the error record escapes its message and its prefix */
+    steady_error_t err = {0};
+    steady_error_set(&err, STEADY_EINVAL, "bad name (%s)", "x\ny");
+    steady_error_prefix(&err, "%s:1: ", "odd\rfile");
+    CU_ASSERT_STRING_EQUAL(err.msg, "odd\\rfile:1: bad name (x\\ny)");
+}
+
 void suite_platform(void)
 {
     static const CU_TestInfo tests[] = {{"node rules", test_node_rules},
@@ -237,6 +261,7 @@ void suite_platform(void)
                                         {"name index and adjacency, 5000 nodes", test_many_nodes},
                                         {"message sizes", test_sizes},
                                         {"error records", test_error_prefix},
+                                        {"one-line messages", test_error_escape},
                                         CU_TEST_INFO_NULL};
     add_suite("platform model", tests);
 }

@@ -520,25 +520,24 @@ static void test_round_trip_bandwidth(void)
     add_node(p, "sw:1", STEADY_ROUTER, 0);
     add_node(p, "p/2", STEADY_PROCESSOR, third);
     add_node(p, "p-3@x", STEADY_PROCESSOR, 123456789.123);
-    add_node(p, "p4", STEADY_PROCESSOR, 1e-7);
-    add_node(p, "p5", STEADY_PROCESSOR, 6.02214076e23);
+    add_node(p, "p4", STEADY_PROCESSOR, 1e-6); /* the ranges' ends */
+    add_node(p, "p5", STEADY_PROCESSOR, 6.02214076e20);
     add_edge(p, (steady_edge_t){.src = 0, .dst = 1, .bandwidth = 123456789.123, .latency = 1e-7});
     add_edge(p,
              (steady_edge_t){
                  .src = 1, .dst = 0, .bandwidth = third, .latency = tenth + 0.2, .overhead = 1e-7});
     add_edge(
-        p, (steady_edge_t){.src = 1, .dst = 2, .bandwidth = 1e-7, .latency = 0, .overhead = third});
-    add_edge(p, (steady_edge_t){
-                    .src = 2, .dst = 3, .bandwidth = 1.7976931348623157e308, .latency = 4.9e-324});
+        p, (steady_edge_t){.src = 1, .dst = 2, .bandwidth = 1e-3, .latency = 0, .overhead = third});
+    add_edge(p, (steady_edge_t){.src = 2, .dst = 3, .bandwidth = 1e15, .latency = 4.9e-324});
     add_edge(p, (steady_edge_t){.src = 3,
                                 .dst = 1,
-                                .bandwidth = 2.2250738585072014e-308,
-                                .latency = 123456789.123,
+                                .bandwidth = 0.0010000000000000002,
+                                .latency = 123456.789123,
                                 .overhead = 5e-324});
-    add_edge(p, (steady_edge_t){.src = 4, .dst = 5, .bandwidth = 1e15 + 0.5, .latency = 1e15});
+    add_edge(p, (steady_edge_t){.src = 4, .dst = 5, .bandwidth = 1e15 - 0.5, .latency = 1e6});
     add_edge(p, (steady_edge_t){.src = 5,
                                 .dst = 4,
-                                .bandwidth = 9007199254740993.0,
+                                .bandwidth = 123456789012345.67,
                                 .latency = 0.30000000000000004});
     round_trip(p, NULL);
     steady_platform_destroy(p);
@@ -556,8 +555,8 @@ static void test_round_trip_abstract(void)
     add_node(p, "P3", STEADY_PROCESSOR, tenth + 0.2);
     add_edge(p, (steady_edge_t){.src = 0, .dst = 1, .cost = third});
     add_edge(p, (steady_edge_t){.src = 1, .dst = 0, .cost = tenth + 0.2, .latency = 1e-7});
-    add_edge(p, (steady_edge_t){.src = 1, .dst = 2, .cost = 123456789.123});
-    add_edge(p, (steady_edge_t){.src = 2, .dst = 3, .cost = 1e-7, .latency = third});
+    add_edge(p, (steady_edge_t){.src = 1, .dst = 2, .cost = 123456.789123});
+    add_edge(p, (steady_edge_t){.src = 2, .dst = 3, .cost = 1e-6, .latency = third});
     add_edge(p, (steady_edge_t){.src = 3, .dst = 0, .cost = 7});
     round_trip(p, NULL);
     steady_write_options_t opts = {.msg_size = 1000};
@@ -596,7 +595,7 @@ static void test_round_trip_generated(void)
 static void test_write_errors(void)
 {
     steady_platform_t *p = parse_ok("processor a speed=1\nprocessor b speed=1\n"
-                                    "edge a b cost=1e-320\n",
+                                    "edge a b cost=1e6\n",
                                     STEADY_FORMAT_NATIVE);
     if (!p)
         return;
@@ -604,10 +603,12 @@ static void test_write_errors(void)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     steady_error_t err = {0};
-    CU_ASSERT_EQUAL(steady_platform_write(p, f, STEADY_FORMAT_SIMGRID, NULL, &err), STEADY_EINVAL);
-    CU_ASSERT_STRING_EQUAL(err.msg, "cannot export the cost of edge a -> b (1e-320) as a SimGrid "
-                                    "bandwidth for 1048576-byte messages");
-    steady_write_options_t opts = {.msg_size = -1};
+    /* 100 bytes per million time units: below the smallest bandwidth */
+    steady_write_options_t opts = {.msg_size = 100};
+    CU_ASSERT_EQUAL(steady_platform_write(p, f, STEADY_FORMAT_SIMGRID, &opts, &err), STEADY_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.msg, "cannot export the cost of edge a -> b (1000000) as a SimGrid "
+                                    "bandwidth for 100-byte messages");
+    opts.msg_size = -1;
     CU_ASSERT_EQUAL(steady_platform_write(p, f, STEADY_FORMAT_SIMGRID, &opts, &err), STEADY_EINVAL);
     CU_ASSERT_STRING_EQUAL(err.msg, "invalid message size for the SimGrid export (-1 bytes)");
     fclose(f);

@@ -26,6 +26,7 @@ void suite_check(void);
 void suite_replay(void);
 void suite_compare(void);
 void suite_draw(void);
+void suite_reliability(void);
 
 /* Adds a suite with the given tests (a NULL-terminated {name, fn} list). */
 void add_suite(const char *name, const CU_TestInfo *tests);
