@@ -33,7 +33,7 @@ steady_err_t crossings_parse(const steady_platform_t *p, const char *text,
     char buf[1024];
     *n = 0;
     *e = (crossing_error_t){0};
-    snprintf(e->value, sizeof e->value, "%s", text);
+    snprintf(e->value, sizeof e->value, "%.255s", text);
     if (strlen(text) >= sizeof buf) {
         e->why = "list of crossed channels too long";
         return STEADY_EPARSE;
@@ -54,21 +54,21 @@ steady_err_t crossings_parse(const steady_platform_t *p, const char *text,
         if (c < 0) {
             e->why = *item ? "unknown channel" : "empty channel name";
             if (*item)
-                snprintf(e->value, sizeof e->value, "%s", item);
+                snprintf(e->value, sizeof e->value, "%.255s", item);
             e->hint = "declare it first";
             return STEADY_EINVAL;
         }
         bool split = steady_platform_channel(p, c)->sharing == STEADY_SPLITDUPLEX;
         if (dir && strcmp(dir, "up") != 0 && strcmp(dir, "down") != 0) {
             e->why = "unknown direction";
-            snprintf(e->value, sizeof e->value, "%s", dir);
+            snprintf(e->value, sizeof e->value, "%.255s", dir);
             e->hint = "use CHANNEL:up or CHANNEL:down";
             return STEADY_EPARSE;
         }
         if (split != (dir != NULL)) {
             e->why = split ? "missing direction of a splitduplex channel"
                            : "direction on a channel that is not splitduplex";
-            snprintf(e->value, sizeof e->value, "%s", item);
+            snprintf(e->value, sizeof e->value, "%.255s", item);
             e->hint = split ? "use CHANNEL:up or CHANNEL:down" : NULL;
             return STEADY_EINVAL;
         }
