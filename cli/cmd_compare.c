@@ -4,7 +4,8 @@
  * under the one-port model, next to the LP optimum (docs/comparison.md):
  * options and report; --measure smpi is compare_smpi.c.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
@@ -160,6 +161,10 @@ static void print_measure_header(const smpi_measure_t *s, const steady_platform_
         printf("at most %g s of wall time per row\n", s->row_timeout);
     else
         printf("no time limit per row\n");
+    if (s->simgrid_file)
+        printf("%-13sthe SimGrid file itself (%s)\n", "smpi on", s->simgrid_file);
+    else
+        printf("%-13ssteady's SimGrid export of the platform\n", "smpi on");
     if (strcmp(s->cfg_name, "tuned") == 0)
         printf("%-13stuned: SimGrid's network held to the one-port model\n", "smpi config");
     else if (strcmp(s->cfg_name, "default") == 0)
@@ -359,6 +364,10 @@ static int print_json(const steady_comparison_t *c, const steady_platform_t *p,
     }
     json_object_set_new(j, "measured_ops", s ? json_integer(s->ops) : json_null());
     json_object_set_new(j, "smpi_cfg", cfg);
+    json_object_set_new(j, "smpi_platform",
+                        !s                 ? json_null()
+                        : s->simgrid_file ? json_string(s->simgrid_file)
+                                          : json_string("export"));
     json_object_set_new(j, "row_timeout", s ? json_real(s->row_timeout) : json_null());
     json_object_set_new(j, "timed_out", s ? json_integer(s->timed_out) : json_null());
     int rc =
@@ -502,8 +511,16 @@ int cmd_compare(int argc, char **argv)
     int status = cfg ? smpi_measure_parse_cfg(&sm, cfg) : EXIT_OK, root = -1;
     if (status != EXIT_OK)
         goto done;
-    if (steady_platform_read(argv[optind], a.from, &p, NULL, &err)) {
+    steady_format_t format;
+    if (steady_platform_read(argv[optind], a.from, &p, &format, &err)) {
         status = report(&err);
+        goto done;
+    }
+    /* a SimGrid file is measured as it is, not as steady exports it */
+    if (measure && format == STEADY_FORMAT_SIMGRID && strcmp(argv[optind], "-") != 0 &&
+        !(sm.simgrid_file = realpath(argv[optind], NULL))) {
+        message("steady compare: %s: %s", argv[optind], strerror(errno));
+        status = EXIT_FAIL;
         goto done;
     }
     if (root_name) {
@@ -559,6 +576,7 @@ int cmd_compare(int argc, char **argv)
     }
 done:
     smpi_measure_free(&sm);
+    free(sm.simgrid_file);
     steady_platform_destroy(p);
     return status;
 }

@@ -3,9 +3,11 @@
  * comparison run under SimGrid SMPI (docs/comparison.md, "Measured under
  * SMPI").
  *
- * Every row is one SMPI run of the executor (docs/running.md): the platform
- * exported to a temporary SimGrid XML and hostfile, one rank per node
- * (routers included), under the chosen SMPI configuration.  smpirun is a
+ * Every row is one SMPI run of the executor (docs/running.md) on the
+ * user's own SimGrid file when the platform was read from one, else on its
+ * export to a temporary SimGrid XML, with a hostfile of the platform's
+ * ranks (processors and routers, not switches), under the chosen SMPI
+ * configuration.  smpirun is a
  * launcher script, so each run is a child process, spawned without a shell
  * in a process group of its own (smpirun and the simulator it starts), so
  * that it can be stopped as a whole; its report is its standard output
@@ -124,6 +126,7 @@ typedef struct {
     char dir[PATH_MAX - 32]; /* the temporary directory, "" before it exists */
     char xml[PATH_MAX], hosts[PATH_MAX], plat[PATH_MAX], sched[PATH_MAX], out[PATH_MAX],
         err[PATH_MAX];
+    const char *platform; /* what smpirun runs on: xml, or the user's own SimGrid file */
     char run[PATH_MAX];     /* steady-run-smpi, next to this program */
     char smpirun[PATH_MAX]; /* from PATH */
     char np[16], ops[24], bytes[32];
@@ -378,7 +381,7 @@ static int measure_run(measure_t *m, const char *label, const char *cfg, const c
         argv[n++] = s->cfg[i];
     if (cfg)
         argv[n++] = cfg;
-    const char *fixed[] = {quiet_log, "-platform", m->xml,   "-hostfile", m->hosts, "-np",
+    const char *fixed[] = {quiet_log, "-platform", m->platform, "-hostfile", m->hosts, "-np",
                            m->np,     m->run,      "--json", "--ops",     m->ops};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
         argv[n++] = fixed[i];
@@ -453,10 +456,12 @@ static int measure_run(measure_t *m, const char *label, const char *cfg, const c
 
 /* ---- the files ---------------------------------------------------------- */
 
-/* Creates the temporary directory and writes the exported platform,
- * hostfile and native copy into it. */
+/* Creates the temporary directory and writes into it the hostfile, the
+ * platform's native copy (what steady-run reads: the ranks in the same
+ * order) and, unless SMPI runs on the user's own SimGrid file, the
+ * exported platform. */
 static int measure_files(measure_t *m, const steady_platform_t *p, double msg_size,
-                         steady_error_t *err)
+                         const char *simgrid_file, steady_error_t *err)
 {
     const char *tmp = getenv("TMPDIR");
     char dir[sizeof m->dir];
@@ -479,7 +484,8 @@ static int measure_files(measure_t *m, const steady_platform_t *p, double msg_si
         return measure_error("%s: cannot create (%s)", dir, strerror(e));
     steady_write_options_t wo = {.msg_size = msg_size};
     const char *paths[3] = {m->xml, m->hosts, m->plat};
-    for (int k = 0; k < 3; k++) {
+    m->platform = simgrid_file ? simgrid_file : m->xml;
+    for (int k = simgrid_file ? 1 : 0; k < 3; k++) {
         FILE *f = fopen(paths[k], "w");
         if (!f)
             return measure_error("%s: cannot create (%s)", paths[k], strerror(errno));
@@ -569,7 +575,7 @@ static int measure_rows(measure_t *m, smpi_measure_t *s, steady_comparison_t *c,
                         const steady_platform_t *p, const steady_solve_options_t *sopts)
 {
     steady_error_t err = {0};
-    int status = measure_files(m, p, c->msg_size, &err);
+    int status = measure_files(m, p, c->msg_size, s->simgrid_file, &err);
     if (status != EXIT_OK)
         return status;
     const char *op = steady_collop_name(c->op), *root = steady_platform_node(p, c->root)->name;
@@ -653,7 +659,7 @@ int smpi_measure(smpi_measure_t *s, steady_comparison_t *c, const steady_platfor
     int status = measure_locate(&m);
     if (status != EXIT_OK)
         return status;
-    snprintf(m.np, sizeof m.np, "%d", steady_platform_node_count(p));
+    snprintf(m.np, sizeof m.np, "%d", steady_platform_rank_count(p));
     snprintf(m.ops, sizeof m.ops, "%ld", s->ops);
     snprintf(m.bytes, sizeof m.bytes, "%.0f", c->msg_size);
     guard_start(&m);

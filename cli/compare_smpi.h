@@ -24,6 +24,10 @@ typedef struct {
     int ncfg;
     char *cfg_copy;         /* --smpi-cfg's words, split in place (owned) */
     const char **cfg_words; /* the user's flags (owned) */
+    /* the platform SMPI runs on: the user's own SimGrid file when the
+     * platform was read from one (an absolute path, owned), else NULL and
+     * steady's export of it */
+    char *simgrid_file;
     /* the results, besides the comparison's measured values */
     bool algo_timed_out[STEADY_ALGO_COUNT];
     bool extra_timed_out[STEADY_COMPARE_EXTRA_MAX];

@@ -34,8 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* p with every edge reversed (same attributes); names, kinds and speeds
- * unchanged. */
+/* p with every edge reversed (same attributes, its channels crossed in
+ * reverse order, a SPLITDUPLEX one's other direction); names, kinds,
+ * speeds and channels unchanged. */
 static steady_err_t reversed(const steady_platform_t *p, steady_platform_t **out,
                              steady_error_t *err)
 {
@@ -47,12 +48,30 @@ static steady_err_t reversed(const steady_platform_t *p, steady_platform_t **out
         const steady_node_t *n = steady_platform_node(p, v);
         rc = steady_platform_add_node(q, n->name, n->kind, n->speed, NULL, err);
     }
+    for (int c = 0; !rc && c < steady_platform_channel_count(p); c++)
+        rc = steady_platform_add_channel(q, steady_platform_channel(p, c), NULL, err);
+    steady_crossing_t *back = NULL;
     for (int e = 0; !rc && e < steady_platform_edge_count(p); e++) {
-        steady_edge_t r = *steady_platform_edge(p, e);
-        r.src = r.dst;
-        r.dst = steady_platform_edge(p, e)->src;
+        const steady_edge_t *f = steady_platform_edge(p, e);
+        steady_edge_t r = *f;
+        r.src = f->dst;
+        r.dst = f->src;
+        steady_crossing_t *grown = realloc(back, (size_t)(f->ncross + 1) * sizeof *back);
+        if (!grown) {
+            rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+            break;
+        }
+        back = grown;
+        for (int k = 0; k < f->ncross; k++) {
+            back[k] = f->cross[f->ncross - 1 - k];
+            back[k].down = steady_platform_channel(p, back[k].channel)->sharing ==
+                               STEADY_SPLITDUPLEX &&
+                           !back[k].down;
+        }
+        r.cross = back;
         rc = steady_platform_add_edge(q, &r, NULL, err);
     }
+    free(back);
     if (rc) {
         steady_platform_destroy(q);
         return rc;

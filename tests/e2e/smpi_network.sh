@@ -1,0 +1,72 @@
+#!/bin/bash
+# executor-only: tests steady-run (never sanitized), skipped by make asan
+# The network model against SimGrid, on the SimGrid files users bring
+# (examples/platforms/sg-*.xml: a switched cluster, a cluster with a shared
+# backbone, two clusters joined by a WAN), run as they are — smpirun
+# -platform on the original file, the hostfile from `steady export
+# --hostfile` — under the one-port-faithful flags (docs/running.md):
+#  1. the optimum is an upper bound, measured: every row steady compare
+#     --measure smpi runs, the algorithms, the LP schedule and SMPI's own
+#     MPI_Bcast / MPI_Reduce in several of its algorithms, stays at or below
+#     it (1e-3 for SimGrid's precision);
+#  2. the LP's schedule reaches 0.90 of it, 1 MiB messages, every operation
+#     of every op verified, and the replay predicts the run within 0.02.
+#
+#   tests/e2e/smpi_network.sh BUILD_DIR      (from the repository root)
+set -u
+source "$(dirname "$0")/lib/executor.bash" smpi_network "${1:?usage: tests/e2e/smpi_network.sh BUILD_DIR}"
+ex=examples/platforms
+
+# 1. compare: a short series per row (30 operations, 4 chunks: the bound
+# holds for any), broadcast and reduce
+echo "steady compare --measure smpi on the SimGrid files, measured / optimum (largest row):"
+for plat in $ex/sg-*.xml; do
+    line="  $(basename "$plat" .xml):"
+    for op in broadcast reduce; do
+        timeout 600 "$steady" compare --op $op --measure smpi --ops 30 --chunks 4 --json "$plat" \
+            >"$tmp/cmp.json" 2>"$tmp/err" ||
+            { fail "compare --op $op $plat: $(head -c 300 "$tmp/err")"; continue; }
+        worst=$(python3 - "$tmp/cmp.json" "$(realpath "$plat")" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["smpi_platform"] == sys.argv[2], d["smpi_platform"]
+rows = [(r["name"], r["measured_throughput"]) for r in d["algorithms"]]
+assert len(rows) >= 10 and all(m is not None for _, m in rows), rows
+assert any(n.startswith("mpi:") for n, _ in rows) and any(n == "lp-schedule" for n, _ in rows)
+name, worst = max(rows, key=lambda r: r[1])
+ratio = worst / d["optimum"]
+print("%s %.4f" % (name, ratio))
+sys.exit(0 if ratio <= 1 + 1e-3 else 1)
+PY
+        ) || { fail "compare --op $op $plat: a row above the optimum ($worst)"; continue; }
+        line="$line $op $worst"
+    done
+    echo "$line"
+done
+
+# 2. the LP schedule, 300 operations of 1 MiB, planned for that series
+echo "steady-run-smpi on the SimGrid files, 300 operations of 1 MiB, achieved / TP (replay):"
+for plat in $ex/sg-*.xml; do
+    "$steady" export --hostfile "$tmp/p.hosts" "$plat" || { fail "export --hostfile $plat"; continue; }
+    line="  $(basename "$plat" .xml):"
+    for op in scatter gossip reduce broadcast; do
+        s="$tmp/$op.sched"
+        "$steady" plan --op $op --series 300 -o "$s" "$plat" >/dev/null 2>"$tmp/err" ||
+            { fail "plan --op $op $plat: $(head -1 "$tmp/err")"; continue; }
+        timeout 300 smpirun -no-privatize "${cfg[@]}" -platform "$plat" -hostfile "$tmp/p.hosts" \
+            -np "$(wc -l <"$tmp/p.hosts")" "$run_smpi" --json --ops 300 "$s" "$plat" \
+            >"$tmp/out" 2>"$tmp/err" ||
+            { fail "smpirun $op $plat: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
+        [ "$(field verified)" = 300 ] && [ "$(field lost)$(field duplicated)$(field corrupt)" = 000 ] ||
+            { fail "$op $plat: verified $(field verified) of 300"; continue; }
+        r=$(field ratio)
+        rp=$("$steady" replay --json --ops 300 "$s" "$plat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ratio"])')
+        line=$(printf '%s %s %.4f (%.4f)' "$line" $op "$r" "$rp")
+        python3 -c 'import sys; r, rp = map(float, sys.argv[1:]); sys.exit(0 if r >= 0.9 and abs(r - rp) <= 0.02 else 1)' "$r" "$rp" ||
+            fail "$op $plat: ratio $r (replay $rp): below 0.90, or not the replay's"
+    done
+    echo "$line"
+done
+
+[ "$failures" -eq 0 ] && echo "PASS smpi_network"
+exit $((failures > 0))
