@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "steady/decompose.h"
 #include "steady/lp.h"
 
 void help_solve(FILE *out)
@@ -119,6 +120,21 @@ static void resource_busy_free(const steady_solution_t *s, mpq_t *busy)
     free(busy);
 }
 
+/* A multicast's achievable throughput: the weights of the trees steady
+ * builds from the LP (steady_trees_decompose), at most its bound; false
+ * when they cannot be built (an approximate solution). */
+static bool achievable(const steady_solution_t *s, mpq_t tp)
+{
+    steady_trees_t *t = NULL;
+    if (!steady_solution_is_exact(s) || steady_trees_decompose(s, &t, NULL) != STEADY_OK)
+        return false;
+    mpq_set_ui(tp, 0, 1);
+    for (int i = 0; i < t->ntrees; i++)
+        mpq_add(tp, tp, t->trees[i].weight);
+    steady_trees_destroy(t);
+    return true;
+}
+
 static void describe_problem(const steady_solution_t *s, char *buf, size_t n)
 {
     const steady_platform_t *p = steady_solution_platform(s);
@@ -176,10 +192,15 @@ static void print_text(const steady_solution_t *s)
                steady_solution_note(s));
     else
         printf("%-13sexact: the rational optimum, verified\n", "");
-    if (steady_solution_is_bound(s))
-        printf("%-13sUPPER BOUND: the targets are a subset of the nodes (a multicast); the\n"
-               "%-13sLP value may not be achievable\n",
+    if (steady_solution_is_bound(s)) {
+        printf("%-13sUPPER BOUND: the targets are a subset of the ranks (a multicast, whose\n"
+               "%-13sexact optimum is not computed); the LP value may not be achievable\n",
                "", "");
+        if (achievable(s, a))
+            print_q("achievable", a,
+                    abstract ? " operations per time unit: the multicast trees steady plans"
+                             : " operations/s: the multicast trees steady plans");
+    }
     if (mpq_sgn(tp) > 0) {
         mpq_inv(a, tp);
         printf("%-13sone operation every %.6g %s\n", "", mpq_get_d(a),
@@ -361,6 +382,8 @@ static int print_json(const steady_solution_t *s)
                                         q_json(c), "busy", q_json(a), "rates", rates));
     }
     json_object_set_new(j, "bottlenecks", bottlenecks);
+    if (steady_solution_is_bound(s))
+        json_object_set_new(j, "achievable", achievable(s, a) ? q_json(a) : json_null());
     json_object_set_new(j, "nodes", nodes);
     json_object_set_new(j, "hops", hops);
     json_object_set_new(j, "resources", resources);

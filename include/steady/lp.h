@@ -53,7 +53,7 @@ typedef struct {
     const int *sources; /* gossip: senders (default: every processor) */
     int nsources;
     const int *targets; /* scatter: default every other processor; gossip: default every
-                           processor; broadcast: default every other node, routers included */
+                           processor; broadcast: default every other processor */
     int ntargets;
     const int *participants; /* reduce: processors in the operator's order (default: every
                                 processor in node order) */
@@ -136,7 +136,8 @@ const int *steady_solution_sources(const steady_solution_t *s, int *count);
 const int *steady_solution_targets(const steady_solution_t *s, int *count);
 
 /* Broadcast only: true when the targets are a strict subset of the other
- * nodes, so that TP is an upper bound of the multicast throughput. */
+ * ranks (processors and routers), so that TP is an upper bound of the
+ * multicast throughput. */
 bool steady_solution_is_bound(const steady_solution_t *s);
 
 /* ---- the optimum --------------------------------------------------------- */

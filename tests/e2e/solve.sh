@@ -31,6 +31,18 @@ grep -qx 'throughput   78125/32768 = 2.384185791 operations/s' "$tmp/out" || fai
 grep -q 'send port of gatewayA' "$tmp/out" || fail "grid scatter: the WAN gateway's send port should bind"
 expect 0 "" "$steady" solve --op broadcast --source P0 --targets P1 $ex/paper-reduce.plat
 grep -q 'UPPER BOUND' "$tmp/out" || fail "multicast not flagged as an upper bound"
+# the default broadcast targets are the processors: on tiers (routers) a
+# bound, which the trees reach; and the same in JSON, and in compare
+expect 0 "" "$steady" solve --op broadcast $ex/tiers.plat
+grep -qx 'throughput   346875/32768 = 10.58578491 operations/s' "$tmp/out" || fail "tiers broadcast TP"
+grep -qx 'achievable   346875/32768 = 10.58578491 operations/s: the multicast trees steady plans' "$tmp/out" ||
+    fail "tiers broadcast: achievable line"
+expect 0 "" "$steady" solve --op broadcast --json $ex/tiers.plat
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["upper_bound"] and d["achievable"]["exact"] == d["throughput"]["exact"] == "346875/32768" and len(d["targets"]) == 11' "$tmp/out" ||
+    fail "tiers broadcast --json: achievable"
+expect 0 "" "$steady" compare --op broadcast --json $ex/tiers.plat
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert abs(d["optimum"] - 346875/32768) < 1e-9' "$tmp/out" ||
+    fail "compare's broadcast optimum on tiers is not solve's"
 
 # JSON: the documented keys, exact fraction and decimal agree
 expect 0 "" "$steady" solve --op gossip --json $ex/homogeneous-complete.plat
