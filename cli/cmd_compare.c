@@ -49,7 +49,7 @@ void help_compare(FILE *out)
             "\n"
             "A second table predicts every algorithm under the Hockney model (a message\n"
             "of x bytes on a hop holds both ports for overhead + latency + x/bandwidth,\n"
-            "what steady-run --calibrate fits): one operation alone and the time per\n"
+            "the values a calibrated platform holds): one operation alone and the time per\n"
             "operation in a series of K, next to the measured time per operation with\n"
             "--measure; and Hoefler and Moor's metrics: the memory of the busiest rank\n"
             "(data buffers and a descriptor per message it sends) and the energy (per\n"

@@ -104,6 +104,15 @@ steady_err_t hockney_run(hockney_report_t *h, const steady_comparison_t *c,
     return rc;
 }
 
+/* human() without the blank it leaves after a number with no unit */
+static void quantity(char *buf, size_t n, double value, const char *unit)
+{
+    human(buf, n, value, unit);
+    size_t len = strlen(buf);
+    while (len > 0 && buf[len - 1] == ' ')
+        buf[--len] = 0;
+}
+
 static void print_bytes(double bytes, char *buf, size_t n)
 {
     int k = 0;
@@ -136,10 +145,11 @@ void hockney_print(const hockney_report_t *h, const steady_comparison_t *c,
     human(b, sizeof b, h->hm.energy_per_byte, "J");
     human(e1, sizeof e1, h->hm.power, "W");
     printf("\nHockney model: a message of x bytes on a hop holds both ports for overhead +\n"
-           "latency + x / bandwidth%s; series of %ld operations; energy %s per message,\n"
-           "%s per byte per hop, %s per rank; %g bytes per send descriptor\n",
-           abstract ? " (cost / chunks + latency: abstract costs)" : "", h->ops, a, b, e1,
-           h->hm.descriptor_bytes);
+           "latency + x / bandwidth%s\n"
+           "series of %ld operations; energy %s per message, %s per byte per hop,\n"
+           "%s per rank%s; %g bytes per send descriptor\n",
+           abstract ? "; abstract costs: a chunk takes cost / chunks + latency" : "", h->ops, a, b,
+           e1, abstract ? " (a time unit taken as a second)" : "", h->hm.descriptor_bytes);
     printf("\n%-12s %6s  %-11s %-11s ", "algorithm", "chunks", "one op", "series/op");
     if (measured)
         printf("%-11s %-9s ", "measured/op", "meas/pred");
@@ -147,8 +157,8 @@ void hockney_print(const hockney_report_t *h, const steady_comparison_t *c,
     for (int i = 0; i < c->nalgos; i++) {
         const steady_hockney_t *m = &h->algos[i];
         char t1[32], ts[32], mem[32], meas[32] = "-", ratio[32] = "-";
-        human(t1, sizeof t1, m->one_op, tu);
-        human(ts, sizeof ts, m->series, tu);
+        quantity(t1, sizeof t1, m->one_op, tu);
+        quantity(ts, sizeof ts, m->series, tu);
         print_bytes(m->memory, mem, sizeof mem);
         human(e1, sizeof e1, m->energy_one_op, "J");
         human(e2, sizeof e2, m->energy_series, "J");
@@ -156,7 +166,7 @@ void hockney_print(const hockney_report_t *h, const steady_comparison_t *c,
         if (measured) {
             double mt = 1 / c->measured[i];
             if (isfinite(c->measured[i]) && c->measured[i] > 0) {
-                human(meas, sizeof meas, mt, tu);
+                quantity(meas, sizeof meas, mt, tu);
                 snprintf(ratio, sizeof ratio, "%.4f", mt / m->series);
             }
             printf("%-11s %-9s ", meas, ratio);
@@ -182,7 +192,8 @@ void hockney_print(const hockney_report_t *h, const steady_comparison_t *c,
             if (q == STEADY_PICK_ENERGY)
                 human(v, sizeof v, h->sel[k].pick[q].value, "J/op");
             else
-                human(v, sizeof v, h->sel[k].pick[q].value, q == 1 ? "s/op" : "s");
+                quantity(v, sizeof v, h->sel[k].pick[q].value,
+                         q == 1 ? (abstract ? "units/op" : "s/op") : tu);
             printf("%-10s %-13s %-40s %s\n", q ? "" : size, what[q], names, v);
         }
     }
