@@ -364,8 +364,7 @@ static int print_json(const steady_comparison_t *c, const steady_platform_t *p,
                       flag_or_null(s, s && s->extra_timed_out[i]), "chunks", "segments",
                       lp && s ? json_integer(s->lp_segments) : json_null(), "makespan_estimate",
                       "operator", extra_operator(c, c->extra[i].name), "bottleneck"));
-        json_object_set_new(json_array_get(algos, (size_t)(c->nalgos + i)), "hockney",
-                            json_null());
+        json_object_set_new(json_array_get(algos, (size_t)(c->nalgos + i)), "hockney", json_null());
     }
     json_t *j = json_pack(
         "{s:s, s:s, s:s, s:i, s:b, s:f, s:f, s:s, s:o, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "op",
@@ -389,7 +388,7 @@ static int print_json(const steady_comparison_t *c, const steady_platform_t *p,
     json_object_set_new(j, "measured_ops", s ? json_integer(s->ops) : json_null());
     json_object_set_new(j, "smpi_cfg", cfg);
     json_object_set_new(j, "smpi_platform",
-                        !s                 ? json_null()
+                        !s                ? json_null()
                         : s->simgrid_file ? json_string(s->simgrid_file)
                                           : json_string("export"));
     json_object_set_new(j, "row_timeout", s ? json_real(s->row_timeout) : json_null());
@@ -575,8 +574,9 @@ int cmd_compare(int argc, char **argv)
         goto done;
     }
     if (sizes && steady_platform_is_abstract(p)) {
-        status = usage_error("compare", "--sizes needs a platform with bandwidths (%s has "
-                                        "abstract costs, the same for every size)",
+        status = usage_error("compare",
+                             "--sizes needs a platform with bandwidths (%s has "
+                             "abstract costs, the same for every size)",
                              argv[optind]);
         goto done;
     }

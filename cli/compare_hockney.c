@@ -52,8 +52,7 @@ int hockney_parse_constant(const char *flag, const char *arg, double *out)
 
 /* The best of every algorithm for one size, per pick. */
 static steady_err_t select_size(hockney_report_t *h, const steady_comparison_t *c,
-                                const steady_platform_t *p, double size, int k,
-                                steady_error_t *err)
+                                const steady_platform_t *p, double size, int k, steady_error_t *err)
 {
     steady_routes_t *r = NULL;
     steady_err_t rc = steady_routes_create(p, size, &r, err);
@@ -90,9 +89,8 @@ steady_err_t hockney_run(hockney_report_t *h, const steady_comparison_t *c,
     steady_routes_t *r = NULL;
     steady_err_t rc = steady_routes_create(p, c->msg_size, &r, err);
     for (int i = 0; !rc && i < c->nalgos; i++)
-        rc = steady_hockney_evaluate(r, c->algos[i].algo, c->op, c->root, c->msg_size,
-                                     c->task_cost, c->algos[i].chunks, h->ops, &h->hm,
-                                     &h->algos[i], err);
+        rc = steady_hockney_evaluate(r, c->algos[i].algo, c->op, c->root, c->msg_size, c->task_cost,
+                                     c->algos[i].chunks, h->ops, &h->hm, &h->algos[i], err);
     steady_routes_destroy(r);
     if (h->nsizes == 0) {
         h->sizes[0] = c->msg_size;
@@ -124,8 +122,7 @@ static void print_bytes(double bytes, char *buf, size_t n)
 }
 
 /* "binomial (1)" or "twotreec (4) = chain (4)" */
-static void pick_names(const hockney_pick_t *s, const steady_comparison_t *c, char *buf,
-                       size_t n)
+static void pick_names(const hockney_pick_t *s, const steady_comparison_t *c, char *buf, size_t n)
 {
     size_t len = 0;
     buf[0] = 0;
@@ -177,8 +174,9 @@ void hockney_print(const hockney_report_t *h, const steady_comparison_t *c,
            "port per operation, n trees; series/op: (A + K L - L n/C) / K%s;\n"
            "memory/rank: the busiest rank's data buffers + a descriptor per message it\n"
            "sends; energy: e x messages + E x bytes + power x ranks x time)\n",
-           measured ? ";\nmeasured/op: 1 / the measured throughput, meas/pred its ratio to series/op"
-                    : "");
+           measured
+               ? ";\nmeasured/op: 1 / the measured throughput, meas/pred its ratio to series/op"
+               : "");
     printf("\nselection (Hockney model; chunks in parentheses; '=' ties)\n");
     for (int k = 0; k < h->nsel; k++) {
         static const char *const what[3] = {"one op", "series", "least energy"};
@@ -203,16 +201,15 @@ json_t *hockney_json_algo(const hockney_report_t *h, int i, double measured)
 {
     const steady_hockney_t *m = &h->algos[i];
     bool meas = isfinite(measured) && measured > 0;
-    return json_pack("{s:i, s:f, s:f, s:f, s:I, s:f, s:o, s:o, s:f, s:f, s:f, s:f, s:f, s:f, "
-                     "s:f}",
-                     "chunks", m->chunks, "fill", m->fill, "load", m->load, "one_op", m->one_op,
-                     "series_ops", (json_int_t)m->series_ops, "series_per_op", m->series,
-                     "measured_per_op", meas ? json_real(1 / measured) : json_null(),
-                     "measured_over_predicted",
-                     meas ? json_real(1 / measured / m->series) : json_null(), "messages",
-                     m->messages, "bytes", m->bytes, "buffer_bytes", m->buffer_bytes,
-                     "descriptors", m->descriptors, "memory", m->memory, "energy_one_op",
-                     m->energy_one_op, "energy_per_op", m->energy_series);
+    return json_pack(
+        "{s:i, s:f, s:f, s:f, s:I, s:f, s:o, s:o, s:f, s:f, s:f, s:f, s:f, s:f, "
+        "s:f}",
+        "chunks", m->chunks, "fill", m->fill, "load", m->load, "one_op", m->one_op, "series_ops",
+        (json_int_t)m->series_ops, "series_per_op", m->series, "measured_per_op",
+        meas ? json_real(1 / measured) : json_null(), "measured_over_predicted",
+        meas ? json_real(1 / measured / m->series) : json_null(), "messages", m->messages, "bytes",
+        m->bytes, "buffer_bytes", m->buffer_bytes, "descriptors", m->descriptors, "memory",
+        m->memory, "energy_one_op", m->energy_one_op, "energy_per_op", m->energy_series);
 }
 
 json_t *hockney_json(const hockney_report_t *h, const steady_comparison_t *c)

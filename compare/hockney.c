@@ -218,8 +218,9 @@ steady_err_t steady_hockney_evaluate(const steady_routes_t *r, steady_algo_t alg
     if (!(msg_size >= 0) || !isfinite(msg_size) || !(task_cost >= 0) || !isfinite(task_cost))
         return steady_error_set(err, STEADY_EINVAL, "message size and task cost must be positive");
     if (chunks < 1 || series_ops < 1)
-        return steady_error_set(err, STEADY_EINVAL, "chunks and operations must be positive (%d, %ld)",
-                                chunks, series_ops);
+        return steady_error_set(err, STEADY_EINVAL,
+                                "chunks and operations must be positive (%d, %ld)", chunks,
+                                series_ops);
     if (!(k.energy_per_message >= 0) || !(k.energy_per_byte >= 0) || !(k.power >= 0) ||
         !(k.descriptor_bytes >= 0))
         return steady_error_set(err, STEADY_EINVAL, "energy and memory constants must be >= 0");
@@ -257,8 +258,7 @@ steady_err_t steady_hockney_evaluate(const steady_routes_t *r, steady_algo_t alg
         fill = fb;
     }
     if (!ok) {
-        rc = steady_error_set(err, STEADY_EINVAL,
-                              "%s: two of its ranks have no route between them",
+        rc = steady_error_set(err, STEADY_EINVAL, "%s: two of its ranks have no route between them",
                               steady_algo_name(algo));
         goto cleanup;
     }

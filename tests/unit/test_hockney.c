@@ -63,10 +63,8 @@ static steady_hockney_t eval(const steady_platform_t *p, steady_algo_t algo, ste
 static void test_line_broadcast(void)
 {
     steady_platform_t *p = parse_ok(LINE4, STEADY_FORMAT_NATIVE);
-    steady_hm_params_t hm = {.energy_per_message = 1e-6,
-                             .energy_per_byte = 1e-9,
-                             .power = 2,
-                             .descriptor_bytes = 32};
+    steady_hm_params_t hm = {
+        .energy_per_message = 1e-6, .energy_per_byte = 1e-9, .power = 2, .descriptor_bytes = 32};
     double m = 65536, tau1 = ALPHA + BETA * m, tau4 = ALPHA + BETA * m / 4;
     steady_hockney_t h = eval(p, STEADY_ALGO_CHAIN, STEADY_COLL_BROADCAST, m, 0, 1, 10, &hm);
     ASSERT_CLOSE(h.one_op, 3 * tau1);
@@ -169,8 +167,8 @@ static void test_selection(void)
 {
     steady_platform_t *p = parse_ok(K4, STEADY_FORMAT_NATIVE);
     const unsigned small = 1u << STEADY_ALGO_BINOMIAL | 1u << STEADY_ALGO_BINARY;
-    const unsigned large = 1u << STEADY_ALGO_CHAIN | 1u << STEADY_ALGO_TWOTREEC |
-                           1u << STEADY_ALGO_TWOTREES;
+    const unsigned large =
+        1u << STEADY_ALGO_CHAIN | 1u << STEADY_ALGO_TWOTREEC | 1u << STEADY_ALGO_TWOTREES;
     const double sizes[4] = {4096, 65536, 1048576, 16777216};
     const unsigned expect[4] = {small, small, large, large};
     const int expect_c[4] = {1, 1, 4, 16};
@@ -200,15 +198,15 @@ static void test_errors(void)
     steady_error_t err = {0};
     steady_hockney_t h;
     CU_ASSERT_EQUAL_FATAL(steady_routes_create(p, 1024, &r, &err), STEADY_OK);
-    CU_ASSERT_EQUAL(steady_hockney_evaluate(r, STEADY_ALGO_CHAIN, STEADY_COLL_BROADCAST, 0, 1024,
-                                            0, 0, 1, NULL, &h, &err),
+    CU_ASSERT_EQUAL(steady_hockney_evaluate(r, STEADY_ALGO_CHAIN, STEADY_COLL_BROADCAST, 0, 1024, 0,
+                                            0, 1, NULL, &h, &err),
                     STEADY_EINVAL);
     CU_ASSERT_EQUAL(steady_hockney_evaluate(r, STEADY_ALGO_TWOTREEC_C, STEADY_COLL_BROADCAST, 0,
                                             1024, 0, 2, 1, NULL, &h, &err),
                     STEADY_EINVAL);
     steady_hm_params_t bad = {.power = -1};
-    CU_ASSERT_EQUAL(steady_hockney_evaluate(r, STEADY_ALGO_CHAIN, STEADY_COLL_BROADCAST, 0, 1024,
-                                            0, 1, 1, &bad, &h, &err),
+    CU_ASSERT_EQUAL(steady_hockney_evaluate(r, STEADY_ALGO_CHAIN, STEADY_COLL_BROADCAST, 0, 1024, 0,
+                                            1, 1, &bad, &h, &err),
                     STEADY_EINVAL);
     steady_routes_destroy(r);
     steady_platform_destroy(p);
