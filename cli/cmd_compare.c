@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "compare_hockney.h"
 #include "compare_smpi.h"
 #include "steady/compare.h"
 
@@ -21,7 +22,9 @@ void help_compare(FILE *out)
     fprintf(out,
             "usage: steady compare --op broadcast|reduce|allreduce [--root NAME]\n"
             "                      [--msg-size BYTES] [--task-cost FLOP] [--chunks C|auto]\n"
-            "                      [--measure smpi [--ops K] [--segments auto|M]\n"
+            "                      [--ops K] [--sizes LIST] [--energy-per-message J]\n"
+            "                      [--energy-per-byte J] [--power W] [--descriptor-bytes B]\n"
+            "                      [--measure smpi [--segments auto|M]\n"
             "                      [--smpi-cfg tuned|default|FLAGS] [--row-timeout S]]\n"
             "                      [--json] [-o CHART.svg] [--approx] [--time-limit SEC]\n"
             "                      [--from FORMAT] [--quiet] PLATFORM\n"
@@ -44,6 +47,16 @@ void help_compare(FILE *out)
             "model; the measured throughput and its ratio to the optimum fill the table.\n"
             "A run that fails or does not verify every operation is an error.\n"
             "\n"
+            "A second table predicts every algorithm under the Hockney model (a message\n"
+            "of x bytes on a hop holds both ports for overhead + latency + x/bandwidth,\n"
+            "the values a calibrated platform holds): one operation alone and the time per\n"
+            "operation in a series of K, next to the measured time per operation with\n"
+            "--measure; and Hoefler and Moor's metrics: the memory of the busiest rank\n"
+            "(data buffers and a descriptor per message it sends) and the energy (per\n"
+            "message, per byte per hop, static power per rank).  Then, per message size,\n"
+            "the algorithm (and chunk count) the model picks for one operation, for a\n"
+            "series and for the least energy.\n"
+            "\n"
             "  --op OP               broadcast, reduce or allreduce (required)\n"
             "  --root NAME           the root processor (default: the first processor);\n"
             "                        --source (broadcast) and --target (reduce) are synonyms\n"
@@ -57,7 +70,14 @@ void help_compare(FILE *out)
             "  --measure smpi        measure every row under SMPI (see above); with an\n"
             "                        abstract platform one cost unit is --msg-size bytes\n"
             "                        (1 MiB) and one simulated second\n"
-            "  --ops K               operations per measured row (default %d)\n"
+            "  --ops K               operations in a series: the Hockney prediction's and\n"
+            "                        each measured row's (default %d)\n"
+            "  --sizes LIST          message sizes for the selection, e.g.\n"
+            "                        4KiB,64KiB,1MiB,16MiB (default: --msg-size)\n"
+            "  --energy-per-message J  energy of one message (default 16.5e-12, Hoefler-Moor)\n"
+            "  --energy-per-byte J   energy per byte per hop (default 8.1e-9, Hoefler-Moor)\n"
+            "  --power W             static power per rank (default 0.5, Hoefler-Moor)\n"
+            "  --descriptor-bytes B  memory per send descriptor (default 32, Hoefler-Moor)\n"
             "  --segments auto|M     the lp-schedule's segments per operation, as steady\n"
             "                        plan --segments (default auto)\n"
             "  --smpi-cfg CFG        SimGrid's configuration for every run: tuned (default:\n"
@@ -310,7 +330,7 @@ static json_t *flag_or_null(const smpi_measure_t *s, bool flag)
 }
 
 static int print_json(const steady_comparison_t *c, const steady_platform_t *p,
-                      const smpi_measure_t *s)
+                      const smpi_measure_t *s, const hockney_report_t *hr)
 {
     bool abstract = steady_platform_is_abstract(p);
     json_t *algos = json_array();
@@ -328,6 +348,8 @@ static int print_json(const steady_comparison_t *c, const steady_platform_t *p,
                       flag_or_null(s, s && s->algo_timed_out[i]), "chunks", m->chunks, "segments",
                       "makespan_estimate", number_or_null(m->makespan), "operator",
                       operator_needed(c, m), "bottleneck", buf));
+        json_object_set_new(json_array_get(algos, (size_t)i), "hockney",
+                            hockney_json_algo(hr, i, c->measured[i]));
     }
     /* the measured rows without an algorithm: lp-schedule, mpi:NAME */
     for (int i = 0; i < c->nextra; i++) {
@@ -342,6 +364,7 @@ static int print_json(const steady_comparison_t *c, const steady_platform_t *p,
                       flag_or_null(s, s && s->extra_timed_out[i]), "chunks", "segments",
                       lp && s ? json_integer(s->lp_segments) : json_null(), "makespan_estimate",
                       "operator", extra_operator(c, c->extra[i].name), "bottleneck"));
+        json_object_set_new(json_array_get(algos, (size_t)(c->nalgos + i)), "hockney", json_null());
     }
     json_t *j = json_pack(
         "{s:s, s:s, s:s, s:i, s:b, s:f, s:f, s:s, s:o, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "op",
@@ -365,11 +388,12 @@ static int print_json(const steady_comparison_t *c, const steady_platform_t *p,
     json_object_set_new(j, "measured_ops", s ? json_integer(s->ops) : json_null());
     json_object_set_new(j, "smpi_cfg", cfg);
     json_object_set_new(j, "smpi_platform",
-                        !s                 ? json_null()
+                        !s                ? json_null()
                         : s->simgrid_file ? json_string(s->simgrid_file)
                                           : json_string("export"));
     json_object_set_new(j, "row_timeout", s ? json_real(s->row_timeout) : json_null());
     json_object_set_new(j, "timed_out", s ? json_integer(s->timed_out) : json_null());
+    json_object_set_new(j, "hockney", hockney_json(hr, c));
     int rc =
         json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0 ? EXIT_OK : EXIT_FAIL;
     putchar('\n');
@@ -388,7 +412,12 @@ int cmd_compare(int argc, char **argv)
         O_OPS,
         O_SEGMENTS,
         O_SMPI_CFG,
-        O_ROW_TIMEOUT
+        O_ROW_TIMEOUT,
+        O_SIZES,
+        O_E_MSG,
+        O_E_BYTE,
+        O_POWER,
+        O_DESC
     };
     static const struct option opts[] = {{"op", required_argument, NULL, O_OP},
                                          {"root", required_argument, NULL, O_ROOT},
@@ -408,12 +437,20 @@ int cmd_compare(int argc, char **argv)
                                          {"segments", required_argument, NULL, O_SEGMENTS},
                                          {"smpi-cfg", required_argument, NULL, O_SMPI_CFG},
                                          {"row-timeout", required_argument, NULL, O_ROW_TIMEOUT},
+                                         {"sizes", required_argument, NULL, O_SIZES},
+                                         {"energy-per-message", required_argument, NULL, O_E_MSG},
+                                         {"energy-per-byte", required_argument, NULL, O_E_BYTE},
+                                         {"power", required_argument, NULL, O_POWER},
+                                         {"descriptor-bytes", required_argument, NULL, O_DESC},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     problem_args_t a; /* --op, --source, --target, --msg-size, --task-cost, --time-limit, --from */
     problem_args_init(&a, "compare");
     smpi_measure_t sm; /* --ops, --segments, --smpi-cfg, --row-timeout */
     smpi_measure_init(&sm);
+    hockney_report_t hr; /* --sizes, --energy-per-message, --energy-per-byte, --power, ... */
+    hockney_init(&hr);
+    bool sizes = false;
     const char *root_flag = NULL, *root_name = NULL, *chart = NULL, *cfg = NULL;
     const char *measure_flag = NULL; /* a flag of --measure smpi, given without it */
     bool json = false, measure = false;
@@ -443,8 +480,28 @@ int cmd_compare(int argc, char **argv)
                 return usage_error("compare", "--measure takes smpi (%s)", optarg);
             measure = true;
             break;
+        case O_SIZES:
+            if (hockney_parse_sizes(&hr, optarg) != EXIT_OK)
+                return EXIT_USAGE;
+            sizes = true;
+            break;
+        case O_E_MSG:
+        case O_E_BYTE:
+        case O_POWER:
+        case O_DESC: {
+            double *v = c == O_E_MSG    ? &hr.hm.energy_per_message
+                        : c == O_E_BYTE ? &hr.hm.energy_per_byte
+                        : c == O_POWER  ? &hr.hm.power
+                                        : &hr.hm.descriptor_bytes;
+            const char *flag = c == O_E_MSG    ? "--energy-per-message"
+                               : c == O_E_BYTE ? "--energy-per-byte"
+                               : c == O_POWER  ? "--power"
+                                               : "--descriptor-bytes";
+            if (hockney_parse_constant(flag, optarg, v) != EXIT_OK)
+                return EXIT_USAGE;
+            break;
+        }
         case O_OPS:
-            measure_flag = "--ops";
             sm.ops = strtol(optarg, &end, 10);
             if (*end || end == optarg || sm.ops < 1 || sm.ops > 1000000000L)
                 return usage_error("compare", "--ops takes a positive integer (%s)", optarg);
@@ -516,6 +573,13 @@ int cmd_compare(int argc, char **argv)
         status = report(&err);
         goto done;
     }
+    if (sizes && steady_platform_is_abstract(p)) {
+        status = usage_error("compare",
+                             "--sizes needs a platform with bandwidths (%s has "
+                             "abstract costs, the same for every size)",
+                             argv[optind]);
+        goto done;
+    }
     /* a SimGrid file is measured as it is, not as steady exports it */
     if (measure && format == STEADY_FORMAT_SIMGRID && strcmp(argv[optind], "-") != 0 &&
         !(sm.simgrid_file = realpath(argv[optind], NULL))) {
@@ -540,6 +604,9 @@ int cmd_compare(int argc, char **argv)
     steady_err_t rc = steady_compare_run(p, (steady_collop_t)op, root, &mo, &a.sopts, &cmp, &err);
     if (!rc && measure)
         status = smpi_measure(&sm, &cmp, p, &a);
+    hr.ops = sm.ops;
+    if (!rc && status == EXIT_OK && (rc = hockney_run(&hr, &cmp, p, &err)))
+        status = EXIT_FAIL;
     problem_progress_clear(&a);
     if (rc)
         status = report(&err);
@@ -558,9 +625,11 @@ int cmd_compare(int argc, char **argv)
         }
     }
     if (json)
-        status = print_json(&cmp, p, measure ? &sm : NULL);
-    else
+        status = print_json(&cmp, p, measure ? &sm : NULL, &hr);
+    else {
         print_text(&cmp, p, chunks, measure ? &sm : NULL);
+        hockney_print(&hr, &cmp, p, measure);
+    }
     if (status == EXIT_OK && measure && sm.timed_out > 0) {
         fflush(stdout);
         fprintf(stderr, "steady compare: --measure smpi: %d row%s timed out (--row-timeout %g):",

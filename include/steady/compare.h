@@ -263,6 +263,84 @@ steady_err_t steady_model_evaluate(const steady_routes_t *r, steady_algo_t algo,
                                    int root, const steady_model_options_t *opts,
                                    steady_model_t *out, steady_error_t *err);
 
+/* ---- the Hockney model and the Hoefler-Moor metrics ----------------------
+ *
+ * Closed-form predictions (docs/comparison.md, "Model-based selection"):
+ * a message of x bytes on hop h costs tau_h(x) = alpha_h + beta_h x, with
+ * alpha_h = overhead + latency and beta_h = 1 / bandwidth (the Hockney
+ * model, what steady-run --calibrate fits per edge), and holds both ports
+ * that long; a route costs the sum of its hops (store and forward).  With
+ * the message in C chunks of x = s/C bytes:
+ *   fill A     the first chunk's time through the trees (each rank sends to
+ *              its children one after the other, in send order; a reduce
+ *              rank receives, then combines, child after child);
+ *   load L     the busiest port's or processor's time per operation;
+ *   one op     T1 = A + L - L n / C (n: trees per phase carrying chunks):
+ *              the pipeline formula, (P + C - 2) tau for the chain, the
+ *              seeds' binomial, binary and double-tree models on uniform
+ *              alpha, beta;
+ *   series     K operations back to back: TK = A + K L - L n / C.
+ * The Hoefler-Moor columns: per operation, messages (hop transfers) and
+ * bytes moved; energy = e messages + E bytes + power x ranks x time; the
+ * memory of the busiest rank = its data buffers + d x the messages it
+ * sends (one descriptor each). */
+typedef struct {
+    double energy_per_message; /* e, joules per message */
+    double energy_per_byte;    /* E, joules per byte moved over a hop */
+    double power;              /* static watts per rank */
+    double descriptor_bytes;   /* d, bytes per message descriptor */
+} steady_hm_params_t;
+
+/* The defaults, Hoefler and Moor's InfiniBand example (their section 4.2):
+ * e = 16.5 pJ, E = 8.1 nJ/B, 0.5 W, d = 32 B. */
+#define STEADY_HM_DEFAULTS ((steady_hm_params_t){16.5e-12, 8.1e-9, 0.5, 32})
+
+typedef struct {
+    steady_algo_t algo;
+    steady_collop_t op;
+    int chunks;
+    double fill;          /* A */
+    double load;          /* L: per operation, time units */
+    double one_op;        /* T1 */
+    long series_ops;      /* K */
+    double series;        /* TK / K: time per operation in the series */
+    double messages;      /* per operation (hop transfers) */
+    double bytes;         /* per operation, bytes over hops */
+    double buffer_bytes;  /* data buffers of the rank with the most memory */
+    double descriptors;   /* messages that rank sends per operation */
+    double memory;        /* its buffers + d x descriptors, bytes */
+    int memory_rank;      /* that rank (node id) */
+    double energy_one_op; /* joules, one operation alone */
+    double energy_series; /* joules per operation in the series */
+} steady_hockney_t;
+
+/* The Hockney prediction of algo for op rooted at node `root`, the message
+ * of msg_size bytes (0: 1 MiB) in `chunks` >= 1 chunks, combines of
+ * task_cost flop (0: the default of steady_model_options_t), a series of
+ * series_ops >= 1 operations, the energy and memory constants hm (NULL:
+ * STEADY_HM_DEFAULTS).  Errors (EINVAL): as steady_model_evaluate. */
+steady_err_t steady_hockney_evaluate(const steady_routes_t *r, steady_algo_t algo,
+                                     steady_collop_t op, int root, double msg_size,
+                                     double task_cost, int chunks, long series_ops,
+                                     const steady_hm_params_t *hm, steady_hockney_t *out,
+                                     steady_error_t *err);
+
+/* What steady_hockney_best minimises. */
+typedef enum {
+    STEADY_PICK_ONE_OP = 0, /* T1 */
+    STEADY_PICK_SERIES,     /* TK / K */
+    STEADY_PICK_ENERGY      /* energy per operation in the series */
+} steady_pick_t;
+
+/* steady_hockney_evaluate with the chunk count, among 1, 2, 3, 4, 6, 8, 12,
+ * 16, 24, 32, 48 below max_chunks (0: 64; at most one chunk per byte) and
+ * max_chunks itself, at least 2 for the two-tree algorithms, that
+ * minimises `pick` (ties: the fewest chunks). */
+steady_err_t steady_hockney_best(const steady_routes_t *r, steady_algo_t algo, steady_collop_t op,
+                                 int root, double msg_size, double task_cost, long series_ops,
+                                 const steady_hm_params_t *hm, steady_pick_t pick, int max_chunks,
+                                 steady_hockney_t *out, steady_error_t *err);
+
 /* ---- the comparison ---------------------------------------------------- */
 
 #define STEADY_COMPARE_EXTRA_MAX 12

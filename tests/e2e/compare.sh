@@ -133,7 +133,7 @@ expect 2 "steady compare: --chunks takes a positive integer or auto (0) $u" \
     "$steady" compare --op broadcast --chunks 0 $ex/paper-reduce.plat
 expect 2 "steady compare: --chunks takes a positive integer or auto (many) $u" \
     "$steady" compare --op broadcast --chunks many $ex/paper-reduce.plat
-for flag in "--ops 5" "--segments 2" "--smpi-cfg default" "--row-timeout 5"; do
+for flag in "--segments 2" "--smpi-cfg default" "--row-timeout 5"; do
     expect 2 "steady compare: ${flag% *} goes with --measure smpi $u" \
         "$steady" compare --op broadcast $flag $ex/paper-reduce.plat
 done

@@ -32,6 +32,7 @@ int main(void)
     suite_check();
     suite_replay();
     suite_compare();
+    suite_hockney();
     suite_draw();
     suite_reliability();
     CU_basic_set_mode(CU_BRM_VERBOSE);

@@ -25,6 +25,7 @@ void suite_schedule(void);
 void suite_check(void);
 void suite_replay(void);
 void suite_compare(void);
+void suite_hockney(void);
 void suite_draw(void);
 void suite_reliability(void);
 
