@@ -130,29 +130,57 @@ steady_err_t plan_series_rate(const steady_schedule_t *x, const steady_platform_
     return rc;
 }
 
-/* x replaces *best when it runs the series faster (else it is
- * destroyed). */
-static steady_err_t keep_faster(steady_schedule_t *x, const steady_platform_t *p, long series,
-                                steady_schedule_t **best, double *best_rate, steady_error_t *err)
+/* The candidates built and replayed: each one's series rate and MPI
+ * messages per operation. */
+typedef struct {
+    int n;
+    steady_schedule_t *x[3 * NCAND];
+    double rate[3 * NCAND], msgs[3 * NCAND];
+} built_t;
+
+/* Replays x and keeps it in b (x belongs to b from then on). */
+static steady_err_t keep(steady_schedule_t *x, const steady_platform_t *p, long series, built_t *b,
+                         steady_error_t *err)
 {
-    double rate = 0;
+    double rate = 0, msgs = 0;
+    long count;
+    b->x[b->n] = x;
+    b->rate[b->n] = b->msgs[b->n] = 0;
+    b->n++;
     steady_err_t rc = plan_series_rate(x, p, series, &rate, err);
-    if (!rc && rate > *best_rate) {
-        *best_rate = rate;
-        steady_schedule_destroy(*best);
-        *best = x;
-    } else {
-        steady_schedule_destroy(x);
-    }
+    if (!rc)
+        rc = steady_schedule_message_count(x, p, &count, &msgs, err);
+    b->rate[b->n - 1] = rate;
+    b->msgs[b->n - 1] = msgs;
     return rc;
 }
 
-/* The schedule of a whole-count solution x (its exact period) as a
- * fixed-period schedule of s's problem: the throughput against s's
- * optimum, and §4.6's bound with the larger of the two decompositions'
- * tree counts.  *out is NULL when the loss exceeds that bound, or when the
- * decomposition's weights make the exact period too long (2^40: the only
- * STEADY_EINVAL of an exact solution's schedule). */
+/* The message objective (docs/schedule-format.md): among the candidates
+ * whose replayed rate is within MESSAGE_SLACK of the fastest, the one with
+ * the fewest MPI messages per operation (the faster one on a tie); the
+ * others are destroyed. */
+static steady_schedule_t *pick_fewest_messages(built_t *b, double *rate)
+{
+    double fastest = 0;
+    for (int i = 0; i < b->n; i++)
+        fastest = b->rate[i] > fastest ? b->rate[i] : fastest;
+    int pick = -1;
+    for (int i = 0; i < b->n; i++)
+        if (b->rate[i] > 0 && b->rate[i] >= fastest * (1 - MESSAGE_SLACK) &&
+            (pick < 0 || b->msgs[i] < b->msgs[pick] ||
+             (b->msgs[i] == b->msgs[pick] && b->rate[i] > b->rate[pick])))
+            pick = i;
+    if (pick < 0) /* nothing replayed at a positive rate: the first */
+        pick = 0;
+    steady_schedule_t *x = b->n ? b->x[pick] : NULL;
+    *rate = b->n ? b->rate[pick] : -1;
+    for (int i = 0; i < b->n; i++)
+        if (i != pick)
+            steady_schedule_destroy(b->x[i]);
+    b->n = 0;
+    return x;
+}
+
 static steady_err_t build(const steady_solution_t *s, const steady_plan_options_t *opts,
                           steady_schedule_t **out, double *rate, steady_error_t *err);
 
@@ -178,7 +206,8 @@ static steady_err_t whole_schedule(const steady_solution_t *s, int ntrees,
     return STEADY_OK;
 }
 
-/* Builds and replays every candidate of both kinds, and keeps the fastest. */
+/* Builds and replays every candidate of both kinds, and keeps the one
+ * pick_fewest_messages() chooses. */
 static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan_options_t *opts,
                                    const steady_trees_t *tr, const int *interval,
                                    const candidates_t *cands, const whole_cands_t *whole,
@@ -187,31 +216,44 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
 {
     const steady_platform_t *p = steady_solution_platform(s);
     steady_err_t rc = STEADY_OK;
+    built_t b = {0};
     *best_rate = -1;
     *best = NULL;
     double total = cands->n + whole->n;
     for (int c = 0; c < cands->n && !rc; c++) {
         progress(opts, "period candidates, built and replayed", c, total);
-        steady_schedule_t *x = schedule_new();
-        rc = x ? fill_header(x, s, opts, err) : oom(err);
-        if (!rc) {
-            mpq_set(x->period, cands->period[c]);
-            x->ops_per_period = cands->ops[c];
-            x->fixed_period = true;
-            plan_set_rates(x, tr->ntrees);
-            rc = plan_assemble(x, s, tr, cands->weight[c], interval, err);
+        /* the matchings kept from round to round, then, on a small
+         * period, taken afresh each round: another slot structure */
+        for (int rule = STEADY_MATCHING_KEEP; rule <= STEADY_MATCHING_FRESH && !rc; rule++) {
+            steady_schedule_t *x = schedule_new();
+            rc = x ? fill_header(x, s, opts, err) : oom(err);
+            if (!rc) {
+                mpq_set(x->period, cands->period[c]);
+                x->ops_per_period = cands->ops[c];
+                x->fixed_period = true;
+                plan_set_rates(x, tr->ntrees);
+                rc = plan_assemble(x, s, tr, cands->weight[c], interval,
+                                   (steady_matching_rule_t)rule, err);
+            }
+            long ncomms = 0;
+            for (int i = 0; !rc && i < x->ntrees; i++)
+                for (int j = 0; j < x->trees[i].nsteps; j++)
+                    ncomms += x->trees[i].steps[j].kind == STEADY_STEP_SEND;
+            if (rc)
+                steady_schedule_destroy(x);
+            else
+                rc = keep(x, p, series, &b, err);
+            if (ncomms > FRESH_MAX_COMMS)
+                break;
         }
-        if (rc)
-            steady_schedule_destroy(x);
-        else
-            rc = keep_faster(x, p, series, best, best_rate, err);
     }
     for (int c = 0; c < whole->n && !rc; c++) {
         progress(opts, "period candidates, built and replayed", cands->n + c, total);
         steady_schedule_t *x;
         if (!(rc = whole_schedule(s, tr->ntrees, whole->sol[c], opts, &x, err)) && x)
-            rc = keep_faster(x, p, series, best, best_rate, err);
+            rc = keep(x, p, series, &b, err);
     }
+    *best = pick_fewest_messages(&b, best_rate);
     if (rc) {
         steady_schedule_destroy(*best);
         *best = NULL;
@@ -275,7 +317,7 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
     if (!rc && period == STEADY_PERIOD_AUTO && cands.score[0] < 1)
         rc = plan_whole_search(s, opts, series, depth, cands.score[0], &whole, err);
     double best_rate = 0;
-    if (!rc && cands.n + whole.n > 1) {
+    if (!rc && cands.n + whole.n > 0) {
         steady_schedule_t *best;
         if (!(rc = pick_by_replay(s, opts, tr, interval, &cands, &whole, series, &best, &best_rate,
                                   err))) {
@@ -283,7 +325,7 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
             sc = best;
         }
     } else if (!rc) {
-        rc = plan_assemble(sc, s, tr, weight, interval, err);
+        rc = plan_assemble(sc, s, tr, weight, interval, STEADY_MATCHING_KEEP, err);
     }
     plan_candidates_free(&cands);
     plan_whole_free(&whole);
@@ -360,31 +402,42 @@ steady_err_t steady_schedule_plan(const steady_solution_t *s, const steady_solve
                                 want, size);
     if (want > 0)
         return plan_segments(s, want, sopts, opts, out, err);
-    /* the most segments allowed, then fewer while the series is not slower */
+    /* the most segments allowed, then half as many while the series
+     * replays within MESSAGE_SLACK of the fastest so far; of those, the
+     * fewest MPI messages per operation (the message objective) */
     long most = 1;
     if ((!opts || opts->period == STEADY_PERIOD_AUTO) && !steady_platform_is_abstract(p))
         while (2 * most <= STEADY_MAX_SEGMENTS && size / (double)(2 * most) >= STEADY_MIN_SEGMENT &&
                cuts_into(size, 2 * most))
             most *= 2;
     long series = series_of(opts);
-    double best_makespan = 0;
+    double fastest = 0, best_msgs = 0, best_makespan = 0;
     steady_err_t rc = STEADY_OK;
     for (long m = most; !rc && m >= 1; m /= 2) {
         steady_schedule_t *sc = NULL;
-        double makespan = 0;
+        double makespan = 0, msgs = 0;
+        long count;
         rc = plan_segments(s, m, sopts, opts, &sc, err);
         if (!rc && most > 1)
             rc =
                 steady_schedule_series_makespan(sc, p, series, REPLAY_EVENTS, &makespan, NULL, err);
-        bool keep = !rc && (!*out || makespan <= best_makespan * (1 + 1e-9));
+        if (!rc && most > 1)
+            rc = steady_schedule_message_count(sc, p, &count, &msgs, err);
+        bool within = !rc && (!*out || makespan * (1 - MESSAGE_SLACK) <= fastest);
+        if (within && (!fastest || makespan < fastest))
+            fastest = makespan;
+        /* the kept one may fall out of the slack of a faster newcomer */
+        bool keep = within && (!*out || best_makespan * (1 - MESSAGE_SLACK) > fastest ||
+                               msgs < best_msgs || (msgs == best_msgs && makespan < best_makespan));
         if (keep) {
             steady_schedule_destroy(*out);
             *out = sc;
             best_makespan = makespan;
+            best_msgs = msgs;
         } else {
             steady_schedule_destroy(sc);
         }
-        if (!keep)
+        if (!within)
             break;
     }
     if (rc) {

@@ -60,6 +60,15 @@ typedef struct {
  * shorter runs (steady_schedule_series_makespan). */
 #define REPLAY_EVENTS 20000000L
 
+/* The message objective: the share of the fastest candidate's replayed
+ * rate a candidate (period, segments) may give up for fewer MPI messages
+ * per operation (docs/schedule-format.md). */
+#define MESSAGE_SLACK 0.005
+
+/* Periods of at most this many comms are also built with the matchings
+ * of STEADY_MATCHING_FRESH (quadratic), as one more candidate. */
+#define FRESH_MAX_COMMS 2000
+
 /* The series the plan is made for. */
 static inline long series_of(const steady_plan_options_t *opts)
 {
@@ -97,7 +106,7 @@ typedef struct {
     /* scratch */
     double *start, *pos, *ps, *pe, *pf, *pt; /* slot start; comm position; piece times, parts */
     int *pn, *lag, *tlag;
-    int *last;          /* comm: the position of the last slot that carried it */
+    int *pr, *dpos;     /* piece: its slot's position; the latest position of a part it waits for */
     double *done, *cpu; /* step: when its output is complete (in its period); node: CPU free */
 } search_t;
 
@@ -121,11 +130,12 @@ steady_err_t plan_copy_trees(steady_schedule_t *sc, const steady_solution_t *s,
                              steady_error_t *err);
 steady_err_t plan_assemble(steady_schedule_t *sc, const steady_solution_t *s,
                            const steady_trees_t *tr, const long *weight, const int *interval,
-                           steady_error_t *err);
+                           steady_matching_rule_t rule, steady_error_t *err);
 
 /* plan_slots.c */
 steady_err_t plan_build_slots(steady_schedule_t *sc, const steady_platform_t *p,
-                              const int *interval, steady_error_t *err);
+                              const int *interval, steady_matching_rule_t rule,
+                              steady_error_t *err);
 
 /* plan_order.c */
 steady_err_t plan_step_producers(const steady_schedule_t *sc, const steady_platform_t *p,

@@ -4,6 +4,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "plan.h"
+#include "replay.h"
 
 #include <limits.h>
 #include <math.h>
@@ -91,19 +92,25 @@ static bool same_period_ok(const steady_schedule_t *sc, const steady_platform_t 
 typedef struct {
     int max_lag;
     /* rendezvous: the latency the period's messages hold ports for, each
-     * comm paying its hop's latency once per run of consecutive slots that
-     * carry it (the executor's messages, steady_schedule_message_ids) */
+     * comm paying its hop's latency once per message (below) */
     double latency;
+    /* the MPI messages of the period (steady_schedule_message_ids): runs
+     * of consecutive slots that carry a comm, cut where a part waits for a
+     * producer's part that is not sent before the run starts */
+    long runs;
     long tree_lags; /* sum over trees of weight x the tree's largest lag */
     long step_lags; /* sum over steps of weight x lag */
 } order_score_t;
 
 /* Fewer periods of lag first (the buffers), then less latency held (the
- * throughput, under rendezvous), then the lags' sums. */
+ * throughput, under rendezvous), then fewer messages (the cost each one
+ * has beyond the model: docs/schedule-format.md), then the lags' sums. */
 static bool score_better(order_score_t a, order_score_t b)
 {
     if (a.max_lag != b.max_lag)
         return a.max_lag < b.max_lag;
+    if (a.runs != b.runs)
+        return a.runs < b.runs;
     if (a.latency != b.latency)
         return a.latency < b.latency * (1 - 1e-12);
     if (a.tree_lags != b.tree_lags)
@@ -123,17 +130,15 @@ static order_score_t evaluate_order(search_t *s, const int *order)
     for (int c = 0; c < s->ncomms; c++) {
         s->pn[c] = 0;
         s->pos[c] = 0;
-        s->last[c] = -2;
     }
-    order_score_t sc = {0, 0, 0, 0};
+    order_score_t sc = {0, 0, 0, 0, 0};
     bool rendezvous = s->sc->cost_model == STEADY_COST_RENDEZVOUS;
     for (int r = 0; r < s->nslots; r++) {
         int x = order[r];
         for (int y = s->sfirst[x]; y < s->sfirst[x + 1]; y++) {
             int c = s->scomm[y], k = s->pfirst[c] + s->pn[c]++;
-            if (rendezvous && s->last[c] != r - 1)
-                sc.latency += s->lat[c];
-            s->last[c] = r;
+            s->pr[k] = r;
+            s->dpos[k] = -1;
             s->ps[k] = s->start[x];
             s->pe[k] = s->start[x] + s->dur[x];
             s->pf[k] = s->pos[c];
@@ -188,6 +193,23 @@ static order_score_t evaluate_order(search_t *s, const int *order)
                 lag = cand;
         }
         s->lag[f] = lag;
+        /* a part that waits for a producer's part of the same period, in
+         * the slot at dpos or before (steady_schedule_message_ids) */
+        for (int k = 0; k < 2 && cf >= 0; k++) {
+            int g = s->prod[f][k], cg = g >= 0 ? s->comm_of[g] : -1;
+            if (cg < 0 || s->lag[g] != lag)
+                continue;
+            for (int a = s->pfirst[cf], b = s->pfirst[cg];
+                 a < s->pfirst[cf + 1] && b < s->pfirst[cg + 1];) {
+                if (s->pf[b] < s->pt[a] - 1e-9 && s->pf[a] < s->pt[b] - 1e-9 &&
+                    s->pr[b] > s->dpos[a])
+                    s->dpos[a] = s->pr[b];
+                if (s->pt[a] <= s->pt[b])
+                    a++;
+                else
+                    b++;
+            }
+        }
         if (cf >= 0) {
             s->done[f] = 0;
             for (int a = s->pfirst[cf]; a < s->pfirst[cf + 1]; a++)
@@ -215,6 +237,21 @@ static order_score_t evaluate_order(search_t *s, const int *order)
     }
     for (int i = 0; i < s->sc->ntrees; i++)
         sc.tree_lags += s->sc->trees[i].weight * s->tlag[i];
+    /* the messages (replay.c's joins()): a comm's part in the slot after
+     * its previous part continues that part's message when the latency is
+     * worth it (JOIN_LATENCY_SHARE) and it waits for no producer's part of
+     * the same period that is not sent before the message starts */
+    for (int c = 0; c < s->ncomms; c++)
+        for (int k = s->pfirst[c], at = -1; k < s->pfirst[c + 1]; k++) {
+            if (k > s->pfirst[c] && s->pr[k] == s->pr[k - 1] + 1 && s->dpos[k] < at &&
+                s->lat[c] >= JOIN_LATENCY_SHARE * s->cost[c] *
+                                 fmin(s->pt[k] - s->pf[k], s->pt[k - 1] - s->pf[k - 1]))
+                continue;
+            at = s->pr[k];
+            sc.runs++;
+            if (rendezvous)
+                sc.latency += s->lat[c];
+        }
     return sc;
 }
 
@@ -300,7 +337,8 @@ steady_err_t plan_order_slots(search_t *s, const int *depth, int *order, steady_
     for (int c = 0; c < s->ncomms; c++)
         per += (long)(s->pfirst[c + 1] - s->pfirst[c]) * 4;
     bool improved = true;
-    while (improved && (bs.max_lag > 0 || bs.latency > 0) && work < ORDER_BUDGET) {
+    while (improved && (bs.max_lag > 0 || bs.latency > 0 || bs.runs > s->ncomms) &&
+           work < ORDER_BUDGET) {
         improved = false;
         for (int i = 0; i < n && work < ORDER_BUDGET; i++)
             for (int j = 0; j < n && work < ORDER_BUDGET; j++) {

@@ -58,7 +58,7 @@ static void slot_stretch(const steady_platform_t *p, const steady_schedule_t *sc
  * schedule's throughput then falls below the LP's, which `steady plan`
  * reports). */
 steady_err_t plan_build_slots(steady_schedule_t *sc, const steady_platform_t *p,
-                              const int *interval, steady_error_t *err)
+                              const int *interval, steady_matching_rule_t rule, steady_error_t *err)
 {
     int ncomms = 0, nflat = 0;
     for (int i = 0; i < sc->ntrees; i++)
@@ -133,8 +133,8 @@ steady_err_t plan_build_slots(steady_schedule_t *sc, const steady_platform_t *p,
     base[sc->ntrees] = nflat;
     if ((rc = plan_step_producers(sc, p, interval, base, prod, err)))
         goto cleanup;
-    if ((rc = steady_matchings_decompose(steady_platform_node_count(p), ncomms, src, dst,
-                                         (const mpq_t *)dur, &mt, err)))
+    if ((rc = steady_matchings_decompose_rule(steady_platform_node_count(p), ncomms, src, dst,
+                                              (const mpq_t *)dur, rule, &mt, err)))
         goto cleanup;
 
     /* the order of the matchings */
@@ -181,14 +181,15 @@ steady_err_t plan_build_slots(steady_schedule_t *sc, const steady_platform_t *p,
     s.pf = malloc(np1 * sizeof *s.pf);
     s.pt = malloc(np1 * sizeof *s.pt);
     s.pn = malloc(nc1 * sizeof *s.pn);
-    s.last = malloc(nc1 * sizeof *s.last);
+    s.pr = malloc(np1 * sizeof *s.pr);
+    s.dpos = malloc(np1 * sizeof *s.dpos);
     s.lag = malloc(nf1 * sizeof *s.lag);
     s.tlag = malloc(((size_t)sc->ntrees + 1) * sizeof *s.tlag);
     s.done = malloc(nf1 * sizeof *s.done);
     s.cpu = malloc(((size_t)s.nnodes + 1) * sizeof *s.cpu);
     if (!order || !sfirst || !scomm || !sdur || !mdur || !stretched || !acc || !touched ||
-        !s.start || !s.pos || !s.ps || !s.pe || !s.pf || !s.pt || !s.pn || !s.last || !s.lag ||
-        !s.tlag || !s.done || !s.cpu) {
+        !s.start || !s.pos || !s.ps || !s.pe || !s.pf || !s.pt || !s.pn || !s.pr || !s.dpos ||
+        !s.lag || !s.tlag || !s.done || !s.cpu) {
         rc = oom(err);
         goto cleanup;
     }
@@ -296,7 +297,8 @@ cleanup:
     free(s.pf);
     free(s.pt);
     free(s.pn);
-    free(s.last);
+    free(s.pr);
+    free(s.dpos);
     free(s.lag);
     free(s.tlag);
     free(s.done);

@@ -191,12 +191,12 @@ static steady_err_t compute_buffers(steady_schedule_t *sc, const steady_platform
  * buffers, for these operation counts. */
 steady_err_t plan_assemble(steady_schedule_t *sc, const steady_solution_t *s,
                            const steady_trees_t *tr, const long *weight, const int *interval,
-                           steady_error_t *err)
+                           steady_matching_rule_t rule, steady_error_t *err)
 {
     const steady_platform_t *p = steady_solution_platform(s);
     steady_err_t rc = plan_copy_trees(sc, s, tr, weight, interval, err);
     if (!rc)
-        rc = plan_build_slots(sc, p, interval, err);
+        rc = plan_build_slots(sc, p, interval, rule, err);
     if (!rc) {
         int n = 0;
         for (int i = 0; i < sc->ntrees; i++)
