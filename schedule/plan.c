@@ -223,7 +223,9 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
     for (int c = 0; c < cands->n && !rc; c++) {
         progress(opts, "period candidates, built and replayed", c, total);
         /* the matchings kept from round to round, then, on a small
-         * period, taken afresh each round: another slot structure */
+         * period, taken afresh each round: another slot structure, kept
+         * (and replayed) only when it sends fewer messages */
+        long keep_msgs = -1;
         for (int rule = STEADY_MATCHING_KEEP; rule <= STEADY_MATCHING_FRESH && !rc; rule++) {
             steady_schedule_t *x = schedule_new();
             rc = x ? fill_header(x, s, opts, err) : oom(err);
@@ -235,14 +237,17 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
                 rc = plan_assemble(x, s, tr, cands->weight[c], interval,
                                    (steady_matching_rule_t)rule, err);
             }
-            long ncomms = 0;
+            long ncomms = 0, count = 0;
             for (int i = 0; !rc && i < x->ntrees; i++)
                 for (int j = 0; j < x->trees[i].nsteps; j++)
                     ncomms += x->trees[i].steps[j].kind == STEADY_STEP_SEND;
-            if (rc)
+            if (!rc)
+                rc = steady_schedule_message_count(x, p, &count, NULL, err);
+            if (rc || (rule == STEADY_MATCHING_FRESH && count >= keep_msgs))
                 steady_schedule_destroy(x);
             else
                 rc = keep(x, p, series, &b, err);
+            keep_msgs = count;
             if (ncomms > FRESH_MAX_COMMS)
                 break;
         }

@@ -66,8 +66,9 @@ typedef struct {
 #define MESSAGE_SLACK 0.005
 
 /* Periods of at most this many comms are also built with the matchings
- * of STEADY_MATCHING_FRESH (quadratic), as one more candidate. */
-#define FRESH_MAX_COMMS 2000
+ * of STEADY_MATCHING_FRESH (quadratic), one more candidate when it sends
+ * fewer messages. */
+#define FRESH_MAX_COMMS 500
 
 /* The series the plan is made for. */
 static inline long series_of(const steady_plan_options_t *opts)

@@ -42,18 +42,25 @@ steady_err_t plan_step_producers(const steady_schedule_t *sc, const steady_platf
     int *producer = malloc((size_t)nv * nt * sizeof *producer + 1);
     if (!producer)
         return oom(err);
+    /* set once, then reset where each tree wrote: O(steps), not
+     * O(trees x nodes x types) (a scatter has a type per target) */
+    for (size_t x = 0; x < (size_t)nv * nt; x++)
+        producer[x] = -1;
     for (int i = 0; i < sc->ntrees; i++) {
         const steady_sched_tree_t *tr = &sc->trees[i];
-        for (int x = 0; x < nv * nt; x++)
-            producer[x] = -1;
+        int ins[2][2], nin, out_node, out_type;
         for (int j = 0; j < tr->nsteps; j++) {
-            int ins[2][2], nin, out_node, out_type;
             plan_step_io(sc, p, interval, sc->nsources, &tr->steps[j], ins, &nin, &out_node,
                          &out_type);
             prod[base[i] + j][0] = prod[base[i] + j][1] = -1;
             for (int x = 0; x < nin; x++)
                 prod[base[i] + j][x] = producer[ins[x][0] * nt + ins[x][1]];
             producer[out_node * nt + out_type] = base[i] + j;
+        }
+        for (int j = 0; j < tr->nsteps; j++) {
+            plan_step_io(sc, p, interval, sc->nsources, &tr->steps[j], ins, &nin, &out_node,
+                         &out_type);
+            producer[out_node * nt + out_type] = -1;
         }
     }
     free(producer);

@@ -104,6 +104,34 @@ static tree_load_t *tree_loads(const steady_solution_t *s, const steady_trees_t 
     return loads;
 }
 
+/* The trees of each group: tree[first[g] .. first[g + 1]) (a scatter has
+ * a group per target: scanning every tree per group would be quadratic). */
+typedef struct {
+    int *first, *tree;
+} groups_t;
+
+static bool groups_init(groups_t *g, const steady_schedule_t *sc, const steady_trees_t *tr)
+{
+    int ng = group_count(sc);
+    g->first = calloc((size_t)ng + 2, sizeof *g->first);
+    g->tree = malloc((size_t)(tr->ntrees ? tr->ntrees : 1) * sizeof *g->tree);
+    if (!g->first || !g->tree)
+        return false;
+    for (int i = 0; i < tr->ntrees; i++)
+        g->first[tree_group(sc, &tr->trees[i]) + 2]++;
+    for (int x = 0; x < ng; x++)
+        g->first[x + 2] += g->first[x + 1];
+    for (int i = 0; i < tr->ntrees; i++)
+        g->tree[g->first[tree_group(sc, &tr->trees[i]) + 1]++] = i;
+    return true;
+}
+
+static void groups_free(groups_t *g)
+{
+    free(g->first);
+    free(g->tree);
+}
+
 /* Operations per period of each tree in a period of length T: §4.6's
  * floor(w_i T), made equal across groups (each scatter/gossip type carries
  * every operation once), then one more operation at a time while every
@@ -111,7 +139,8 @@ static tree_load_t *tree_loads(const steady_solution_t *s, const steady_trees_t 
  * operation per tree unused, and the ports that are not saturated can
  * often take it.  Returns the operations per period (-1: out of memory). */
 static long fill_period(const steady_schedule_t *sc, const steady_trees_t *tr,
-                        const tree_load_t *loads, int nports, const mpq_t T, long *weight)
+                        const tree_load_t *loads, const groups_t *gr, int nports, const mpq_t T,
+                        long *weight)
 {
     int ngroups = group_count(sc);
     long *group_ops = calloc((size_t)ngroups, sizeof *group_ops);
@@ -157,9 +186,8 @@ static long fill_period(const steady_schedule_t *sc, const steady_trees_t *tr,
         int ng = 0;
         for (int grp = 0; grp < ngroups; grp++, ng++) {
             pick[grp] = -1;
-            for (int i = 0; i < tr->ntrees; i++) {
-                if (tree_group(sc, &tr->trees[i]) != grp)
-                    continue;
+            for (int y = gr->first[grp]; y < gr->first[grp + 1]; y++) {
+                int i = gr->tree[y];
                 bool fits = true;
                 for (int x = 0; x < loads[i].n && fits; x++) {
                     mpq_add(room, used[loads[i].port[x]], loads[i].amount[x]);
@@ -206,7 +234,8 @@ static long fill_period(const steady_schedule_t *sc, const steady_trees_t *tr,
  * optimum's K / TP, it avoids fill_period's loss of up to one operation per
  * tree; false when memory runs out. */
 static bool round_period(const steady_schedule_t *sc, const steady_trees_t *tr,
-                         const tree_load_t *loads, int nports, long k, long *weight, mpq_t T)
+                         const tree_load_t *loads, const groups_t *gr, int nports, long k,
+                         long *weight, mpq_t T)
 {
     mpq_t share, frac, best_frac, load;
     mpq_inits(share, frac, best_frac, load, NULL);
@@ -228,8 +257,9 @@ static bool round_period(const steady_schedule_t *sc, const steady_trees_t *tr,
     for (int g = 0; ok && g < ngroups; g++)
         while (left[g] > 0) { /* the largest remainders get one more */
             int pick = -1;
-            for (int i = 0; i < tr->ntrees; i++) {
-                if (bumped[i] || tree_group(sc, &tr->trees[i]) != g)
+            for (int y = gr->first[g]; y < gr->first[g + 1]; y++) {
+                int i = gr->tree[y];
+                if (bumped[i])
                     continue;
                 mpq_set_si(share, k, 1);
                 mpq_mul(share, share, tr->trees[i].weight);
@@ -347,6 +377,7 @@ steady_err_t plan_choose_period(steady_schedule_t *sc, const steady_solution_t *
     steady_err_t rc = STEADY_OK;
     int nports = load_count(steady_solution_platform(s));
     tree_load_t *loads = NULL;
+    groups_t groups = {0};
     long *trial = malloc((size_t)(tr->ntrees ? tr->ntrees : 1) * sizeof *trial);
     mpz_t l, g, c;
     mpq_t q, T;
@@ -387,14 +418,14 @@ steady_err_t plan_choose_period(steady_schedule_t *sc, const steady_solution_t *
         }
         sc->ops_per_period = k;
     } else {
-        if (!(loads = tree_loads(s, tr))) {
+        if (!(loads = tree_loads(s, tr)) || !groups_init(&groups, sc, tr)) {
             rc = oom(err);
             goto cleanup;
         }
         sc->fixed_period = true;
         if (period > 0) {
             steady_exact_decimal(sc->period, period);
-            sc->ops_per_period = fill_period(sc, tr, loads, nports, sc->period, weight);
+            sc->ops_per_period = fill_period(sc, tr, loads, &groups, nports, sc->period, weight);
         } else {
             /* for each K, two candidates: the period K / TP filled with
              * whole operations, and exactly K operations in the shortest
@@ -407,9 +438,9 @@ steady_err_t plan_choose_period(steady_schedule_t *sc, const steady_solution_t *
                     if (kind == 0) {
                         mpq_set_si(T, k, 1);
                         mpq_div(T, T, sc->optimum);
-                        got = fill_period(sc, tr, loads, nports, T, trial);
+                        got = fill_period(sc, tr, loads, &groups, nports, T, trial);
                     } else {
-                        got = round_period(sc, tr, loads, nports, k, trial, T) ? k : -1;
+                        got = round_period(sc, tr, loads, &groups, nports, k, trial, T) ? k : -1;
                         mpq_set_si(q, k, 1); /* loss = TP - k / T <= #trees / T */
                         mpq_div(q, q, T);
                         mpq_sub(q, sc->optimum, q);
@@ -462,6 +493,7 @@ steady_err_t plan_choose_period(steady_schedule_t *sc, const steady_solution_t *
 
 cleanup:
     loads_free(loads, tr->ntrees);
+    groups_free(&groups);
     free(trial);
     mpz_clears(l, g, c, NULL);
     mpq_clears(q, T, NULL);

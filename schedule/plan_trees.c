@@ -72,6 +72,9 @@ steady_err_t plan_copy_trees(steady_schedule_t *sc, const steady_solution_t *s,
     }
     for (int h = 0; h < tr->nhops; h++)
         hop_of[h] = -1;
+    /* set once, reset where each tree wrote (O(steps) per tree) */
+    for (size_t x = 0; x < (size_t)nv * nt; x++)
+        producer[x] = -1;
     for (int i = 0; i < tr->ntrees; i++) {
         if (weight[i] == 0)
             continue;
@@ -87,8 +90,6 @@ steady_err_t plan_copy_trees(steady_schedule_t *sc, const steady_solution_t *s,
             rc = oom(err);
             goto cleanup;
         }
-        for (int x = 0; x < nv * nt; x++)
-            producer[x] = -1;
         for (int j = 0; j < in->nsteps; j++) {
             const steady_step_t *st = &in->steps[j];
             steady_sched_step_t *o = &out->steps[j];
@@ -123,6 +124,11 @@ steady_err_t plan_copy_trees(steady_schedule_t *sc, const steady_solution_t *s,
                 sc->max_lag = lag;
             producer[out_node * nt + out_type] = j;
         }
+        for (int j = 0; j < in->nsteps; j++) {
+            int ins[2][2], nin, out_node, out_type;
+            plan_step_io(sc, p, interval, N, &out->steps[j], ins, &nin, &out_node, &out_type);
+            producer[out_node * nt + out_type] = -1;
+        }
     }
 
 cleanup:
@@ -147,10 +153,10 @@ static steady_err_t compute_buffers(steady_schedule_t *sc, const steady_platform
         free(last);
         return oom(err);
     }
+    for (size_t x = 0; x < (size_t)nv * nt; x++)
+        producer[x] = last[x] = -1;
     for (int i = 0; i < sc->ntrees; i++) {
         const steady_sched_tree_t *tr = &sc->trees[i];
-        for (int x = 0; x < nv * nt; x++)
-            producer[x] = last[x] = -1;
         /* a value is held from the period it is produced in to its last use
          * (a broadcast node forwarding one message to several children
          * holds it once); in a tree each value is produced once */
@@ -170,6 +176,13 @@ static steady_err_t compute_buffers(steady_schedule_t *sc, const steady_platform
             int key = out_node * nt + out_type;
             if (last[key] >= 0)
                 need[key] += tr->weight * (last[key] - tr->steps[j].lag);
+        }
+        for (int j = 0; j < tr->nsteps; j++) { /* reset what this tree wrote */
+            int ins[2][2], nin, out_node, out_type;
+            plan_step_io(sc, p, interval, N, &tr->steps[j], ins, &nin, &out_node, &out_type);
+            producer[out_node * nt + out_type] = -1;
+            for (int x = 0; x < nin; x++)
+                last[ins[x][0] * nt + ins[x][1]] = -1;
         }
     }
     int n = 0;
