@@ -3,6 +3,7 @@
  * operations, written as a schedule file (docs/schedule-format.md).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,21 +15,24 @@ void help_plan(FILE *out)
     fprintf(out,
             "usage: steady plan --op OP [OP FLAGS] [--msg-size BYTES] [--task-cost FLOP]\n"
             "                   [--period auto|exact|T] [--series N] [--segments auto|M]\n"
-            "                   [--cost-model rendezvous|eager] [-o SCHED] PLATFORM\n"
+            "                   [--cost-model rendezvous|eager] [--json] [-o SCHED] PLATFORM\n"
             "\n"
             "Solves the steady-state LP exactly (as `steady solve`), decomposes the optimum\n"
             "into weighted trees (reduction trees, broadcast arborescences, routes) and the\n"
             "communications of a period into matchings, and writes the periodic schedule\n"
             "(docs/schedule-format.md).  A summary goes to standard output (to standard\n"
-            "error when the schedule does).\n"
+            "error when the schedule does): the throughput, the replay, the period, and\n"
+            "the MPI messages steady-run sends per period and per operation, which the\n"
+            "planner keeps few (docs/schedule-format.md, \"Messages\").\n"
             "\n"
             "%s"
             "  --period auto         (default) K <= 128 operations per period: the best\n"
             "                        candidates (the optimum's trees rounded to K, and\n"
             "                        for broadcast and scatter whole counts per period\n"
             "                        solved with GLPK's branch and cut) are built and\n"
-            "                        replayed for --series operations, and the fastest\n"
-            "                        is kept\n"
+            "                        replayed for --series operations; of those within\n"
+            "                        0.5%% of the fastest, the one with the fewest MPI\n"
+            "                        messages per operation is kept\n"
             "  --series N            the series length --period auto plans for (default\n"
             "                        10000)\n"
             "  --period exact        the smallest period in which every tree runs a whole\n"
@@ -39,7 +43,8 @@ void help_plan(FILE *out)
             "  --segments auto       (default) with --period auto on a platform of\n"
             "                        bandwidths: the most segments of at least 256 KiB (a\n"
             "                        power of two, at most 64), then half as many while\n"
-            "                        the series replays no slower; else 1\n"
+            "                        the series replays within 0.5%% of the fastest, the\n"
+            "                        fewest messages per operation kept; else 1\n"
             "  --segments M          cut each operation's message into M segments (at most\n"
             "                        4096), each planned as a message of its own (the LP\n"
             "                        of that size): a shorter period, a shorter pipeline\n"
@@ -55,6 +60,11 @@ void help_plan(FILE *out)
             "                        and steady replay, follow the schedule's cost model;\n"
             "                        the optimum (the LP's, which counts no latency) bounds\n"
             "                        both\n"
+            "  --json                the summary as JSON: {\"optimum\", \"throughput\",\n"
+            "                        \"replayed\", \"period\", \"ops_per_period\", \"segments\",\n"
+            "                        \"trees\", \"slots\", \"transfers\", \"max_lag\",\n"
+            "                        \"messages_per_period\", \"messages_per_operation\"}\n"
+            "                        (rates in operations per second, or per time unit)\n"
             "  -o, --output SCHED    the schedule file (default: standard output)\n"
             "  -h, --help            this help\n",
             problem_help);
@@ -80,9 +90,43 @@ static double latency_share(const steady_schedule_t *sc, const steady_platform_t
     return worst;
 }
 
-static void print_summary(FILE *f, const steady_schedule_t *sc, const steady_platform_t *p,
-                          long series)
+/* The summary as JSON (--json); false when it cannot be written. */
+static bool print_json(FILE *f, const steady_schedule_t *sc, double replayed, long nmsg,
+                       double per_op)
 {
+    int transfers = 0;
+    for (int k = 0; k < sc->nslots; k++)
+        transfers += sc->slots[k].ntransfers;
+    json_t *j = json_pack(
+        "{s:f, s:f, s:o, s:f, s:I, s:I, s:i, s:i, s:i, s:i, s:I, s:f}", "optimum",
+        steady_schedule_per_operation(sc, sc->optimum), "throughput",
+        steady_schedule_per_operation(sc, sc->throughput), "replayed",
+        replayed > 0 ? json_real(replayed) : json_null(), "period", mpq_get_d(sc->period),
+        "ops_per_period", (json_int_t)sc->ops_per_period, "segments", (json_int_t)sc->segments,
+        "trees", sc->ntrees, "slots", sc->nslots, "transfers", transfers, "max_lag", sc->max_lag,
+        "messages_per_period", (json_int_t)nmsg, "messages_per_operation", per_op);
+    bool ok = j && json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0 &&
+              fputc('\n', f) != EOF;
+    json_decref(j);
+    return ok;
+}
+
+static bool print_summary(FILE *f, const steady_schedule_t *sc, const steady_platform_t *p,
+                          long series, bool json)
+{
+    long nmsg = 0;
+    double per_op = 0;
+    steady_error_t merr = {0};
+    if (steady_schedule_message_count(sc, p, &nmsg, &per_op, &merr) != STEADY_OK)
+        nmsg = -1;
+    if (json) {
+        double makespan = 0;
+        steady_error_t err = {0};
+        if (steady_schedule_series_makespan(sc, p, series, 4000000, &makespan, NULL, &err) !=
+            STEADY_OK)
+            makespan = 0;
+        return print_json(f, sc, makespan > 0 ? (double)series / makespan : 0, nmsg, per_op);
+    }
     const char *unit = sc->abstract ? "time units" : "s";
     const char *per = sc->abstract ? "time unit" : "second";
     /* in operations: the schedule's rates are per message */
@@ -134,16 +178,21 @@ static void print_summary(FILE *f, const steady_schedule_t *sc, const steady_pla
             "structure    %d trees, %d slots (%d transfers), %d compute entries, max lag %d "
             "periods\n",
             sc->ntrees, sc->nslots, transfers, sc->ncompute, sc->max_lag);
+    if (nmsg >= 0)
+        fprintf(f, "messages     %ld per period, %.4g per operation (steady-run's MPI messages)\n",
+                nmsg, per_op);
+    return true;
 }
 
 int cmd_plan(int argc, char **argv)
 {
-    enum { O_PERIOD = O_PROBLEM_END, O_SERIES, O_SEGMENTS, O_COST };
+    enum { O_PERIOD = O_PROBLEM_END, O_SERIES, O_SEGMENTS, O_COST, O_JSON };
     static const struct option opts[] = {PROBLEM_OPTIONS,
                                          {"period", required_argument, NULL, O_PERIOD},
                                          {"series", required_argument, NULL, O_SERIES},
                                          {"segments", required_argument, NULL, O_SEGMENTS},
                                          {"cost-model", required_argument, NULL, O_COST},
+                                         {"json", no_argument, NULL, O_JSON},
                                          {"output", required_argument, NULL, 'o'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
@@ -151,6 +200,7 @@ int cmd_plan(int argc, char **argv)
     problem_args_init(&a, "plan");
     steady_plan_options_t popts = {.period = STEADY_PERIOD_AUTO};
     const char *output = NULL;
+    bool json = false;
     steady_error_t err = {0};
     int c;
     opterr = 0;
@@ -185,6 +235,7 @@ int cmd_plan(int argc, char **argv)
             popts.cost_model = (steady_cost_model_t)m;
             break;
         }
+        case O_JSON: json = true; break;
         case 'o': output = optarg; break;
         case 'h': help_plan(stdout); return EXIT_OK;
         case ':': return usage_error("plan", "option needs a value (%s)", argv[optind - 1]);
@@ -212,10 +263,10 @@ int cmd_plan(int argc, char **argv)
             ok = steady_schedule_write(sc, p, o.f, &err) == STEADY_OK;
             ok = output_close(&o, ok, &err) && ok;
         }
-        if (ok)
-            print_summary(o.tmp || (output && strcmp(output, "-") != 0) ? stdout : stderr, sc, p,
-                          popts.series > 0 ? popts.series : STEADY_DEFAULT_SERIES);
-        status = ok ? EXIT_OK : report(&err);
+        bool said = !ok || print_summary(
+                               o.tmp || (output && strcmp(output, "-") != 0) ? stdout : stderr, sc,
+                               p, popts.series > 0 ? popts.series : STEADY_DEFAULT_SERIES, json);
+        status = ok ? said ? EXIT_OK : EXIT_FAIL : report(&err);
     }
     steady_schedule_destroy(sc);
     steady_solution_destroy(sol);

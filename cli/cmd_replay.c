@@ -24,8 +24,10 @@ void help_replay(FILE *out)
             "\n"
             "  --ops K        number of operations (default 1000)\n"
             "  --json         {\"ops\", \"makespan\", \"achieved\", \"optimum\", \"planned\",\n"
-            "                 \"ratio\"} (throughputs in operations per second, or per\n"
-            "                 time unit on an abstract platform)\n"
+            "                 \"ratio\", \"messages_per_period\", \"messages_per_operation\"}\n"
+            "                 (throughputs in operations per second, or per time unit\n"
+            "                 on an abstract platform; messages: steady-run's MPI\n"
+            "                 messages, docs/schedule-format.md)\n"
             "  --from FORMAT  platform format: auto (default), native, graphml, simgrid\n"
             "  --quiet        no progress line on standard error (there is one only on a\n"
             "                 terminal, for runs longer than a fraction of a second)\n"
@@ -79,13 +81,19 @@ int cmd_replay(int argc, char **argv)
     steady_replay_observer_t obs = {.progress = steady_progress_line_report, .ctx = &pl};
     steady_err_t rc = steady_schedule_replay_observed(sc, p, ops, &obs, &r, &err);
     steady_progress_line_clear(&pl);
+    long nmsg = 0;
+    double per_op = 0;
+    if (!rc)
+        rc = steady_schedule_message_count(sc, p, &nmsg, &per_op, &err);
     if (rc) {
         status = report(&err);
     } else if (json) {
-        json_t *j = json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:I, s:I}", "ops", (json_int_t)r.ops,
-                              "makespan", r.makespan, "achieved", r.achieved, "optimum", r.optimum,
-                              "planned", r.planned, "ratio", r.ratio, "transfers",
-                              (json_int_t)r.transfers, "tasks", (json_int_t)r.tasks);
+        json_t *j =
+            json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:f}", "ops",
+                      (json_int_t)r.ops, "makespan", r.makespan, "achieved", r.achieved, "optimum",
+                      r.optimum, "planned", r.planned, "ratio", r.ratio, "transfers",
+                      (json_int_t)r.transfers, "tasks", (json_int_t)r.tasks, "messages_per_period",
+                      (json_int_t)nmsg, "messages_per_operation", per_op);
         status = j && json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0
                      ? EXIT_OK
                      : EXIT_FAIL;
@@ -101,6 +109,8 @@ int cmd_replay(int argc, char **argv)
         printf("planned      %.10g (the schedule's throughput)\n", r.planned);
         printf("optimum      %.10g (the LP's TP)\n", r.optimum);
         printf("ratio        %.6f of the optimum\n", r.ratio);
+        printf("messages     %ld per period, %.4g per operation (steady-run's MPI messages)\n",
+               nmsg, per_op);
     }
     steady_schedule_destroy(sc);
     steady_platform_destroy(p);

@@ -27,8 +27,7 @@
  *      The real comms of each matching form one slot of duration δ.
  *
  * Parallel comms.  Several comms may join the same sender and receiver.
- * They become one edge of the matching graph (igraph's matching returns
- * vertex pairs, and a simple graph is smaller), made of consecutive
+ * They become one edge of the matching graph, made of consecutive
  * "parts": the real comms in index order, then the dummy, if any.  Only an
  * edge's current part runs in a round, and δ is the smallest remaining time
  * of the current parts of the matching, so each round finishes at least one
@@ -47,15 +46,26 @@
  * merged into one slot.  No slot is empty: a port of load W has no dummy,
  * so every perfect matching runs one of its comms.
  *
- * The matching itself is igraph's maximum bipartite matching
- * (docs/design.md: prefer a well-kept library), rebuilt on the support
- * each round.  igraph
- * cannot resume from the previous matching, which an augmenting-path repair
- * written here could (only the finished edges leave it); the rebuild keeps
- * the code small and is cheap at the sizes steady produces (one comm per
- * used platform edge and message type).  igraph's default error handler
- * aborts, so igraph runs under igraph_error_handler_ignore and its codes
- * become steady errors, as in platform/summary.c.
+ * The matching is kept from round to round.  An edge stays matched while
+ * it has parts left; only the ends of an edge whose last part is done are
+ * matched again, by shortest augmenting paths in the support (Berge: a
+ * matching that is not maximum has one; the support has a perfect
+ * matching, above).  So a comm runs in consecutive slots unless an
+ * augmenting path moves it: few runs per comm, and steady-run sends a run
+ * as one MPI message (steady_schedule_message_ids).  The matched edges sit
+ * in a heap by the time their current part ends, so a round costs
+ * O(log k) per part that ends, one breadth-first search per edge that
+ * leaves, and its slot's size when its comms changed: near-linear in the
+ * schedule's size when the augmenting paths are short (bench/plan.sh).
+ *
+ * STEADY_MATCHING_FRESH is the first version: each round, igraph's
+ * maximum bipartite matching (docs/design.md: prefer a well-kept library)
+ * of the support rebuilt from scratch, O(rounds x edges), quadratic in the
+ * comms.  It gives other slots, which sometimes let steady-run join more
+ * parts into one message; the planner tries it as a second candidate on
+ * small periods (schedule/plan.c).  igraph's default error handler aborts,
+ * so igraph runs under igraph_error_handler_ignore and its codes become
+ * steady errors, as in platform/summary.c.
  *
  * All times are GMP rationals; the result is checked exactly before it is
  * returned (STEADY_EINTERNAL if the check fails: a bug).
@@ -283,17 +293,11 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static steady_err_t from_igraph(igraph_error_t code, const char *call, steady_error_t *err)
-{
-    if (code == IGRAPH_ENOMEM)
-        return steady_error_set(err, STEADY_ENOMEM, "out of memory (in igraph's %s)", call);
-    return steady_error_set(err, STEADY_EINTERNAL, "igraph's %s failed: %s", call,
-                            igraph_strerror(code));
-}
-
 /* Appends a slot running comms[0..nc) (sorted) for delta, or lengthens the
- * last slot when it runs the same comms. */
-static bool emit_slot(steady_matchings_t *m, const mpq_t delta, const int *comms, int nc)
+ * last slot when it runs the same comms; false when memory runs out or
+ * when it would be slot max_slots + 1 (a bug: *over is set). */
+static bool emit_slot(steady_matchings_t *m, int max_slots, const mpq_t delta, const int *comms,
+                      int nc, bool *over)
 {
     if (m->nslots > 0) {
         steady_slot_t *last = &m->slots[m->nslots - 1];
@@ -301,6 +305,10 @@ static bool emit_slot(steady_matchings_t *m, const mpq_t delta, const int *comms
             mpq_add(last->duration, last->duration, delta);
             return true;
         }
+    }
+    if (m->nslots == max_slots) {
+        *over = true;
+        return false;
     }
     steady_slot_t *s = &m->slots[m->nslots++];
     mpq_init(s->duration);
@@ -314,9 +322,314 @@ static bool emit_slot(steady_matchings_t *m, const mpq_t delta, const int *comms
     return true;
 }
 
-/* Step 2: peels perfect matchings off g into m->slots (room for
- * max_rounds slots).  Each round costs O(k + m) plus igraph's matching. */
-static steady_err_t peel(bigraph_t *g, int max_rounds, steady_matchings_t *m, steady_error_t *err)
+/* The state of step 2: the current perfect matching of the support, kept
+ * from round to round and repaired by augmenting paths where edges leave
+ * it; the matched edges in a heap by the time their current part ends. */
+typedef struct {
+    bigraph_t *g;
+    int *adj, *alen,
+        *apos;   /* u's support edges: adj[first[u] .. first[u] + alen[u]); edge's place */
+    int *mate_l; /* left vertex -> its matched edge, -1 */
+    int *mate_r; /* right vertex -> its matched left vertex, -1 */
+    mpq_t *fin;  /* matched edge: when its current part ends */
+    int *heap, *hpos, nheap; /* matched edges by fin; edge -> place in heap, -1 */
+    int *live, *lpos, nlive; /* matched edges whose current part is a real comm */
+    bool changed;            /* the live set changed since the last slot */
+    mpq_t now;
+    /* augmenting-path search */
+    int *queue, *via, *seen, stamp;
+} peel_t;
+
+static bool heap_less(const peel_t *s, int a, int b)
+{
+    return mpq_cmp(s->fin[s->heap[a]], s->fin[s->heap[b]]) < 0;
+}
+
+static void heap_swap(peel_t *s, int a, int b)
+{
+    int x = s->heap[a];
+    s->heap[a] = s->heap[b];
+    s->heap[b] = x;
+    s->hpos[s->heap[a]] = a;
+    s->hpos[s->heap[b]] = b;
+}
+
+static void heap_fix(peel_t *s, int i)
+{
+    while (i > 0 && heap_less(s, i, (i - 1) / 2)) {
+        heap_swap(s, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < s->nheap && heap_less(s, l, m))
+            m = l;
+        if (r < s->nheap && heap_less(s, r, m))
+            m = r;
+        if (m == i)
+            return;
+        heap_swap(s, i, m);
+        i = m;
+    }
+}
+
+static void heap_remove(peel_t *s, int e)
+{
+    int i = s->hpos[e];
+    s->hpos[e] = -1;
+    if (--s->nheap > i) {
+        s->heap[i] = s->heap[s->nheap];
+        s->hpos[s->heap[i]] = i;
+        heap_fix(s, i);
+    }
+}
+
+static bool real_part(const peel_t *s, int e)
+{
+    const edge_t *ed = &s->g->edges[e];
+    return ed->cur < ed->end && s->g->parts[ed->cur].comm >= 0;
+}
+
+static void live_add(peel_t *s, int e)
+{
+    if (real_part(s, e)) {
+        s->lpos[e] = s->nlive;
+        s->live[s->nlive++] = e;
+        s->changed = true;
+    }
+}
+
+static void live_remove(peel_t *s, int e)
+{
+    if (s->lpos[e] >= 0) {
+        int i = s->lpos[e], last = s->live[--s->nlive];
+        s->live[i] = last;
+        s->lpos[last] = i;
+        s->lpos[e] = -1;
+        s->changed = true;
+    }
+}
+
+/* Edge e joins the matching: its current part runs from now on. */
+static void match(peel_t *s, int e)
+{
+    const edge_t *ed = &s->g->edges[e];
+    s->mate_l[ed->u] = e;
+    s->mate_r[ed->v] = ed->u;
+    mpq_add(s->fin[e], s->now, s->g->wt[s->g->parts[ed->cur].w]);
+    s->hpos[e] = s->nheap;
+    s->heap[s->nheap++] = e;
+    heap_fix(s, s->nheap - 1);
+    live_add(s, e);
+}
+
+/* Edge e leaves the matching: its current part keeps what it has left. */
+static void unmatch(peel_t *s, int e)
+{
+    const edge_t *ed = &s->g->edges[e];
+    s->mate_l[ed->u] = -1;
+    s->mate_r[ed->v] = -1;
+    heap_remove(s, e);
+    live_remove(s, e);
+    if (ed->cur < ed->end)
+        mpq_sub(s->g->wt[s->g->parts[ed->cur].w], s->fin[e], s->now);
+}
+
+/* Matches the free left vertex u0 by a shortest augmenting path in the
+ * support (breadth first); false when there is none. */
+static bool augment(peel_t *s, int u0)
+{
+    const bigraph_t *g = s->g;
+    int head = 0, tail = 0;
+    s->stamp++;
+    s->queue[tail++] = u0;
+    while (head < tail) {
+        int u = s->queue[head++];
+        for (int a = g->first[u]; a < g->first[u] + s->alen[u]; a++) {
+            int e = s->adj[a], v = g->edges[e].v;
+            if (s->seen[v] == s->stamp || s->mate_l[u] == e)
+                continue;
+            s->seen[v] = s->stamp;
+            s->via[v] = e;
+            if (s->mate_r[v] >= 0) {
+                s->queue[tail++] = s->mate_r[v];
+                continue;
+            }
+            /* flip the path back to u0 */
+            for (;;) {
+                int f = s->via[v], w = g->edges[f].u, old = s->mate_l[w];
+                if (old >= 0)
+                    unmatch(s, old);
+                match(s, f);
+                if (w == u0)
+                    return true;
+                v = g->edges[old].v;
+            }
+        }
+    }
+    return false;
+}
+
+/* Edge e leaves the support (its last part is done). */
+static void drop_edge(peel_t *s, int e)
+{
+    int u = s->g->edges[e].u, a = s->apos[e], last = s->adj[s->g->first[u] + --s->alen[u]];
+    s->adj[a] = last;
+    s->apos[last] = a;
+}
+
+/* Step 2: peels perfect matchings off g into m->slots (room for max_slots
+ * slots).  The matching is kept from one round to the next: only the
+ * edges whose last part is done leave it, and their vertices are matched
+ * again by augmenting paths, so a comm runs in consecutive slots as long
+ * as nothing forces it out (fewer, longer runs: steady-run sends a run as
+ * one message).  A round costs O(log k) per part that ends plus an
+ * augmenting-path search per edge that leaves, plus the slot it emits when
+ * its comms changed. */
+static steady_err_t peel(bigraph_t *g, int max_slots, steady_matchings_t *m, steady_error_t *err)
+{
+    int k = g->k, ne = g->nedges;
+    steady_err_t rc = STEADY_OK;
+    size_t k1 = (size_t)(k ? k : 1), e1 = (size_t)(ne ? ne : 1);
+    peel_t s = {.g = g};
+    s.adj = malloc(e1 * sizeof *s.adj);
+    s.apos = malloc(e1 * sizeof *s.apos);
+    s.alen = malloc(k1 * sizeof *s.alen);
+    s.mate_l = malloc(k1 * sizeof *s.mate_l);
+    s.mate_r = malloc(k1 * sizeof *s.mate_r);
+    s.fin = malloc(e1 * sizeof *s.fin);
+    s.heap = malloc(e1 * sizeof *s.heap);
+    s.hpos = malloc(e1 * sizeof *s.hpos);
+    s.live = malloc(e1 * sizeof *s.live);
+    s.lpos = malloc(e1 * sizeof *s.lpos);
+    s.queue = malloc(k1 * sizeof *s.queue);
+    s.via = malloc(k1 * sizeof *s.via);
+    s.seen = calloc(k1, sizeof *s.seen);
+    int *comms = malloc(k1 * sizeof *comms);
+    int *freed = malloc(k1 * sizeof *freed);
+    int nfin = 0;
+    mpq_t delta;
+    mpq_inits(delta, s.now, NULL);
+    if (!s.adj || !s.apos || !s.alen || !s.mate_l || !s.mate_r || !s.fin || !s.heap || !s.hpos ||
+        !s.live || !s.lpos || !s.queue || !s.via || !s.seen || !comms || !freed)
+        goto nomem;
+    for (; nfin < ne; nfin++)
+        mpq_init(s.fin[nfin]);
+    for (int u = 0; u < k; u++) {
+        s.alen[u] = g->first[u + 1] - g->first[u];
+        s.mate_l[u] = s.mate_r[u] = -1;
+    }
+    for (int e = 0; e < ne; e++) {
+        s.adj[e] = e; /* edges are sorted by u: u's are first[u] .. first[u + 1] */
+        s.apos[e] = e;
+        s.hpos[e] = s.lpos[e] = -1;
+    }
+    /* the first matching: greedy, then augmenting paths */
+    for (int u = 0; u < k; u++)
+        for (int a = g->first[u]; a < g->first[u + 1] && s.mate_l[u] < 0; a++)
+            if (s.mate_r[g->edges[a].v] < 0)
+                match(&s, a);
+    int nfree = 0;
+    for (int u = 0; u < k; u++)
+        if (s.mate_l[u] < 0)
+            freed[nfree++] = u;
+    bool over = false;
+    for (;;) {
+        for (int i = 0; i < nfree; i++)
+            if (!augment(&s, freed[i]) && s.alen[freed[i]] > 0) {
+                rc = steady_error_set(err, STEADY_EINTERNAL,
+                                      "matchings: no perfect matching of a regular support "
+                                      "(vertex %d)",
+                                      freed[i]);
+                goto cleanup;
+            }
+        nfree = 0;
+        if (s.nheap == 0)
+            break;
+        if (s.nheap != k) {
+            rc = steady_error_set(err, STEADY_EINTERNAL,
+                                  "matchings: %d of %d vertices matched in a regular graph",
+                                  s.nheap, k);
+            goto cleanup;
+        }
+        /* run the matching until its first current part ends */
+        mpq_sub(delta, s.fin[s.heap[0]], s.now);
+        if (s.changed || m->nslots == 0) {
+            int nc = 0;
+            for (int i = 0; i < s.nlive; i++)
+                comms[nc++] = g->parts[g->edges[s.live[i]].cur].comm;
+            qsort(comms, (size_t)nc, sizeof *comms, cmp_int);
+            if (!emit_slot(m, max_slots, delta, comms, nc, &over)) {
+                if (over)
+                    rc = steady_error_set(err, STEADY_EINTERNAL,
+                                          "matchings: more than the %d slots proven possible",
+                                          max_slots);
+                else
+                    goto nomem;
+                goto cleanup;
+            }
+            s.changed = false;
+        } else {
+            mpq_add(m->slots[m->nslots - 1].duration, m->slots[m->nslots - 1].duration, delta);
+        }
+        mpq_set(s.now, s.fin[s.heap[0]]);
+        /* the parts that end now: the edge's next part follows, or the
+         * edge leaves the support and its ends are matched again */
+        while (s.nheap > 0 && mpq_equal(s.fin[s.heap[0]], s.now)) {
+            int e = s.heap[0];
+            edge_t *ed = &g->edges[e];
+            mpq_set_ui(g->wt[g->parts[ed->cur].w], 0, 1);
+            unmatch(&s, e);
+            ed->cur++;
+            if (ed->cur < ed->end) {
+                match(&s, e);
+            } else {
+                drop_edge(&s, e);
+                freed[nfree++] = ed->u;
+            }
+        }
+    }
+    goto cleanup;
+
+nomem:
+    rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+cleanup:
+    for (int i = 0; i < nfin; i++)
+        mpq_clear(s.fin[i]);
+    mpq_clears(delta, s.now, NULL);
+    free(s.adj);
+    free(s.apos);
+    free(s.alen);
+    free(s.mate_l);
+    free(s.mate_r);
+    free(s.fin);
+    free(s.heap);
+    free(s.hpos);
+    free(s.live);
+    free(s.lpos);
+    free(s.queue);
+    free(s.via);
+    free(s.seen);
+    free(comms);
+    free(freed);
+    return rc;
+}
+
+static steady_err_t from_igraph(igraph_error_t code, const char *call, steady_error_t *err)
+{
+    if (code == IGRAPH_ENOMEM)
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory (in igraph's %s)", call);
+    return steady_error_set(err, STEADY_EINTERNAL, "igraph's %s failed: %s", call,
+                            igraph_strerror(code));
+}
+
+/* Step 2 as it was first written (STEADY_MATCHING_FRESH): each round a
+ * maximum matching of the support from scratch (igraph's push-relabel),
+ * O(k + m) plus the matching per round: quadratic in the comms, which the
+ * planner pays only on small periods, as a second candidate (its slots
+ * sometimes let more parts join into one message than peel()'s). */
+static steady_err_t peel_fresh(bigraph_t *g, int max_rounds, steady_matchings_t *m,
+                               steady_error_t *err)
 {
     int k = g->k;
     steady_err_t rc = STEADY_OK;
@@ -421,8 +734,12 @@ static steady_err_t peel(bigraph_t *g, int max_rounds, steady_matchings_t *m, st
                 e->cur++;
         }
         qsort(comms, (size_t)nc, sizeof *comms, cmp_int);
-        if (!emit_slot(m, delta, comms, nc)) {
-            rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        bool over = false;
+        if (!emit_slot(m, max_rounds, delta, comms, nc, &over)) {
+            rc = over ? steady_error_set(err, STEADY_EINTERNAL,
+                                         "matchings: more than the %d slots proven possible",
+                                         max_rounds)
+                      : steady_error_set(err, STEADY_ENOMEM, "out of memory");
             goto cleanup;
         }
     }
@@ -517,14 +834,22 @@ cleanup:
 
 /*
  * Complexity: R <= ncomms + k - 1 rounds (k = max(#senders, #receivers) <=
- * min(n, ncomms)), each O(k + m) to build the support (m <= ncomms + 2k
- * edges) plus igraph's push-relabel bipartite matching on 2k vertices and m
- * edges, plus O(k) rational operations; O(n + ncomms + k) memory besides
- * igraph's.  The result has at most ncomms + k - 1 slots.
+ * min(n, ncomms)); O((ncomms + k) log k) rational operations for the heap,
+ * one breadth-first search (O(edges) at worst) per edge that leaves the
+ * support, and the output's size to emit and verify the slots;
+ * O(n + ncomms + k) memory.  The result has at most ncomms + k - 1 slots.
  */
 steady_err_t steady_matchings_decompose(int n, int ncomms, const int *src, const int *dst,
                                         const mpq_t *duration, steady_matchings_t **out,
                                         steady_error_t *err)
+{
+    return steady_matchings_decompose_rule(n, ncomms, src, dst, duration, STEADY_MATCHING_KEEP, out,
+                                           err);
+}
+
+steady_err_t steady_matchings_decompose_rule(int n, int ncomms, const int *src, const int *dst,
+                                             const mpq_t *duration, steady_matching_rule_t rule,
+                                             steady_matchings_t **out, steady_error_t *err)
 {
     *out = NULL;
     steady_err_t rc = validate(n, ncomms, src, dst, duration, err);
@@ -547,7 +872,8 @@ steady_err_t steady_matchings_decompose(int n, int ncomms, const int *src, const
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
         goto cleanup;
     }
-    if ((rc = peel(&g, max_slots, m, err)))
+    if ((rc = rule == STEADY_MATCHING_FRESH ? peel_fresh(&g, max_slots, m, err)
+                                            : peel(&g, max_slots, m, err)))
         goto cleanup;
     if ((rc = verify(n, ncomms, src, dst, duration, g.load, max_slots, m, err)))
         goto cleanup;

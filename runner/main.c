@@ -79,72 +79,74 @@ static int fail(failure_t *f, int status, const char *fmt, ...)
 
 static void help(FILE *out)
 {
-    fprintf(
-        out,
-        "usage: steady-run --ops K [--json] [--quiet] [--timeout S] [--msg-bytes B]\n"
-        "                  [--from FORMAT] SCHED PLATFORM\n"
-        "       steady-run --algo ALGO --op OP --ops K [--chunks C] [--root NAME]\n"
-        "                  [--task-cost FLOP] [--optimum TP] [--commutative] [--json]\n"
-        "                  [--quiet] [--timeout S] [--msg-bytes B] [--from FORMAT]\n"
-        "                  PLATFORM\n"
-        "\n"
-        "Runs K operations of the periodic schedule SCHED (steady plan) on MPI, one rank\n"
-        "per processor and router of PLATFORM in platform order (routers forward;\n"
-        "switches have no rank: steady export --hostfile lists the ranks), self-timed:\n"
-        "every rank sends, receives and computes its part of each period in schedule\n"
-        "order as soon as its data is there, with real payloads of the planned size\n"
-        "that are checked where they are delivered (a schedule in M segments, steady\n"
-        "plan --segments, moves each operation as M messages).  Prints the operations\n"
-        "verified, lost, duplicated and corrupt, the time, the throughput reached and\n"
-        "its ratio to the optimum TP, and each node's busy fraction.\n"
-        "\n"
-        "With --algo, runs K operations of a comparison algorithm instead (steady\n"
-        "compare, docs/comparison.md): ALGO is twotreec, twotreec+c, twotreec+s (these\n"
-        "two: allreduce only), twotrees, binomial, binary, chain, flat, or mpi (the MPI\n"
-        "library's own MPI_Bcast / MPI_Reduce / MPI_Allreduce); OP is broadcast, reduce\n"
-        "or allreduce.  The algorithm's ranks are the processors in platform order;\n"
-        "every chunk follows the model's route, forwarded hop by hop by the ranks in\n"
-        "between (through switches), one-port; every chunk is checked where it\n"
-        "arrives.  'planned' is the model's throughput.\n"
-        "\n"
-        "  mpirun -np N steady-run --ops K SCHED PLATFORM\n"
-        "  smpirun -np N -platform P.xml -hostfile P.hosts [--cfg=...] \\\n"
-        "      steady-run-smpi --ops K SCHED PLATFORM      (docs/running.md)\n"
-        "\n"
-        "  --ops K          operations to run (required)\n"
-        "  --json           {\"ops\", \"completed\", \"verified\", \"lost\", \"duplicated\",\n"
-        "                   \"corrupt\", \"elapsed\", \"achieved\", \"planned\", \"optimum\",\n"
-        "                   \"ratio\", \"messages\", \"bytes\", \"tasks\", \"nodes\": [{\"name\",\n"
-        "                   \"busy\", \"send\", \"recv\", \"cpu\", \"buffers\"}]}\n"
-        "  --quiet          no progress line (rank 0 draws one on standard error while\n"
-        "                   the run lasts, when it is a terminal: under smpirun, or\n"
-        "                   a launcher that gives rank 0 the terminal)\n"
-        "  --timeout S      a rank that sees no progress for S seconds says what it\n"
-        "                   waits for and ends the job (default %g; simulated seconds\n"
-        "                   under SMPI)\n"
-        "  --msg-bytes B    message size, 1 B to 2^31 - 1 B, e.g. 65536 or 64KiB\n"
-        "                   (default: the schedule's, with --algo 1 MiB; required on an\n"
-        "                   abstract platform); another size than a schedule's is\n"
-        "                   measured against the LP optimum for it (rank 0 solves it)\n"
-        "  --from FORMAT    platform format: auto (default), native, graphml, simgrid\n"
-        "  --algo ALGO      run a comparison algorithm (above) instead of a schedule\n"
-        "  --op OP          with --algo: broadcast, reduce or allreduce (required)\n"
-        "  --chunks C       with --algo: chunks per message (default: the model's choice,\n"
-        "                   as steady compare's)\n"
-        "  --root NAME      with --algo: the root processor (default: the first)\n"
-        "  --task-cost FLOP with --algo: flop to combine two whole messages, 1e-6 to\n"
-        "                   1e21 (default: one per byte; 1 on abstract platforms)\n"
-        "  --optimum TP     with --algo: the LP optimum to report against (default: rank\n"
-        "                   0 solves it)\n"
-        "  --commutative    with --algo mpi: declare the reduce operator commutative and\n"
-        "                   use the commutative one (default: non-commutative)\n"
-        "  -h, --help       this help\n"
-        "\n"
-        "STEADY_RUN_FAULT=RANK:die@OP, RANK:stall@OP or RANK:corrupt@OP makes rank RANK\n"
-        "die, stall, or damage one byte when it reaches operation OP (for tests).\n"
-        "Exit status: 0 all verified, 1 a runtime or verification failure, 2 bad input\n"
-        "or usage.\n",
-        DEFAULT_TIMEOUT);
+    fprintf(out,
+            "usage: steady-run --ops K [--json] [--quiet] [--timeout S] [--msg-bytes B]\n"
+            "                  [--from FORMAT] SCHED PLATFORM\n"
+            "       steady-run --algo ALGO --op OP --ops K [--chunks C] [--root NAME]\n"
+            "                  [--task-cost FLOP] [--optimum TP] [--commutative] [--json]\n"
+            "                  [--quiet] [--timeout S] [--msg-bytes B] [--from FORMAT]\n"
+            "                  PLATFORM\n"
+            "\n"
+            "Runs K operations of the periodic schedule SCHED (steady plan) on MPI, one rank\n"
+            "per processor and router of PLATFORM in platform order (routers forward;\n"
+            "switches have no rank: steady export --hostfile lists the ranks), self-timed:\n"
+            "every rank sends, receives and computes its part of each period in schedule\n"
+            "order as soon as its data is there, with real payloads of the planned size\n"
+            "that are checked where they are delivered (a schedule in M segments, steady\n"
+            "plan --segments, moves each operation as M messages).  Prints the operations\n"
+            "verified, lost, duplicated and corrupt, the time, the throughput reached and\n"
+            "its ratio to the optimum TP, and each node's busy fraction.\n"
+            "\n"
+            "With --algo, runs K operations of a comparison algorithm instead (steady\n"
+            "compare, docs/comparison.md): ALGO is twotreec, twotreec+c, twotreec+s (these\n"
+            "two: allreduce only), twotrees, binomial, binary, chain, flat, or mpi (the MPI\n"
+            "library's own MPI_Bcast / MPI_Reduce / MPI_Allreduce); OP is broadcast, reduce\n"
+            "or allreduce.  The algorithm's ranks are the processors in platform order;\n"
+            "every chunk follows the model's route, forwarded hop by hop by the ranks in\n"
+            "between (through switches), one-port; every chunk is checked where it\n"
+            "arrives.  'planned' is the model's throughput.\n"
+            "\n"
+            "  mpirun -np N steady-run --ops K SCHED PLATFORM\n"
+            "  smpirun -np N -platform P.xml -hostfile P.hosts [--cfg=...] \\\n"
+            "      steady-run-smpi --ops K SCHED PLATFORM      (docs/running.md)\n"
+            "\n"
+            "  --ops K          operations to run (required)\n"
+            "  --json           {\"ops\", \"completed\", \"verified\", \"lost\", \"duplicated\",\n"
+            "                   \"corrupt\", \"elapsed\", \"achieved\", \"planned\", \"optimum\",\n"
+            "                   \"ratio\", \"messages\", \"messages_per_operation\",\n"
+            "                   \"planned_messages_per_operation\" (the schedule's, in\n"
+            "                   the steady state; null with --algo), \"bytes\", \"tasks\",\n"
+            "                   \"nodes\": [{\"name\", \"busy\", \"send\", \"recv\", \"cpu\",\n"
+            "                   \"buffers\"}]}\n"
+            "  --quiet          no progress line (rank 0 draws one on standard error while\n"
+            "                   the run lasts, when it is a terminal: under smpirun, or\n"
+            "                   a launcher that gives rank 0 the terminal)\n"
+            "  --timeout S      a rank that sees no progress for S seconds says what it\n"
+            "                   waits for and ends the job (default %g; simulated seconds\n"
+            "                   under SMPI)\n"
+            "  --msg-bytes B    message size, 1 B to 2^31 - 1 B, e.g. 65536 or 64KiB\n"
+            "                   (default: the schedule's, with --algo 1 MiB; required on an\n"
+            "                   abstract platform); another size than a schedule's is\n"
+            "                   measured against the LP optimum for it (rank 0 solves it)\n"
+            "  --from FORMAT    platform format: auto (default), native, graphml, simgrid\n"
+            "  --algo ALGO      run a comparison algorithm (above) instead of a schedule\n"
+            "  --op OP          with --algo: broadcast, reduce or allreduce (required)\n"
+            "  --chunks C       with --algo: chunks per message (default: the model's choice,\n"
+            "                   as steady compare's)\n"
+            "  --root NAME      with --algo: the root processor (default: the first)\n"
+            "  --task-cost FLOP with --algo: flop to combine two whole messages, 1e-6 to\n"
+            "                   1e21 (default: one per byte; 1 on abstract platforms)\n"
+            "  --optimum TP     with --algo: the LP optimum to report against (default: rank\n"
+            "                   0 solves it)\n"
+            "  --commutative    with --algo mpi: declare the reduce operator commutative and\n"
+            "                   use the commutative one (default: non-commutative)\n"
+            "  -h, --help       this help\n"
+            "\n"
+            "STEADY_RUN_FAULT=RANK:die@OP, RANK:stall@OP or RANK:corrupt@OP makes rank RANK\n"
+            "die, stall, or damage one byte when it reaches operation OP (for tests).\n"
+            "Exit status: 0 all verified, 1 a runtime or verification failure, 2 bad input\n"
+            "or usage.\n",
+            DEFAULT_TIMEOUT);
 }
 
 static int usage(failure_t *f, const char *what, const char *value)
@@ -541,6 +543,7 @@ typedef struct {
     const options_t *o;
     const algo_run_t *ar; /* --algo mode, else NULL */
     const char *root;
+    double plan_messages; /* the schedule's MPI messages per operation; NAN: none */
 } report_info_t;
 
 static const char *operator_name(const options_t *o, const algo_run_t *ar)
@@ -573,6 +576,7 @@ static int report(const report_info_t *ri, const steady_platform_t *p, const dou
         tasks += mr[M_TASKS];
     }
     double achieved = elapsed > 0 ? (double)o->ops / elapsed : 0;
+    double per_op = o->ops > 0 ? messages / (double)o->ops : 0;
     double optimum = ri->optimum, planned = ri->planned;
     double ratio = optimum > 0 ? achieved / optimum : 0;
     long completed = o->ops - counts[0];
@@ -597,6 +601,12 @@ static int report(const report_info_t *ri, const steady_platform_t *p, const dou
             achieved, "planned", isfinite(planned) ? json_real(planned) : json_null(), "optimum",
             optimum, "ratio", ratio, "messages", messages, "bytes", bytes, "tasks", tasks, "nodes",
             nodes);
+        if (j) {
+            json_object_set_new(j, "messages_per_operation", json_real(per_op));
+            json_object_set_new(j, "planned_messages_per_operation",
+                                isfinite(ri->plan_messages) ? json_real(ri->plan_messages)
+                                                            : json_null());
+        }
         if (j && ar) {
             json_object_set_new(j, "algo",
                                 json_string(o->algo == ALGO_MPI
@@ -638,6 +648,10 @@ static int report(const report_info_t *ri, const steady_platform_t *p, const dou
         printf("traffic      %.0f messages, %.0f bytes, %.0f %s; buffers of at most %.0f "
                "bytes on a node\n",
                messages, bytes, tasks, ar ? "combines" : "tasks", buffers);
+        printf("messages     %.4g per operation", per_op);
+        if (isfinite(ri->plan_messages))
+            printf(" (the schedule: %.4g per operation in the steady state)", ri->plan_messages);
+        printf("\n");
         printf("busy        ");
         for (int r = 0; r < size; r++)
             printf(" %s %.1f%%%s", steady_platform_node(p, steady_platform_rank_node(p, r))->name,
@@ -777,7 +791,7 @@ int main(int argc, char **argv)
     watch_stop(&w);
     steady_progress_line_clear(&line);
     if (rank == 0) {
-        report_info_t ri = {.o = &o};
+        report_info_t ri = {.o = &o, .plan_messages = NAN};
         if (o.algo == ALGO_NONE) {
             int n = snprintf(ri.what, sizeof ri.what, "%s on %s", steady_op_name(sc->op),
                              sc->platform_name);
@@ -786,6 +800,12 @@ int main(int argc, char **argv)
                          sc->segments, bytes);
             ri.planned = steady_schedule_per_operation(sc, sc->throughput);
             ri.planned_what = "the schedule's throughput";
+            long nmsg = 0;
+            double per_op = 0;
+            steady_error_t merr = {0};
+            ri.plan_messages =
+                steady_schedule_message_count(sc, p, &nmsg, &per_op, &merr) == STEADY_OK ? per_op
+                                                                                         : NAN;
             ri.optimum = steady_schedule_per_operation(sc, sc->optimum);
             ri.optimum_what = "the LP's TP";
             if (isfinite(resized)) { /* the schedule's figures are for another size */

@@ -568,10 +568,6 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
     return rc;
 }
 
-/* A latency this share of the shorter of two consecutive parts' transfers
- * is worth their being one message. */
-#define JOIN_LATENCY_SHARE 0.1
-
 /* Whether transfer y may join the message whose parts so far start in
  * slot s0 (the group g of its sender in the slot before, to the same
  * peer): y continues one of g's transfers (the same step, its positions
@@ -708,6 +704,20 @@ steady_err_t steady_schedule_message_ids(const steady_schedule_t *sc, const stea
     for (int t = 0; !rc && t < r.nx; t++)
         msg[t] = r.x[t].msg;
     *count = rc ? 0 : r.nmsg;
+    replay_free(&r);
+    return rc;
+}
+
+steady_err_t steady_schedule_message_count(const steady_schedule_t *sc, const steady_platform_t *p,
+                                           long *count, double *per_op, steady_error_t *err)
+{
+    replay_t r = {.sc = sc, .p = p};
+    steady_err_t rc = replay_prepare(&r, err);
+    *count = rc ? 0 : r.nmsg;
+    if (per_op)
+        *per_op = rc || sc->ops_per_period <= 0
+                      ? 0
+                      : (double)r.nmsg * (double)sc->segments / (double)sc->ops_per_period;
     replay_free(&r);
     return rc;
 }

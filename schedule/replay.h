@@ -11,6 +11,11 @@
 
 #include "steady/schedule.h"
 
+/* A latency this share of the shorter of two consecutive parts' transfers
+ * is worth their being one message (replay.c's joins(); the planner's
+ * count of messages, plan_order.c, follows it). */
+#define JOIN_LATENCY_SHARE 0.1
+
 /* A step of the schedule, flattened over the trees. */
 typedef struct {
     int tree, step;

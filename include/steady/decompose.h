@@ -47,10 +47,20 @@ typedef struct {
  * set of comms, and nslots <= ncomms + max(#senders, #receivers) - 1.
  * src, dst and duration may be NULL only when ncomms is 0.  Errors: a
  * non-positive duration, a node index out of range, src == dst -> EINVAL;
- * a failed self-check -> EINTERNAL (a bug).  O(nslots * matching). */
+ * a failed self-check -> EINTERNAL (a bug).  Near-linear in the output
+ * (decompose/matching.c). */
 steady_err_t steady_matchings_decompose(int n, int ncomms, const int *src, const int *dst,
                                         const mpq_t *duration, steady_matchings_t **out,
                                         steady_error_t *err);
+/* How the matchings are peeled: KEEP (steady_matchings_decompose) keeps
+ * each round's matching for the next, repaired by augmenting paths where
+ * comms end: near-linear, few runs per comm; FRESH takes a maximum
+ * matching from scratch each round (igraph): O(rounds x comms), another
+ * slot structure that the planner tries as well on small periods. */
+typedef enum { STEADY_MATCHING_KEEP, STEADY_MATCHING_FRESH } steady_matching_rule_t;
+steady_err_t steady_matchings_decompose_rule(int n, int ncomms, const int *src, const int *dst,
+                                             const mpq_t *duration, steady_matching_rule_t rule,
+                                             steady_matchings_t **out, steady_error_t *err);
 void steady_matchings_destroy(steady_matchings_t *m);
 
 /* ---- weighted trees and routes ------------------------------------------ */

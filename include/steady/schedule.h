@@ -144,6 +144,12 @@ int steady_sched_step_src(const steady_schedule_t *sc, const steady_platform_t *
  * schedule it cannot follow; out of memory. */
 steady_err_t steady_schedule_message_ids(const steady_schedule_t *sc, const steady_platform_t *p,
                                          int *msg, int *count, steady_error_t *err);
+/* The number of those MPI messages in a period (*count), and per operation
+ * (*per_op: count x segments / ops_per_period, what `steady plan` and
+ * steady-run report; NULL if not wanted).  Errors: as
+ * steady_schedule_message_ids. */
+steady_err_t steady_schedule_message_count(const steady_schedule_t *sc, const steady_platform_t *p,
+                                           long *count, double *per_op, steady_error_t *err);
 int steady_sched_step_dst(const steady_schedule_t *sc, const steady_platform_t *p,
                           const steady_sched_step_t *st);
 

@@ -778,8 +778,10 @@ static void test_series_extrapolated(void)
         }
         steady_platform_destroy(p);
     }
-    /* 60, 57 and 3 when written */
-    CU_ASSERT(extrapolated >= 50);
+    /* 60, 57 and 3 when written; 47, 45 and 7 since the message objective
+     * (schedule/plan.c): periods of more operations, so more series fit a
+     * budget whole */
+    CU_ASSERT(extrapolated >= 40);
     CU_ASSERT(exact >= extrapolated - 5);
     CU_ASSERT(whole >= 1);
 }

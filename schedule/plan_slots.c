@@ -1,0 +1,309 @@
+/*
+ * plan_slots.c — the period's slots: its sends as a bipartite graph
+ * decomposed into matchings (decompose/matching.c), stretched for shared
+ * resources, each comm's messages handed out along the slots in order.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "plan.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How much longer than its matching slot x must last for the shared
+ * resources its comms cross (exact): the largest, over the resources, of
+ * the time they need per unit of the slot, sum over the slot's comms c of
+ * t_r(c) / d(c) (a comm moves duration / d(c) messages, each holding r for
+ * t_r(c)), and at least 1.  acc and touched have one entry per resource. */
+static void slot_stretch(const steady_platform_t *p, const steady_schedule_t *sc,
+                         const steady_slot_t *slot, const int *tree, const int *step,
+                         const mpq_t *comm, mpq_t *acc, int *touched, mpq_t factor)
+{
+    int nt = 0;
+    mpq_t q;
+    mpq_init(q);
+    mpq_set_ui(factor, 1, 1);
+    for (int y = 0; y < slot->ncomms; y++) {
+        int c = slot->comms[y], n;
+        const int *edges = steady_sched_step_edges(sc, &sc->trees[tree[c]].steps[step[c]], &n);
+        for (int k = 0; k < n; k++) {
+            int nu;
+            const steady_use_t *u = steady_platform_edge_uses(p, edges[k], &nu);
+            for (int x = 0; x < nu; x++) {
+                int r = u[x].resource;
+                if (mpq_sgn(acc[r]) == 0)
+                    touched[nt++] = r;
+                steady_exact_use_time(p, edges[k], &u[x], sc->msg_size, q);
+                mpq_div(q, q, comm[c]);
+                mpq_add(acc[r], acc[r], q);
+            }
+        }
+    }
+    for (int i = 0; i < nt; i++) {
+        if (mpq_cmp(acc[touched[i]], factor) > 0)
+            mpq_set(factor, acc[touched[i]]);
+        mpq_set_ui(acc[touched[i]], 0, 1);
+    }
+    mpq_clear(q);
+}
+
+/* The slots: the period's sends as a bipartite graph decomposed into
+ * matchings, run in the order plan_order_slots() chooses, each comm's messages
+ * handed out in order along its slots; then the lags (plan_set_lags()).  A
+ * comm lasts its weight times its hop's time.  A slot whose comms load a
+ * shared resource (a channel, a link between switches) beyond the slot's
+ * length is stretched to what the resource needs: its transfers share the
+ * resource and take longer, and the period grows by as much (the
+ * schedule's throughput then falls below the LP's, which `steady plan`
+ * reports). */
+steady_err_t plan_build_slots(steady_schedule_t *sc, const steady_platform_t *p,
+                              const int *interval, steady_matching_rule_t rule, steady_error_t *err)
+{
+    int ncomms = 0, nflat = 0;
+    for (int i = 0; i < sc->ntrees; i++)
+        for (int j = 0; j < sc->trees[i].nsteps; j++, nflat++)
+            ncomms += sc->trees[i].steps[j].kind == STEADY_STEP_SEND;
+    steady_err_t rc = STEADY_OK;
+    size_t nc1 = (size_t)(ncomms ? ncomms : 1), nf1 = (size_t)nflat + 1;
+    int *src = malloc(nc1 * sizeof *src);
+    int *dst = malloc(nc1 * sizeof *dst);
+    int *tree = malloc(nc1 * sizeof *tree);
+    int *step = malloc(nc1 * sizeof *step);
+    mpq_t *dur = malloc(nc1 * sizeof *dur);
+    mpq_t *comm = malloc(nc1 * sizeof *comm);
+    mpq_t *pos = malloc(nc1 * sizeof *pos);
+    int *base = malloc(((size_t)sc->ntrees + 1) * sizeof *base);
+    int(*prod)[2] = malloc(nf1 * sizeof *prod);
+    int *tree_of = malloc(nf1 * sizeof *tree_of);
+    int *comm_of = malloc(nf1 * sizeof *comm_of);
+    int *depth = malloc(nf1 * sizeof *depth);
+    int *tnode = malloc(nf1 * sizeof *tnode);
+    double *work = malloc(nf1 * sizeof *work);
+    double *cost = malloc(nc1 * sizeof *cost), *lat = malloc(nc1 * sizeof *lat);
+    int *pfirst = calloc(nc1 + 1, sizeof *pfirst);
+    steady_matchings_t *mt = NULL;
+    int *order = NULL, *sfirst = NULL, *scomm = NULL, *touched = NULL;
+    mpq_t *stretched = NULL, *acc = NULL;
+    int nstretched = 0, nacc = 0;
+    search_t s = {0};
+    int k = 0;
+    mpq_t at, amount;
+    mpq_inits(at, amount, NULL);
+    if (!src || !dst || !tree || !step || !dur || !comm || !pos || !base || !prod || !tree_of ||
+        !comm_of || !depth || !tnode || !work || !cost || !lat || !pfirst) {
+        free(dur);
+        free(comm);
+        free(pos);
+        dur = comm = pos = NULL;
+        rc = oom(err);
+        goto cleanup;
+    }
+    for (int i = 0, f = 0; i < sc->ntrees; i++) {
+        base[i] = f;
+        for (int j = 0; j < sc->trees[i].nsteps; j++, f++) {
+            const steady_sched_step_t *st = &sc->trees[i].steps[j];
+            tree_of[f] = i;
+            depth[f] = st->lag; /* plan_copy_trees(): one period per send */
+            comm_of[f] = -1;
+            tnode[f] = 0;
+            work[f] = 0;
+            if (st->kind != STEADY_STEP_SEND) {
+                steady_exact_task_time(p, st->node, sc->task_cost, amount);
+                work[f] = mpq_get_d(amount) * (double)sc->trees[i].weight;
+                tnode[f] = st->node;
+                continue;
+            }
+            steady_hop_t h = {.src = steady_sched_step_src(sc, p, st),
+                              .dst = steady_sched_step_dst(sc, p, st)};
+            h.edges = (int *)steady_sched_step_edges(sc, st, &h.nedges);
+            mpq_inits(dur[k], comm[k], pos[k], NULL);
+            steady_exact_hop_time(p, &h, sc->msg_size, comm[k]);
+            mpq_set_si(dur[k], sc->trees[i].weight, 1);
+            mpq_mul(dur[k], dur[k], comm[k]);
+            cost[k] = mpq_get_d(comm[k]);
+            lat[k] = steady_hop_latency(p, &h);
+            src[k] = h.src;
+            dst[k] = h.dst;
+            tree[k] = i;
+            comm_of[f] = k;
+            step[k++] = j;
+        }
+    }
+    base[sc->ntrees] = nflat;
+    if ((rc = plan_step_producers(sc, p, interval, base, prod, err)))
+        goto cleanup;
+    if ((rc = steady_matchings_decompose_rule(steady_platform_node_count(p), ncomms, src, dst,
+                                              (const mpq_t *)dur, rule, &mt, err)))
+        goto cleanup;
+
+    /* the order of the matchings */
+    int n = mt->nslots, npieces = 0, nres = steady_platform_resource_count(p);
+    for (int x = 0; x < n; x++)
+        npieces += mt->slots[x].ncomms;
+    size_t n1 = (size_t)n + 1, np1 = (size_t)npieces + 1;
+    order = malloc(n1 * sizeof *order);
+    sfirst = malloc((n1 + 1) * sizeof *sfirst);
+    scomm = malloc(np1 * sizeof *scomm);
+    double *sdur = malloc(n1 * sizeof *sdur), *mdur = malloc(n1 * sizeof *mdur);
+    stretched = malloc(n1 * sizeof *stretched);
+    acc = malloc(((size_t)nres + 1) * sizeof *acc);
+    touched = malloc(((size_t)nres + 1) * sizeof *touched);
+    if (stretched)
+        for (; nstretched < n; nstretched++)
+            mpq_init(stretched[nstretched]);
+    if (acc)
+        for (; nacc < nres; nacc++)
+            mpq_init(acc[nacc]);
+    s = (search_t){.nslots = n,
+                   .ncomms = ncomms,
+                   .nflat = nflat,
+                   .sc = sc,
+                   .base = base,
+                   .prod = (const int(*)[2])prod,
+                   .tree_of = tree_of,
+                   .comm_of = comm_of,
+                   .sfirst = sfirst,
+                   .scomm = scomm,
+                   .dur = sdur,
+                   .mdur = mdur,
+                   .cost = cost,
+                   .lat = lat,
+                   .pfirst = pfirst,
+                   .work = work,
+                   .node = tnode,
+                   .period = mpq_get_d(sc->period),
+                   .nnodes = steady_platform_node_count(p)};
+    s.start = malloc(n1 * sizeof *s.start);
+    s.pos = malloc(nc1 * sizeof *s.pos);
+    s.ps = malloc(np1 * sizeof *s.ps);
+    s.pe = malloc(np1 * sizeof *s.pe);
+    s.pf = malloc(np1 * sizeof *s.pf);
+    s.pt = malloc(np1 * sizeof *s.pt);
+    s.pn = malloc(nc1 * sizeof *s.pn);
+    s.pr = malloc(np1 * sizeof *s.pr);
+    s.dpos = malloc(np1 * sizeof *s.dpos);
+    s.lag = malloc(nf1 * sizeof *s.lag);
+    s.tlag = malloc(((size_t)sc->ntrees + 1) * sizeof *s.tlag);
+    s.done = malloc(nf1 * sizeof *s.done);
+    s.cpu = malloc(((size_t)s.nnodes + 1) * sizeof *s.cpu);
+    if (!order || !sfirst || !scomm || !sdur || !mdur || !stretched || !acc || !touched ||
+        !s.start || !s.pos || !s.ps || !s.pe || !s.pf || !s.pt || !s.pn || !s.pr || !s.dpos ||
+        !s.lag || !s.tlag || !s.done || !s.cpu) {
+        rc = oom(err);
+        goto cleanup;
+    }
+    for (int x = 0, y = 0; x < n; x++) {
+        sfirst[x] = y;
+        slot_stretch(p, sc, &mt->slots[x], tree, step, (const mpq_t *)comm, acc, touched,
+                     stretched[x]);
+        mpq_mul(stretched[x], stretched[x], mt->slots[x].duration);
+        sdur[x] = mpq_get_d(stretched[x]);
+        mdur[x] = mpq_get_d(mt->slots[x].duration);
+        for (int z = 0; z < mt->slots[x].ncomms; z++) {
+            scomm[y++] = mt->slots[x].comms[z];
+            pfirst[mt->slots[x].comms[z] + 1]++;
+        }
+        sfirst[x + 1] = y;
+    }
+    for (int c = 0; c < ncomms; c++)
+        pfirst[c + 1] += pfirst[c];
+    if ((rc = plan_order_slots(&s, depth, order, err)))
+        goto cleanup;
+
+    sc->slots = calloc(n1, sizeof *sc->slots);
+    if (!sc->slots) {
+        rc = oom(err);
+        goto cleanup;
+    }
+    for (int r = 0; r < n; r++) {
+        const steady_slot_t *in = &mt->slots[order[r]];
+        steady_sched_slot_t *out = &sc->slots[sc->nslots++];
+        mpq_inits(out->start, out->duration, NULL);
+        mpq_set(out->start, at);
+        mpq_set(out->duration, stretched[order[r]]);
+        mpq_add(at, at, stretched[order[r]]);
+        out->transfers = calloc((size_t)in->ncomms, sizeof *out->transfers);
+        if (!out->transfers) {
+            rc = oom(err);
+            goto cleanup;
+        }
+        for (int y = 0; y < in->ncomms; y++) {
+            int c = in->comms[y];
+            steady_sched_transfer_t *tf = &out->transfers[out->ntransfers++];
+            tf->tree = tree[c];
+            tf->step = step[c];
+            mpq_inits(tf->from, tf->to, NULL);
+            mpq_div(amount, in->duration, comm[c]);
+            mpq_set(tf->from, pos[c]);
+            mpq_add(pos[c], pos[c], amount);
+            mpq_set(tf->to, pos[c]);
+        }
+    }
+    /* a schedule whose messages take longer than the LP's ports say (a
+     * slow link on a hop, a stretched slot) needs a longer period */
+    if (mpq_cmp(at, sc->period) > 0) {
+        /* the bound's trees over the longer period (§4.6's bound is the
+         * paper's platforms', whose periods never grow: check asks it of
+         * them only) */
+        mpq_mul(sc->loss_bound, sc->loss_bound, sc->period);
+        mpq_set(sc->period, at);
+        mpq_div(sc->loss_bound, sc->loss_bound, sc->period);
+        s.period = mpq_get_d(at);
+        mpq_set_si(sc->throughput, sc->ops_per_period, 1);
+        mpq_div(sc->throughput, sc->throughput, sc->period);
+        if (sc->fixed_period)
+            mpq_sub(sc->loss, sc->optimum, sc->throughput);
+    }
+    rc = plan_set_lags(sc, p, &s, order, err);
+
+cleanup:
+    for (int x = 0; x < nstretched; x++)
+        mpq_clear(stretched[x]);
+    for (int x = 0; x < nacc; x++)
+        mpq_clear(acc[x]);
+    free(stretched);
+    free(acc);
+    free(touched);
+    free((void *)s.mdur);
+    steady_matchings_destroy(mt);
+    if (dur)
+        for (int x = 0; x < k; x++)
+            mpq_clears(dur[x], comm[x], pos[x], NULL);
+    mpq_clears(at, amount, NULL);
+    free(src);
+    free(dst);
+    free(tree);
+    free(step);
+    free(dur);
+    free(comm);
+    free(pos);
+    free(base);
+    free(prod);
+    free(tree_of);
+    free(comm_of);
+    free(depth);
+    free(cost);
+    free(lat);
+    free(pfirst);
+    free(order);
+    free(sfirst);
+    free(scomm);
+    free((void *)s.dur);
+    free(s.start);
+    free(s.pos);
+    free(s.ps);
+    free(s.pe);
+    free(s.pf);
+    free(s.pt);
+    free(s.pn);
+    free(s.pr);
+    free(s.dpos);
+    free(s.lag);
+    free(s.tlag);
+    free(s.done);
+    free(s.cpu);
+    free(tnode);
+    free(work);
+    return rc;
+}
