@@ -35,6 +35,9 @@
  * fraction of their bandwidths alone */
 #define BINDING 0.97
 
+/* significant digits of the values written */
+#define SIG 4
+
 bool calib_fit(const double *sizes, const double *t, int n, calib_fit_t *fit)
 {
     double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
@@ -63,6 +66,17 @@ bool calib_fit(const double *sizes, const double *t, int n, calib_fit_t *fit)
     }
     *fit = (calib_fit_t){alpha, beta, mx, sqrt(sq / n)};
     return true;
+}
+
+/* x to `digits` significant digits: measurements are not more precise, and
+ * round values keep the exact LP's numbers small (a schedule needs the
+ * exact optimum, which GLPK's basis must reach in rational arithmetic) */
+static double round_sig(double x, int digits)
+{
+    if (!(x > 0) || !isfinite(x))
+        return x;
+    double scale = pow(10, digits - 1 - (int)floor(log10(x)));
+    return round(x * scale) / scale;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -269,7 +283,7 @@ static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs,
         bool binding;
         steady_channel_t nc = *ch;
         nc.latency = 0;
-        nc.bandwidth = calibrated_bandwidth(rs, R, k, -1, ch->bandwidth, &binding);
+        nc.bandwidth = round_sig(calibrated_bandwidth(rs, R, k, -1, ch->bandwidth, &binding), SIG);
         if ((rc = steady_platform_add_channel(q, &nc, &chan[k], err)))
             goto done;
     }
@@ -284,7 +298,8 @@ static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs,
             snprintf(cname, sizeof cname, "edge:%d", rs[r].edge);
         bool binding;
         steady_channel_t nc = {.name = cname, .sharing = STEADY_SHARED};
-        nc.bandwidth = calibrated_bandwidth(rs, R, -1, rs[r].edge, e->bandwidth, &binding);
+        nc.bandwidth =
+            round_sig(calibrated_bandwidth(rs, R, -1, rs[r].edge, e->bandwidth, &binding), SIG);
         if ((rc = steady_platform_add_channel(q, &nc, &edgech[rs[r].edge], err)))
             goto done;
     }
@@ -314,9 +329,9 @@ static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs,
         }
         steady_edge_t ne = {.src = src,
                             .dst = dst,
-                            .bandwidth = 1 / hf[h].fit.beta,
-                            .latency = hf[h].latency,
-                            .overhead = hf[h].fit.alpha,
+                            .bandwidth = round_sig(1 / hf[h].fit.beta, SIG),
+                            .latency = round_sig(hf[h].latency, SIG),
+                            .overhead = round_sig(hf[h].fit.alpha, SIG),
                             .ncross = n,
                             .cross = cross};
         if ((rc = steady_platform_add_edge(q, &ne, &hf[h].edge, err))) {
