@@ -144,7 +144,8 @@ static steady_err_t fit_all(const calib_t *c, hopfit_t *hf, resource_t *rs, doub
         if (!calib_fit(c->sizes, st, S, &f->fit) || !calib_fit(c->sizes, pp, S, &f->pp))
             return steady_error_set(err, STEADY_EINVAL,
                                     "hop %s -> %s: the time per message does not grow with "
-                                    "the size (%.3g s for %.0f bytes, %.3g s for %.0f)",
+                                    "the size (%.3g s for %.0f bytes, %.3g s for %.0f): too noisy a "
+                                    "machine? more --reps",
                                     node_name(p, f->hop->src), node_name(p, f->hop->dst), st[0],
                                     c->sizes[0], st[S - 1], c->sizes[S - 1]);
         for (int s = 0; s < S; s++)
