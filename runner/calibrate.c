@@ -493,7 +493,7 @@ int calibrate_command(const calib_cmd_t *cmd, int rank, int size)
     char msg[STEADY_ERROR_MSG_MAX + 256] = "";
     steady_platform_t *p = NULL;
     steady_error_t err = {0};
-    calib_t c = {.me = rank, .reps = cmd->reps ? cmd->reps : 5};
+    calib_t c = {.me = rank, .reps = cmd->reps ? cmd->reps : 5, .cost_model = cmd->cost_model};
     FILE *out = NULL;
     int status = RUN_OK;
     if (!parse_sizes(cmd->sizes, &c, msg, sizeof msg))

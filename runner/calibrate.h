@@ -20,6 +20,7 @@ typedef struct {
     double sizes[CALIB_MAX_SIZES]; /* bytes, increasing */
     int nsizes;
     int reps; /* repetitions per measurement (medians) */
+    steady_cost_model_t cost_model; /* what the written latency and overhead mean */
     /* calib_prepare */
     steady_hop_graph_t *g;
     int nhops;
@@ -85,6 +86,7 @@ typedef struct {
     const char *platform, *output, *sizes; /* sizes: NULL, the default */
     steady_format_t from;
     int reps; /* 0: the default */
+    steady_cost_model_t cost_model;
     double timeout;
     bool json, quiet;
 } calib_cmd_t;

@@ -3,17 +3,22 @@
  * calibrated platform (docs/calibration.md).
  *
  * Per hop h (a message between two ranks, through switches or not):
- *   port time   overhead + s / bandwidth = the Hockney fit alpha + beta s
- *               (ordinary least squares, as Hockney's method: the large
- *               messages, which make a schedule's time, weigh the most)
- *               of the stream's time per message with the hop's matching
- *               at once (phase B; alone when it has none): how long a
- *               message keeps the executor's ports, whatever the protocol
- *               (a rendezvous send waits for its data to arrive, so the
- *               wire latency is in it);
- *   latency     the median over the sizes of ping-pong minus stream
- *               (alone), 0 below 1% of alpha: the delivery delay that holds no
- *               port (an eager send's), 0 when the send is a rendezvous.
+ *   alpha + s / bandwidth   the Hockney fit alpha + beta s (ordinary least
+ *               squares, as Hockney's method: the large messages, which
+ *               make a schedule's time, weigh the most) of the stream's
+ *               time per message with the hop's matching at once (phase B;
+ *               alone when it has none): how long a message keeps the
+ *               executor's ports (a rendezvous send waits for its data to
+ *               arrive, so the wire latency is in it);
+ *   excess      the median over the sizes of ping-pong minus stream
+ *               (alone), 0 below 1% of alpha: delivery beyond the port
+ *               time (an eager send's), 0 when the send is a rendezvous.
+ * Written for the cost model c->cost_model (steady plan --cost-model):
+ * rendezvous, latency = alpha + excess and overhead 0 — the replay holds
+ * the ports through the latency once per MPI message, as SMPI does, where
+ * an overhead would be charged in proportion to the parts a schedule cuts
+ * a message into; eager, overhead = alpha (the port time) and latency =
+ * excess (a delay that holds no port).
  * The calibrated platform keeps the ranks (processors and routers, in
  * order, with their speeds: the same hostfile runs it) and writes each
  * hop as one edge between its ranks with those values: a hop through
@@ -105,7 +110,8 @@ typedef struct {
 typedef struct {
     const steady_hop_t *hop;
     calib_fit_t fit, pp;
-    double latency;
+    double overhead, latency; /* as written, per the cost model */
+    double excess;            /* ping-pong - stream: delivery beyond the port time */
     double factor;     /* measured bandwidth / the model's */
     double concurrent; /* stream at once / alone, the largest size */
     int edge;          /* in the calibrated platform, -1: a duplicate pair */
@@ -150,9 +156,16 @@ static steady_err_t fit_all(const calib_t *c, hopfit_t *hf, resource_t *rs, doub
                                     c->sizes[0], st[S - 1], c->sizes[S - 1]);
         for (int s = 0; s < S; s++)
             scratch[s] = pp[s] - alone[s];
-        f->latency = median(scratch, S);
-        if (f->latency < 0.01 * f->fit.alpha) /* the clock's noise, not a delay */
-            f->latency = 0;
+        f->excess = median(scratch, S);
+        if (f->excess < 0.01 * f->fit.alpha) /* the clock's noise, not a delay */
+            f->excess = 0;
+        if (c->cost_model == STEADY_COST_RENDEZVOUS) { /* alpha per MPI message, ports held */
+            f->overhead = 0;
+            f->latency = f->fit.alpha + f->excess;
+        } else { /* alpha holds the ports, the excess only delays */
+            f->overhead = f->fit.alpha;
+            f->latency = f->excess;
+        }
         f->factor = 1 / f->fit.beta / model_bandwidth(p, f->hop);
         f->concurrent = st[S - 1] / alone[S - 1];
     }
@@ -227,14 +240,18 @@ static void comment_header(const calib_t *c, const calib_info_t *info, FILE *out
             "#           port or channel, streaming at once; then the hops crossing each "
             "shared channel\n"
             "#           at once (its capacity under load)\n"
-            "# model     overhead + s / bandwidth = the Hockney fit alpha + beta s of the "
-            "stream at once\n"
-            "#           (ordinary least squares): the time a message holds its ports;\n"
-            "#           latency = ping-pong - stream (median over the sizes, >= 0): the "
-            "delivery delay\n"
-            "#           that holds no port (plan with --cost-model eager when it is not "
-            "0)\n",
-            c->reps);
+            "# model     alpha + s / bandwidth = the Hockney fit of the stream at once "
+            "(ordinary least\n"
+            "#           squares): the time a message holds its ports; written for "
+            "--cost-model %s:\n%s",
+            c->reps, steady_cost_model_name(c->cost_model),
+            c->cost_model == STEADY_COST_RENDEZVOUS
+                ? "#           latency = alpha (+ what a ping-pong takes beyond the stream), "
+                  "held with\n#           the ports once per MPI message, overhead 0; plan "
+                  "with --cost-model rendezvous\n"
+                : "#           overhead = alpha, charged per message in proportion to its "
+                  "parts; latency =\n#           what a ping-pong takes beyond the stream, "
+                  "holding no port; plan with\n#           --cost-model eager\n");
 }
 
 /* The calibrated platform, built from the fits. */
@@ -332,7 +349,7 @@ static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs,
                             .dst = dst,
                             .bandwidth = round_sig(1 / hf[h].fit.beta, SIG),
                             .latency = round_sig(hf[h].latency, SIG),
-                            .overhead = round_sig(hf[h].fit.alpha, SIG),
+                            .overhead = round_sig(hf[h].overhead, SIG),
                             .ncross = n,
                             .cross = cross};
         if ((rc = steady_platform_add_edge(q, &ne, &hf[h].edge, err))) {
@@ -370,7 +387,7 @@ static void report_text(const calib_t *c, const calib_info_t *info, const hopfit
         char hop[64];
         snprintf(hop, sizeof hop, "%s -> %s", node_name(p, hf[h].hop->src),
                  node_name(p, hf[h].hop->dst));
-        printf("%-28s %12.6g %14.6g %12.6g %8.2f%% %8.2f%% %10.4f%s\n", hop, hf[h].fit.alpha,
+        printf("%-28s %12.6g %14.6g %12.6g %8.2f%% %8.2f%% %10.4f%s\n", hop, hf[h].overhead,
                1 / hf[h].fit.beta, hf[h].latency, 100 * hf[h].fit.max_err,
                100 * hf[h].fit.rms_err, hf[h].concurrent, hf[h].edge < 0 ? " (not kept)" : "");
     }
@@ -406,11 +423,12 @@ static int report_json(const calib_t *c, const calib_info_t *info, const hopfit_
             json_array_append_new(cc, json_real(c->concurrent[(size_t)h * S + s]));
         }
         json_array_append_new(
-            hops, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:o, s:o, "
-                            "s:o}",
+            hops, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:o, "
+                            "s:o, s:o}",
                             "src", node_name(p, hf[h].hop->src), "dst",
-                            node_name(p, hf[h].hop->dst), "overhead", hf[h].fit.alpha,
-                            "bandwidth", 1 / hf[h].fit.beta, "latency", hf[h].latency,
+                            node_name(p, hf[h].hop->dst), "overhead", hf[h].overhead,
+                            "bandwidth", 1 / hf[h].fit.beta, "latency", hf[h].latency, "alpha",
+                            hf[h].fit.alpha,
                             "fit_max_error", hf[h].fit.max_err, "fit_rms_error",
                             hf[h].fit.rms_err, "pingpong_alpha", hf[h].pp.alpha,
                             "pingpong_bandwidth", 1 / hf[h].pp.beta, "model_bandwidth",

@@ -61,6 +61,7 @@ typedef struct {
     const char *out;   /* -o */
     const char *sizes; /* --sizes, NULL: the default */
     int reps;          /* --reps, 0: the default */
+    int cost_model;    /* --cost-model, -1: the default (rendezvous) */
 } options_t;
 
 /* A failure before the run: its exit status and its one-line message. */
@@ -93,7 +94,8 @@ static void help(FILE *out)
         "                  [--task-cost FLOP] [--optimum TP] [--commutative] [--json]\n"
         "                  [--quiet] [--timeout S] [--msg-bytes B] [--from FORMAT]\n"
         "                  PLATFORM\n"
-        "       steady-run --calibrate -o OUT [--sizes LIST] [--reps R] [--json] [--quiet]\n"
+        "       steady-run --calibrate -o OUT [--sizes LIST] [--reps R]\n"
+        "                  [--cost-model rendezvous|eager] [--json] [--quiet]\n"
         "                  [--timeout S] [--from FORMAT] PLATFORM\n"
         "\n"
         "Runs K operations of the periodic schedule SCHED (steady plan) on MPI, one rank\n"
@@ -149,10 +151,11 @@ static void help(FILE *out)
         "crosses, through switches or not) with the executor's own sends: ping-pong and\n"
         "streams of one message in flight, alone and with the hops of a matching at\n"
         "once, for each size; fits alpha + beta s per hop and writes to OUT a calibrated\n"
-        "platform (native format: one edge per hop, overhead alpha, bandwidth 1 / beta,\n"
-        "the latency a ping-pong takes beyond that; the channels' bandwidths as measured\n"
-        "under load), with a comment header saying how and when (docs/calibration.md).\n"
-        "Plan on OUT (steady plan ... OUT) and run the schedule with PLATFORM = OUT.\n"
+        "platform (native format: one edge per hop, bandwidth 1 / beta, alpha as latency\n"
+        "held once per MPI message (rendezvous) or as overhead (eager); the channels'\n"
+        "bandwidths as measured under load), with a comment header saying how and when\n"
+        "(docs/calibration.md).  Plan on OUT (steady plan --cost-model the same) and run\n"
+        "the schedule with PLATFORM = OUT.\n"
         "\n"
         "  --calibrate      measure the platform and write the calibrated one to -o OUT\n"
         "  -o, --output OUT with --calibrate: the calibrated platform\n"
@@ -160,6 +163,8 @@ static void help(FILE *out)
         "                   1KiB to 4MiB by factors of 4; two at least)\n"
         "  --reps R         with --calibrate: repetitions per measurement, medians\n"
         "                   (default 5)\n"
+        "  --cost-model M   with --calibrate: rendezvous (default; steady-run's sends, and\n"
+        "                   steady plan's default) or eager, the cost model OUT is for\n"
         "  -h, --help       this help\n"
         "\n"
         "STEADY_RUN_FAULT=RANK:die@OP, RANK:stall@OP or RANK:corrupt@OP makes rank RANK\n"
@@ -178,7 +183,8 @@ static int usage(failure_t *f, const char *what, const char *value)
 static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
 {
     *o = (options_t){
-        .timeout = DEFAULT_TIMEOUT, .from = STEADY_FORMAT_AUTO, .algo = ALGO_NONE, .op = -1};
+        .timeout = DEFAULT_TIMEOUT, .from = STEADY_FORMAT_AUTO, .algo = ALGO_NONE, .op = -1,
+        .cost_model = -1};
     const char *pos[2];
     int npos = 0;
     for (int i = 1; i < argc; i++) {
@@ -216,7 +222,8 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
         static const char *const valued[] = {"--ops",       "--timeout", "--msg-bytes", "--from",
                                              "--algo",      "--op",      "--chunks",    "--root",
                                              "--task-cost", "--optimum", "-o",
-                                             "--output",    "--sizes",   "--reps",      NULL};
+                                             "--output",    "--sizes",   "--reps",
+                                             "--cost-model", NULL};
         int known = 0;
         while (valued[known] && strcmp(name, valued[known]))
             known++;
@@ -258,6 +265,10 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
             o->root = v;
         } else if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) {
             o->out = v;
+        } else if (strcmp(name, "--cost-model") == 0) {
+            o->cost_model = steady_cost_model_from_name(v);
+            if (o->cost_model < 0)
+                return usage(f, "--cost-model takes rendezvous or eager", v);
         } else if (strcmp(name, "--sizes") == 0) {
             o->sizes = v;
         } else if (strcmp(name, "--reps") == 0) {
@@ -304,9 +315,12 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
         o->plat = pos[0];
         return RUN_OK;
     }
-    if (o->out || o->sizes || o->reps) {
+    if (o->out || o->sizes || o->reps || o->cost_model >= 0) {
         return fail(f, RUN_USAGE, "steady-run: %s goes with --calibrate (see 'steady-run --help')",
-                    o->out ? "-o" : o->sizes ? "--sizes" : "--reps");
+                    o->out      ? "-o"
+                    : o->sizes  ? "--sizes"
+                    : o->reps   ? "--reps"
+                                : "--cost-model");
     }
     if (o->algo == ALGO_NONE) {
         const char *stray = o->op >= 0       ? "--op"
@@ -777,6 +791,8 @@ int main(int argc, char **argv)
                            .sizes = o.sizes,
                            .from = o.from,
                            .reps = o.reps,
+                           .cost_model = o.cost_model < 0 ? STEADY_COST_RENDEZVOUS
+                                                          : (steady_cost_model_t)o.cost_model,
                            .timeout = o.timeout,
                            .json = o.json,
                            .quiet = o.quiet};

@@ -16,20 +16,38 @@
 #     64 KiB-4 MiB (one regime of SMPI's piecewise factors) reproduces the
 #     streams there within 1%;
 #  3. under the default configuration, on examples/platforms/sg-*.xml
-#     (no one-port routers): plan from the calibrated platform, run OPS
-#     operations of 1 MiB (every one verified) and compare with the
-#     optimum and the replay.  Asserted where it holds (docs/calibration.md,
-#     "Measured"): sg-crossbar's scatter, reduce and broadcast, sg-backbone's
-#     scatter >= 0.85 of the calibrated optimum and within 0.05 of the replay;
-#     the others are printed (a message the schedule cuts over slots pays
-#     SMPI's per-message cost once per part, which the LP and the replay
-#     prorate: docs/calibration.md).
+#     (no one-port routers): calibrated for the rendezvous cost model (the
+#     default), plan from the calibrated platform, run OPS operations of
+#     1 MiB, every one verified: the replay predicts the run within 0.05
+#     everywhere, and sg-crossbar's scatter, reduce and broadcast reach
+#     0.85 of the calibrated optimum (the others are printed: the LP does
+#     not count latency yet, issue 16 item 2; docs/calibration.md).
 #
 #   tests/e2e/calibrate.sh BUILD_DIR      (from the repository root)
 set -u
 source "$(dirname "$0")/lib/executor.bash" calibrate "${1:?usage: tests/e2e/calibrate.sh BUILD_DIR}"
 command -v smpicc >/dev/null || { fail "smpicc not found"; exit 1; }
 ops=${CALIBRATE_OPS:-300}
+
+# usage errors: one line, exit status 2
+expect_usage() { # PATTERN ARGS...
+    local pattern=$1
+    shift
+    "${mpi[@]}" -q -np 1 "$run" "$@" >"$tmp/out" 2>"$tmp/err"
+    local st=$?
+    [ $st = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -qE "$pattern" "$tmp/err" ||
+        fail "steady-run $*: status $st, $(head -c 300 "$tmp/err")"
+}
+expect_usage '^steady-run: --calibrate needs -o OUT' --calibrate examples/platforms/tiers.plat
+expect_usage '^steady-run: -o goes with --calibrate' -o "$tmp/x.plat" --ops 3 a b
+expect_usage '^steady-run: --sizes: the fit needs two sizes or more \(1KiB\)' \
+    --calibrate -o "$tmp/x.plat" --sizes 1KiB examples/platforms/tiers.plat
+expect_usage '^steady-run: --ops does not go with --calibrate' \
+    --calibrate --ops 3 -o "$tmp/x.plat" examples/platforms/tiers.plat
+expect_usage 'abstract costs' --calibrate -o "$tmp/x.plat" examples/platforms/paper-reduce.plat
+expect_usage 'job has 1 ranks \(start one rank per processor and router: -np 16\)' \
+    --calibrate -o "$tmp/x.plat" examples/platforms/tiers.plat
+[ ! -e "$tmp/x.plat" ] || fail "a refused calibration wrote its output"
 
 # 1. a known platform: three hosts, three links, one route per pair
 cat >"$tmp/known.xml" <<'EOF'
@@ -113,14 +131,14 @@ if max(gaps) - min(gaps) > 1e-6 or max(gaps) > 20e-6:
     print("  <- FAIL: not the same cost up to a constant of a few microseconds")
     ok = False
 print("  fit over 1 KiB-4 MiB: %.6g s + s / %.6g B/s, error up to %.1f%% (SMPI's factors are piecewise)"
-      % (h["overhead"], h["bandwidth"], 100 * h["fit_max_error"]))
+      % (h["alpha"], h["bandwidth"], 100 * h["fit_max_error"]))
 large = json.load(open(sys.argv[3]))
 for h in large["hops"]:
     good = h["fit_max_error"] <= 0.01
     ok &= good
     if (h["src"], h["dst"]) == ("h0", "h1") or not good:
         print("  fit over 64 KiB-4 MiB, %s -> %s: %.6g s + s / %.6g B/s, error up to %.2f%%%s" % (
-            h["src"], h["dst"], h["overhead"], h["bandwidth"], 100 * h["fit_max_error"],
+            h["src"], h["dst"], h["alpha"], h["bandwidth"], 100 * h["fit_max_error"],
             "" if good else "  <- FAIL"))
 sys.exit(0 if ok else 1)
 PY
@@ -147,10 +165,8 @@ for plat in examples/platforms/sg-*.xml; do
         r=$(field ratio)
         rp=$("$steady" replay --json --ops "$ops" "$s" "$tmp/c.plat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ratio"])')
         line=$(printf '%s %s %.4f (%.4f)' "$line" $op "$r" "$rp")
-        if [ "$name" = sg-crossbar ] || [ "$name.$op" = sg-backbone.scatter ]; then
-            python3 -c 'import sys; r, rp = map(float, sys.argv[1:]); sys.exit(0 if r >= 0.85 and abs(r - rp) <= 0.05 else 1)' "$r" "$rp" ||
-                fail "$op $name: ratio $r (replay $rp): below 0.85, or not within 0.05 of the replay"
-        fi
+        python3 -c 'import sys; r, rp = map(float, sys.argv[1:3]); sys.exit(0 if abs(r - rp) <= 0.05 and (sys.argv[3] != "sg-crossbar" or r >= 0.85) else 1)' "$r" "$rp" "$name" ||
+            fail "$op $name: ratio $r (replay $rp): not within 0.05 of the replay, or below 0.85"
     done
     echo "$line"
 done
