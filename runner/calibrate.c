@@ -100,7 +100,8 @@ static bool fits(const calib_t *c, int h, unsigned char *send, unsigned char *re
 /* Builds the hops' resources, phase B's matchings and phase C's sets. */
 static steady_err_t plan_sets(calib_t *c, steady_error_t *err)
 {
-    int H = c->nhops, R = steady_platform_resource_count(c->p), N = steady_platform_rank_count(c->p);
+    int H = c->nhops, R = steady_platform_resource_count(c->p),
+        N = steady_platform_rank_count(c->p);
     c->res_first = calloc((size_t)H + 1, sizeof *c->res_first);
     int total = 0;
     for (int h = 0; h < H; h++) {
@@ -261,7 +262,8 @@ static void run_streams(const calib_t *c, const experiment_t *x, const int *pair
     int me = c->me, bytes = (int)c->sizes[x->size], js = -1, to = -1, from = -1;
     for (int j = 0; j < x->n; j++) {
         const steady_hop_t *hop = steady_hop_graph_hop(c->g, pairs[x->first + j]);
-        int s = steady_platform_rank_of(c->p, hop->src), r = steady_platform_rank_of(c->p, hop->dst);
+        int s = steady_platform_rank_of(c->p, hop->src),
+            r = steady_platform_rank_of(c->p, hop->dst);
         if (s == me)
             js = j, to = r;
         if (r == me)
@@ -416,7 +418,8 @@ static bool parse_sizes(const char *text, calib_t *c, char *msg, size_t msgsz)
         return false;
     }
     strcpy(buf, text);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
         double s;
         steady_error_t err = {0};
         if (steady_parse_size(tok, &s, &err) || s > 2147483647.0 || s != floor(s)) {
@@ -511,8 +514,7 @@ int calibrate_command(const calib_cmd_t *cmd, int rank, int size)
         snprintf(msg, sizeof msg,
                  "steady-run: %s: the platform has %d processors and routers but the job has %d "
                  "ranks (start one rank per processor and router: -np %d)",
-                 cmd->platform, steady_platform_rank_count(p), size,
-                 steady_platform_rank_count(p));
+                 cmd->platform, steady_platform_rank_count(p), size, steady_platform_rank_count(p));
         status = RUN_USAGE;
     } else {
         c.p = p;
@@ -567,7 +569,8 @@ int calibrate_command(const calib_cmd_t *cmd, int rank, int size)
             for (int q = 0; q < r && !seen; q++)
                 seen = strcmp(hosts + (size_t)q * sizeof host, h) == 0;
             if (!seen && shown++ < 16)
-                at += (size_t)snprintf(where + at, sizeof where - at, "%s%s", shown > 1 ? ", " : "", h);
+                at += (size_t)snprintf(where + at, sizeof where - at, "%s%s", shown > 1 ? ", " : "",
+                                       h);
         }
         snprintf(where + at, sizeof where - at, "%s (%d distinct host%s, %d ranks)",
                  shown > 16 ? ", ..." : "", shown, shown == 1 ? "" : "s", size);

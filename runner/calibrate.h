@@ -19,7 +19,7 @@ typedef struct {
     int me;                        /* this rank */
     double sizes[CALIB_MAX_SIZES]; /* bytes, increasing */
     int nsizes;
-    int reps; /* repetitions per measurement (medians) */
+    int reps;                       /* repetitions per measurement (medians) */
     steady_cost_model_t cost_model; /* what the written latency and overhead mean */
     /* calib_prepare */
     steady_hop_graph_t *g;

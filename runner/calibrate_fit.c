@@ -112,9 +112,9 @@ typedef struct {
     calib_fit_t fit, pp;
     double overhead, latency; /* as written, per the cost model */
     double excess;            /* ping-pong - stream: delivery beyond the port time */
-    double factor;     /* measured bandwidth / the model's */
-    double concurrent; /* stream at once / alone, the largest size */
-    int edge;          /* in the calibrated platform, -1: a duplicate pair */
+    double factor;            /* measured bandwidth / the model's */
+    double concurrent;        /* stream at once / alone, the largest size */
+    int edge;                 /* in the calibrated platform, -1: a duplicate pair */
 } hopfit_t;
 
 /* The model's bandwidth of a hop (its time's slope in the size). */
@@ -148,12 +148,13 @@ static steady_err_t fit_all(const calib_t *c, hopfit_t *hf, resource_t *rs, doub
                                         node_name(p, f->hop->src), node_name(p, f->hop->dst),
                                         c->sizes[s]);
         if (!calib_fit(c->sizes, st, S, &f->fit) || !calib_fit(c->sizes, pp, S, &f->pp))
-            return steady_error_set(err, STEADY_EINVAL,
-                                    "hop %s -> %s: the time per message does not grow with "
-                                    "the size (%.3g s for %.0f bytes, %.3g s for %.0f): too noisy a "
-                                    "machine? more --reps",
-                                    node_name(p, f->hop->src), node_name(p, f->hop->dst), st[0],
-                                    c->sizes[0], st[S - 1], c->sizes[S - 1]);
+            return steady_error_set(
+                err, STEADY_EINVAL,
+                "hop %s -> %s: the time per message does not grow with "
+                "the size (%.3g s for %.0f bytes, %.3g s for %.0f): too noisy a "
+                "machine? more --reps",
+                node_name(p, f->hop->src), node_name(p, f->hop->dst), st[0], c->sizes[0], st[S - 1],
+                c->sizes[S - 1]);
         for (int s = 0; s < S; s++)
             scratch[s] = pp[s] - alone[s];
         f->excess = median(scratch, S);
@@ -262,7 +263,8 @@ static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs,
     int R = steady_platform_resource_count(p), C = steady_platform_channel_count(p);
     int E = steady_platform_edge_count(p);
     steady_platform_t *q = NULL;
-    int *chan = malloc(((size_t)C + 1) * sizeof *chan), *edgech = malloc(((size_t)E + 1) * sizeof *edgech);
+    int *chan = malloc(((size_t)C + 1) * sizeof *chan),
+        *edgech = malloc(((size_t)E + 1) * sizeof *edgech);
     steady_crossing_t *cross = NULL;
     steady_err_t rc = STEADY_OK;
     size_t ncap = 0;
@@ -310,8 +312,8 @@ static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs,
             continue;
         const steady_edge_t *e = steady_platform_edge(p, rs[r].edge);
         char cname[STEADY_NAME_MAX + 1];
-        int len = snprintf(cname, sizeof cname, "edge:%s/%s", node_name(p, e->src),
-                           node_name(p, e->dst));
+        int len =
+            snprintf(cname, sizeof cname, "edge:%s/%s", node_name(p, e->src), node_name(p, e->dst));
         if (len < 0 || len > STEADY_NAME_MAX)
             snprintf(cname, sizeof cname, "edge:%d", rs[r].edge);
         bool binding;
@@ -378,24 +380,24 @@ static void report_text(const calib_t *c, const calib_info_t *info, const hopfit
 {
     const steady_platform_t *p = c->p;
     printf("calibrated   %s: %d hops, %d sizes from %.0f to %.0f bytes, %d repetitions -> %s\n",
-           info->platform_path, c->nhops, c->nsizes, c->sizes[0], c->sizes[c->nsizes - 1],
-           c->reps, info->output_path);
+           info->platform_path, c->nhops, c->nsizes, c->sizes[0], c->sizes[c->nsizes - 1], c->reps,
+           info->output_path);
     printf("measured     %s, %s\n", info->date, info->launcher);
-    printf("%-28s %12s %14s %12s %9s %9s %10s\n", "hop", "overhead_s", "bandwidth_Bps",
-           "latency_s", "fit_max", "fit_rms", "at_once");
+    printf("%-28s %12s %14s %12s %9s %9s %10s\n", "hop", "overhead_s", "bandwidth_Bps", "latency_s",
+           "fit_max", "fit_rms", "at_once");
     for (int h = 0; h < c->nhops; h++) {
         char hop[64];
         snprintf(hop, sizeof hop, "%s -> %s", node_name(p, hf[h].hop->src),
                  node_name(p, hf[h].hop->dst));
         printf("%-28s %12.6g %14.6g %12.6g %8.2f%% %8.2f%% %10.4f%s\n", hop, hf[h].overhead,
-               1 / hf[h].fit.beta, hf[h].latency, 100 * hf[h].fit.max_err,
-               100 * hf[h].fit.rms_err, hf[h].concurrent, hf[h].edge < 0 ? " (not kept)" : "");
+               1 / hf[h].fit.beta, hf[h].latency, 100 * hf[h].fit.max_err, 100 * hf[h].fit.rms_err,
+               hf[h].concurrent, hf[h].edge < 0 ? " (not kept)" : "");
     }
     for (int r = 0; r < steady_platform_resource_count(p); r++) {
         char rn[300];
         steady_platform_resource_name(p, r, rn, sizeof rn);
-        printf("resource     %s: nominal %.6g B/s, hops at %.4f of the model", rn,
-               rs[r].nominal, rs[r].factor);
+        printf("resource     %s: nominal %.6g B/s, hops at %.4f of the model", rn, rs[r].nominal,
+               rs[r].factor);
         if (rs[r].nset)
             printf(", %d hops at once carried %.6g B/s (%.4f of their sum alone%s)", rs[r].nset,
                    rs[r].carried, rs[r].carried / rs[r].alone,
@@ -423,17 +425,16 @@ static int report_json(const calib_t *c, const calib_info_t *info, const hopfit_
             json_array_append_new(cc, json_real(c->concurrent[(size_t)h * S + s]));
         }
         json_array_append_new(
-            hops, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:o, "
-                            "s:o, s:o}",
-                            "src", node_name(p, hf[h].hop->src), "dst",
-                            node_name(p, hf[h].hop->dst), "overhead", hf[h].overhead,
-                            "bandwidth", 1 / hf[h].fit.beta, "latency", hf[h].latency, "alpha",
-                            hf[h].fit.alpha,
-                            "fit_max_error", hf[h].fit.max_err, "fit_rms_error",
-                            hf[h].fit.rms_err, "pingpong_alpha", hf[h].pp.alpha,
-                            "pingpong_bandwidth", 1 / hf[h].pp.beta, "model_bandwidth",
-                            model_bandwidth(p, hf[h].hop), "kept", hf[h].edge >= 0, "pingpong",
-                            pp, "stream", st, "concurrent", cc));
+            hops,
+            json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:o, "
+                      "s:o, s:o}",
+                      "src", node_name(p, hf[h].hop->src), "dst", node_name(p, hf[h].hop->dst),
+                      "overhead", hf[h].overhead, "bandwidth", 1 / hf[h].fit.beta, "latency",
+                      hf[h].latency, "alpha", hf[h].fit.alpha, "fit_max_error", hf[h].fit.max_err,
+                      "fit_rms_error", hf[h].fit.rms_err, "pingpong_alpha", hf[h].pp.alpha,
+                      "pingpong_bandwidth", 1 / hf[h].pp.beta, "model_bandwidth",
+                      model_bandwidth(p, hf[h].hop), "kept", hf[h].edge >= 0, "pingpong", pp,
+                      "stream", st, "concurrent", cc));
     }
     for (int r = 0; r < steady_platform_resource_count(p); r++) {
         char rn[300];
@@ -453,8 +454,7 @@ static int report_json(const calib_t *c, const calib_info_t *info, const hopfit_
     return rc;
 }
 
-steady_err_t calib_write(const calib_t *c, const calib_info_t *info, FILE *out,
-                         steady_error_t *err)
+steady_err_t calib_write(const calib_t *c, const calib_info_t *info, FILE *out, steady_error_t *err)
 {
     int R = steady_platform_resource_count(c->p);
     size_t n = (size_t)c->nhops + (size_t)c->nsizes + 1;
@@ -472,7 +472,8 @@ steady_err_t calib_write(const calib_t *c, const calib_info_t *info, FILE *out,
     if (!rc) {
         comment_header(c, info, out);
         for (int h = 0; h < c->nhops; h++)
-            fprintf(out, "# hop %s -> %s: fit error %.2f%% max, %.2f%% rms; ping-pong %.6g + s / %.6g\n",
+            fprintf(out,
+                    "# hop %s -> %s: fit error %.2f%% max, %.2f%% rms; ping-pong %.6g + s / %.6g\n",
                     node_name(c->p, hf[h].hop->src), node_name(c->p, hf[h].hop->dst),
                     100 * hf[h].fit.max_err, 100 * hf[h].fit.rms_err, hf[h].pp.alpha,
                     1 / hf[h].pp.beta);

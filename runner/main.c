@@ -182,9 +182,11 @@ static int usage(failure_t *f, const char *what, const char *value)
 /* Parses argv into *o ("--opt VALUE" or "--opt=VALUE", anywhere). */
 static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
 {
-    *o = (options_t){
-        .timeout = DEFAULT_TIMEOUT, .from = STEADY_FORMAT_AUTO, .algo = ALGO_NONE, .op = -1,
-        .cost_model = -1};
+    *o = (options_t){.timeout = DEFAULT_TIMEOUT,
+                     .from = STEADY_FORMAT_AUTO,
+                     .algo = ALGO_NONE,
+                     .op = -1,
+                     .cost_model = -1};
     const char *pos[2];
     int npos = 0;
     for (int i = 1; i < argc; i++) {
@@ -219,11 +221,10 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
                 o->commutative = true;
             continue;
         }
-        static const char *const valued[] = {"--ops",       "--timeout", "--msg-bytes", "--from",
-                                             "--algo",      "--op",      "--chunks",    "--root",
-                                             "--task-cost", "--optimum", "-o",
-                                             "--output",    "--sizes",   "--reps",
-                                             "--cost-model", NULL};
+        static const char *const valued[] = {"--ops",       "--timeout", "--msg-bytes",  "--from",
+                                             "--algo",      "--op",      "--chunks",     "--root",
+                                             "--task-cost", "--optimum", "-o",           "--output",
+                                             "--sizes",     "--reps",    "--cost-model", NULL};
         int known = 0;
         while (valued[known] && strcmp(name, valued[known]))
             known++;
@@ -291,16 +292,16 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
         }
     }
     if (o->calibrate) {
-        const char *stray = o->ops             ? "--ops"
+        const char *stray = o->ops                 ? "--ops"
                             : o->algo != ALGO_NONE ? "--algo"
-                            : o->op >= 0         ? "--op"
-                            : o->chunks          ? "--chunks"
-                            : o->root            ? "--root"
-                            : o->task_cost       ? "--task-cost"
-                            : o->optimum         ? "--optimum"
-                            : o->commutative     ? "--commutative"
-                            : o->msg_bytes       ? "--msg-bytes"
-                                                 : NULL;
+                            : o->op >= 0           ? "--op"
+                            : o->chunks            ? "--chunks"
+                            : o->root              ? "--root"
+                            : o->task_cost         ? "--task-cost"
+                            : o->optimum           ? "--optimum"
+                            : o->commutative       ? "--commutative"
+                            : o->msg_bytes         ? "--msg-bytes"
+                                                   : NULL;
         if (stray)
             return fail(f, RUN_USAGE,
                         "steady-run: %s does not go with --calibrate (see 'steady-run --help')",
@@ -317,10 +318,10 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
     }
     if (o->out || o->sizes || o->reps || o->cost_model >= 0) {
         return fail(f, RUN_USAGE, "steady-run: %s goes with --calibrate (see 'steady-run --help')",
-                    o->out      ? "-o"
-                    : o->sizes  ? "--sizes"
-                    : o->reps   ? "--reps"
-                                : "--cost-model");
+                    o->out     ? "-o"
+                    : o->sizes ? "--sizes"
+                    : o->reps  ? "--reps"
+                               : "--cost-model");
     }
     if (o->algo == ALGO_NONE) {
         const char *stray = o->op >= 0       ? "--op"
