@@ -30,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "calibrate.h"
 #include "runner.h"
 
 #define DEFAULT_TIMEOUT 60.0
@@ -55,6 +56,12 @@ typedef struct {
     double task_cost; /* 0: the default */
     double optimum;   /* 0: solved by rank 0 */
     bool commutative; /* --algo mpi: the commutative operator */
+    /* --calibrate mode */
+    bool calibrate;
+    const char *out;   /* -o */
+    const char *sizes; /* --sizes, NULL: the default */
+    int reps;          /* --reps, 0: the default */
+    int cost_model;    /* --cost-model, -1: the default (rendezvous) */
 } options_t;
 
 /* A failure before the run: its exit status and its one-line message. */
@@ -86,6 +93,9 @@ static void help(FILE *out)
             "                  [--task-cost FLOP] [--optimum TP] [--commutative] [--json]\n"
             "                  [--quiet] [--timeout S] [--msg-bytes B] [--from FORMAT]\n"
             "                  PLATFORM\n"
+            "       steady-run --calibrate -o OUT [--sizes LIST] [--reps R]\n"
+            "                  [--cost-model rendezvous|eager] [--json] [--quiet]\n"
+            "                  [--timeout S] [--from FORMAT] PLATFORM\n"
             "\n"
             "Runs K operations of the periodic schedule SCHED (steady plan) on MPI, one rank\n"
             "per processor and router of PLATFORM in platform order (routers forward;\n"
@@ -140,7 +150,26 @@ static void help(FILE *out)
             "                   0 solves it)\n"
             "  --commutative    with --algo mpi: declare the reduce operator commutative and\n"
             "                   use the commutative one (default: non-commutative)\n"
-            "  -h, --help       this help\n"
+            "\n"
+            "With --calibrate, measures every hop of PLATFORM (each pair of ranks a message\n"
+        "crosses, through switches or not) with the executor's own sends: ping-pong and\n"
+        "streams of one message in flight, alone and with the hops of a matching at\n"
+        "once, for each size; fits alpha + beta s per hop and writes to OUT a calibrated\n"
+        "platform (native format: one edge per hop, bandwidth 1 / beta, alpha as latency\n"
+        "held once per MPI message (rendezvous) or as overhead (eager); the channels'\n"
+        "bandwidths as measured under load), with a comment header saying how and when\n"
+        "(docs/calibration.md).  Plan on OUT (steady plan --cost-model the same) and run\n"
+        "the schedule with PLATFORM = OUT.\n"
+        "\n"
+        "  --calibrate      measure the platform and write the calibrated one to -o OUT\n"
+        "  -o, --output OUT with --calibrate: the calibrated platform\n"
+        "  --sizes LIST     with --calibrate: message sizes, e.g. 4KiB,64KiB,1MiB (default\n"
+        "                   1KiB to 4MiB by factors of 4; two at least)\n"
+        "  --reps R         with --calibrate: repetitions per measurement, medians\n"
+        "                   (default 5)\n"
+        "  --cost-model M   with --calibrate: rendezvous (default; steady-run's sends, and\n"
+        "                   steady plan's default) or eager, the cost model OUT is for\n"
+        "  -h, --help       this help\n"
             "\n"
             "STEADY_RUN_FAULT=RANK:die@OP, RANK:stall@OP or RANK:corrupt@OP makes rank RANK\n"
             "die, stall, or damage one byte when it reaches operation OP (for tests).\n"
@@ -157,8 +186,11 @@ static int usage(failure_t *f, const char *what, const char *value)
 /* Parses argv into *o ("--opt VALUE" or "--opt=VALUE", anywhere). */
 static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
 {
-    *o = (options_t){
-        .timeout = DEFAULT_TIMEOUT, .from = STEADY_FORMAT_AUTO, .algo = ALGO_NONE, .op = -1};
+    *o = (options_t){.timeout = DEFAULT_TIMEOUT,
+                     .from = STEADY_FORMAT_AUTO,
+                     .algo = ALGO_NONE,
+                     .op = -1,
+                     .cost_model = -1};
     const char *pos[2];
     int npos = 0;
     for (int i = 1; i < argc; i++) {
@@ -180,20 +212,23 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
             return RUN_OK;
         }
         if (strcmp(name, "--json") == 0 || strcmp(name, "--commutative") == 0 ||
-            strcmp(name, "--quiet") == 0) {
+            strcmp(name, "--quiet") == 0 || strcmp(name, "--calibrate") == 0) {
             if (eq)
                 return usage(f, "this option takes no value", a);
             if (name[2] == 'j')
                 o->json = true;
             else if (name[2] == 'q')
                 o->quiet = true;
+            else if (name[3] == 'a')
+                o->calibrate = true;
             else
                 o->commutative = true;
             continue;
         }
-        static const char *const valued[] = {"--ops",       "--timeout", "--msg-bytes", "--from",
-                                             "--algo",      "--op",      "--chunks",    "--root",
-                                             "--task-cost", "--optimum", NULL};
+        static const char *const valued[] = {"--ops",       "--timeout", "--msg-bytes",  "--from",
+                                             "--algo",      "--op",      "--chunks",     "--root",
+                                             "--task-cost", "--optimum", "-o",           "--output",
+                                             "--sizes",     "--reps",    "--cost-model", NULL};
         int known = 0;
         while (valued[known] && strcmp(name, valued[known]))
             known++;
@@ -233,6 +268,19 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
             o->chunks = (int)c;
         } else if (strcmp(name, "--root") == 0) {
             o->root = v;
+        } else if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) {
+            o->out = v;
+        } else if (strcmp(name, "--cost-model") == 0) {
+            o->cost_model = steady_cost_model_from_name(v);
+            if (o->cost_model < 0)
+                return usage(f, "--cost-model takes rendezvous or eager", v);
+        } else if (strcmp(name, "--sizes") == 0) {
+            o->sizes = v;
+        } else if (strcmp(name, "--reps") == 0) {
+            long r = strtol(v, &end, 10);
+            if (errno || *end || end == v || r < 1 || r > 1000)
+                return usage(f, "--reps takes a positive integer up to 1000", v);
+            o->reps = (int)r;
         } else if (strcmp(name, "--task-cost") == 0) {
             if (!steady_parse_number(v, &o->task_cost) || !(o->task_cost >= STEADY_TASK_COST_MIN) ||
                 o->task_cost > STEADY_TASK_COST_MAX)
@@ -246,6 +294,38 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
                 return usage(f, "--from: unknown format, use auto, native, graphml or simgrid", v);
             o->from = (steady_format_t)fmt;
         }
+    }
+    if (o->calibrate) {
+        const char *stray = o->ops                 ? "--ops"
+                            : o->algo != ALGO_NONE ? "--algo"
+                            : o->op >= 0           ? "--op"
+                            : o->chunks            ? "--chunks"
+                            : o->root              ? "--root"
+                            : o->task_cost         ? "--task-cost"
+                            : o->optimum           ? "--optimum"
+                            : o->commutative       ? "--commutative"
+                            : o->msg_bytes         ? "--msg-bytes"
+                                                   : NULL;
+        if (stray)
+            return fail(f, RUN_USAGE,
+                        "steady-run: %s does not go with --calibrate (see 'steady-run --help')",
+                        stray);
+        if (npos != 1)
+            return fail(f, RUN_USAGE,
+                        "steady-run: with --calibrate, expected PLATFORM only (see 'steady-run "
+                        "--help')");
+        if (!o->out)
+            return fail(f, RUN_USAGE,
+                        "steady-run: --calibrate needs -o OUT, the calibrated platform to write");
+        o->plat = pos[0];
+        return RUN_OK;
+    }
+    if (o->out || o->sizes || o->reps || o->cost_model >= 0) {
+        return fail(f, RUN_USAGE, "steady-run: %s goes with --calibrate (see 'steady-run --help')",
+                    o->out     ? "-o"
+                    : o->sizes ? "--sizes"
+                    : o->reps  ? "--reps"
+                               : "--cost-model");
     }
     if (o->algo == ALGO_NONE) {
         const char *stray = o->op >= 0       ? "--op"
@@ -720,6 +800,20 @@ int main(int argc, char **argv)
     if (!status && o.help) {
         if (rank == 0)
             help(stdout);
+        goto done;
+    }
+    if (!status && o.calibrate) {
+        calib_cmd_t cmd = {.platform = o.plat,
+                           .output = o.out,
+                           .sizes = o.sizes,
+                           .from = o.from,
+                           .reps = o.reps,
+                           .cost_model = o.cost_model < 0 ? STEADY_COST_RENDEZVOUS
+                                                          : (steady_cost_model_t)o.cost_model,
+                           .timeout = o.timeout,
+                           .json = o.json,
+                           .quiet = o.quiet};
+        status = calibrate_command(&cmd, rank, size);
         goto done;
     }
     if (!status)

@@ -1,0 +1,605 @@
+/*
+ * calibrate.c — `steady-run --calibrate`: measures what a message costs on
+ * every hop of the platform with the executor's own send/receive pattern,
+ * under whatever launcher runs it (docs/calibration.md).  The fit and the
+ * calibrated platform are calibrate_fit.c's.
+ *
+ * Experiments.  Every rank builds the same list from the platform (the
+ * hops of steady_hop_graph_build, between ranks), and runs it in order,
+ * each experiment after a barrier:
+ *   A. each hop alone, each size: a ping-pong (half the round trip, the
+ *      median of `reps` rounds after one to warm up) and a stream;
+ *   B. the hops in matchings that share no port and no shared resource
+ *      (first fit, in hop order), each size: a stream on every hop of the
+ *      matching at once — the concurrency a schedule's slot has; a
+ *      matching of one hop is A's stream, not measured again;
+ *   C. per shared resource (channel, or private link between switches), the
+ *      hops crossing it that share no port and no other shared resource,
+ *      at once, the largest size: what the resource carries under load.
+ * A stream is the executor's port discipline: one MPI_Isend in flight,
+ * the next started when it completes, one receive posted at a time; one
+ * message to start, then STREAM_MSGS timed ones on the sender; the median
+ * over `reps` repetitions of the time per message.  Under SMPI the sends
+ * are rendezvous as in a run (run_configure).  Each sender writes its
+ * medians into its slots of a result array that is summed on rank 0.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "calibrate.h"
+
+#define STREAM_MSGS 8
+
+enum { EX_PINGPONG, EX_STREAM };
+
+typedef struct {
+    int kind;  /* EX_PINGPONG or EX_STREAM */
+    int size;  /* index in the sizes */
+    int first; /* its hops: pairs[first .. first + n) */
+    int n;
+    int slot; /* results[slot + j] for pair j */
+} experiment_t;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The shared resources hop h occupies, appended to out (no duplicates);
+ * returns their number. */
+int calib_hop_resources(const steady_platform_t *p, const steady_hop_t *h, int *out)
+{
+    int n = 0;
+    for (int k = 0; k < h->nedges; k++) {
+        int nu;
+        const steady_use_t *u = steady_platform_edge_uses(p, h->edges[k], &nu);
+        for (int i = 0; i < nu; i++) {
+            bool seen = false;
+            for (int j = 0; j < n && !seen; j++)
+                seen = out[j] == u[i].resource;
+            if (!seen)
+                out[n++] = u[i].resource;
+        }
+    }
+    return n;
+}
+
+/* Whether hop h can join a set using these ports and resources (skip: a
+ * resource the set may share, or -1); marks them when `take`. */
+static bool fits(const calib_t *c, int h, unsigned char *send, unsigned char *recv,
+                 unsigned char *res, int skip, bool take)
+{
+    const steady_hop_t *hop = steady_hop_graph_hop(c->g, h);
+    int s = steady_platform_rank_of(c->p, hop->src), r = steady_platform_rank_of(c->p, hop->dst);
+    if (send[s] || recv[r])
+        return false;
+    const int *rs = c->res + c->res_first[h];
+    int nr = c->res_first[h + 1] - c->res_first[h];
+    for (int i = 0; i < nr; i++)
+        if (rs[i] != skip && res[rs[i]])
+            return false;
+    if (take) {
+        send[s] = recv[r] = 1;
+        for (int i = 0; i < nr; i++)
+            res[rs[i]] = 1;
+    }
+    return true;
+}
+
+/* Builds the hops' resources, phase B's matchings and phase C's sets. */
+static steady_err_t plan_sets(calib_t *c, steady_error_t *err)
+{
+    int H = c->nhops, R = steady_platform_resource_count(c->p),
+        N = steady_platform_rank_count(c->p);
+    c->res_first = calloc((size_t)H + 1, sizeof *c->res_first);
+    int total = 0;
+    for (int h = 0; h < H; h++) {
+        const steady_hop_t *hop = steady_hop_graph_hop(c->g, h);
+        for (int k = 0; k < hop->nedges; k++) {
+            int nu;
+            steady_platform_edge_uses(c->p, hop->edges[k], &nu);
+            total += nu;
+        }
+    }
+    c->res = malloc(((size_t)total + 1) * sizeof *c->res);
+    c->match_of = malloc(((size_t)H + 1) * sizeof *c->match_of);
+    c->set_hops = malloc(((size_t)H + 1) * sizeof *c->set_hops);
+    c->set_first = calloc((size_t)R + 2, sizeof *c->set_first);
+    unsigned char *send = calloc((size_t)N * ((size_t)H + 1), 1);
+    unsigned char *recv = calloc((size_t)N * ((size_t)H + 1), 1);
+    unsigned char *res = calloc(((size_t)R + 1) * ((size_t)H + 1), 1);
+    steady_err_t rc = STEADY_OK;
+    if (!c->res_first || !c->res || !c->match_of || !c->set_hops || !c->set_first || !send ||
+        !recv || !res) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (int h = 0, at = 0; h < H; h++) {
+        c->res_first[h] = at;
+        at += calib_hop_resources(c->p, steady_hop_graph_hop(c->g, h), c->res + at);
+        c->res_first[h + 1] = at;
+    }
+    /* B: first fit into matchings; matching m's marks at send + m N ... */
+    c->nmatch = 0;
+    for (int h = 0; h < H; h++) {
+        int m = 0;
+        while (m < c->nmatch && !fits(c, h, send + (size_t)m * N, recv + (size_t)m * N,
+                                      res + (size_t)m * R, -1, false))
+            m++;
+        fits(c, h, send + (size_t)m * N, recv + (size_t)m * N, res + (size_t)m * R, -1, true);
+        c->match_of[h] = m;
+        if (m == c->nmatch)
+            c->nmatch++;
+    }
+    /* C: per resource, the hops crossing it that can run at once */
+    int n = 0;
+    for (int r = 0; r < R; r++) {
+        c->set_first[r] = n;
+        memset(send, 0, (size_t)N);
+        memset(recv, 0, (size_t)N);
+        memset(res, 0, (size_t)R);
+        for (int h = 0; h < H; h++) {
+            bool crosses = false;
+            for (int i = c->res_first[h]; i < c->res_first[h + 1] && !crosses; i++)
+                crosses = c->res[i] == r;
+            if (crosses && fits(c, h, send, recv, res, r, true))
+                c->set_hops[n++] = h;
+        }
+        if (n - c->set_first[r] < 2) /* nothing shares it at once */
+            n = c->set_first[r];
+    }
+    c->set_first[R] = n;
+done:
+    free(send);
+    free(recv);
+    free(res);
+    return rc;
+}
+
+/* The experiments, in the order every rank runs them. */
+static steady_err_t plan_experiments(calib_t *c, experiment_t **out, int **pairs, int *count,
+                                     steady_error_t *err)
+{
+    int H = c->nhops, S = c->nsizes, R = steady_platform_resource_count(c->p);
+    size_t cap = (size_t)H * S * 2 + (size_t)c->nmatch * S + (size_t)R + 1;
+    experiment_t *ex = malloc(cap * sizeof *ex);
+    int *pr = malloc(((size_t)H * 3 + (size_t)c->set_first[R] + 1) * sizeof *pr);
+    if (!ex || !pr) {
+        free(ex);
+        free(pr);
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    }
+    int n = 0, np = 0, slot = 0;
+    for (int h = 0; h < H; h++) { /* A */
+        pr[np] = h;
+        for (int s = 0; s < S; s++) {
+            ex[n++] = (experiment_t){EX_PINGPONG, s, np, 1, slot++};
+            ex[n++] = (experiment_t){EX_STREAM, s, np, 1, slot++};
+        }
+        np++;
+    }
+    for (int m = 0; m < c->nmatch; m++) { /* B */
+        int first = np;
+        for (int h = 0; h < H; h++)
+            if (c->match_of[h] == m)
+                pr[np++] = h;
+        if (np - first < 2) {
+            np = first;
+            continue;
+        }
+        for (int s = 0; s < S; s++) {
+            ex[n++] = (experiment_t){EX_STREAM, s, first, np - first, slot};
+            slot += np - first;
+        }
+    }
+    c->nsets = 0;
+    for (int r = 0; r < R; r++) { /* C */
+        int k = c->set_first[r + 1] - c->set_first[r];
+        if (k == 0)
+            continue;
+        memcpy(pr + np, c->set_hops + c->set_first[r], (size_t)k * sizeof *pr);
+        ex[n++] = (experiment_t){EX_STREAM, S - 1, np, k, slot};
+        c->nsets++;
+        np += k;
+        slot += k;
+    }
+    c->nresults = slot;
+    *out = ex;
+    *pairs = pr;
+    *count = n;
+    return STEADY_OK;
+}
+
+/* Rank `me`'s part of a ping-pong: the sender stores its median. */
+static void run_pingpong(const calib_t *c, const experiment_t *x, const int *pairs, int tag,
+                         unsigned char *sbuf, unsigned char *rbuf, double *times, watch_t *w,
+                         double *results)
+{
+    int me = c->me, bytes = (int)c->sizes[x->size];
+    const steady_hop_t *hop = steady_hop_graph_hop(c->g, pairs[x->first]);
+    int s = steady_platform_rank_of(c->p, hop->src), r = steady_platform_rank_of(c->p, hop->dst);
+    if (s != me && r != me)
+        return;
+    int peer = s == me ? r : s;
+    MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    for (int k = 0; k <= c->reps; k++) { /* round 0 warms up */
+        double t0 = MPI_Wtime();
+        if (s == me) {
+            MPI_Irecv(rbuf, bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &req[0]);
+            MPI_Isend(sbuf, bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &req[1]);
+            run_wait_all(2, req, w, "a ping-pong");
+            if (k > 0)
+                times[k - 1] = (MPI_Wtime() - t0) / 2;
+        } else {
+            MPI_Irecv(rbuf, bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &req[0]);
+            run_wait_all(1, req, w, "a ping-pong");
+            MPI_Isend(sbuf, bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &req[0]);
+            run_wait_all(1, req, w, "a ping-pong");
+        }
+    }
+    if (s == me)
+        results[x->slot] = median(times, c->reps);
+}
+
+/* Rank `me`'s part of streams on the hops of x at once: it may send on one
+ * and receive on another, both ports working as in a run.  Each
+ * repetition is one message that starts it and STREAM_MSGS timed ones. */
+static void run_streams(const calib_t *c, const experiment_t *x, const int *pairs, int tag,
+                        unsigned char *sbuf, unsigned char *rbuf, double *times, watch_t *w,
+                        double *results)
+{
+    int me = c->me, bytes = (int)c->sizes[x->size], js = -1, to = -1, from = -1;
+    for (int j = 0; j < x->n; j++) {
+        const steady_hop_t *hop = steady_hop_graph_hop(c->g, pairs[x->first + j]);
+        int s = steady_platform_rank_of(c->p, hop->src),
+            r = steady_platform_rank_of(c->p, hop->dst);
+        if (s == me)
+            js = j, to = r;
+        if (r == me)
+            from = s;
+    }
+    long total = (long)c->reps * (STREAM_MSGS + 1);
+    long sent = to >= 0 ? 0 : total, got = from >= 0 ? 0 : total;
+    MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    double t0 = 0;
+    while (sent < total || got < total || req[0] != MPI_REQUEST_NULL ||
+           req[1] != MPI_REQUEST_NULL) {
+        if (req[0] == MPI_REQUEST_NULL && sent < total)
+            MPI_Isend(sbuf, bytes, MPI_BYTE, to, tag, MPI_COMM_WORLD, &req[0]);
+        if (req[1] == MPI_REQUEST_NULL && got < total)
+            MPI_Irecv(rbuf, bytes, MPI_BYTE, from, tag, MPI_COMM_WORLD, &req[1]);
+        if (req[0] == MPI_REQUEST_NULL && req[1] == MPI_REQUEST_NULL)
+            break;
+        w->what = "a stream";
+        MPI_Status st;
+        int idx = run_wait_any(2, req, &st, w);
+        double now = MPI_Wtime();
+        w->progress = now;
+        if (idx == 1) {
+            got++;
+            continue;
+        }
+        long i = sent++ % (STREAM_MSGS + 1);
+        if (i == 0)
+            t0 = now;
+        else if (i == STREAM_MSGS)
+            times[(sent - 1) / (STREAM_MSGS + 1)] = (now - t0) / STREAM_MSGS;
+    }
+    if (js >= 0)
+        results[x->slot + js] = median(times, c->reps);
+}
+
+steady_err_t calib_prepare(calib_t *c, steady_error_t *err)
+{
+    steady_err_t rc = steady_hop_graph_build(c->p, &c->g, err);
+    if (rc)
+        return rc;
+    c->nhops = steady_hop_graph_count(c->g);
+    if (c->nhops == 0)
+        return steady_error_set(err, STEADY_EINVAL, "no hop between two ranks to measure");
+    return plan_sets(c, err);
+}
+
+steady_err_t calib_measure(calib_t *c, watch_t *w, steady_error_t *err)
+{
+    experiment_t *ex = NULL;
+    int *pairs = NULL, nex = 0;
+    steady_err_t rc = plan_experiments(c, &ex, &pairs, &nex, err);
+    if (rc)
+        return rc;
+    size_t max = (size_t)c->sizes[c->nsizes - 1];
+    unsigned char *sbuf = calloc(max, 1), *rbuf = calloc(max, 1);
+    double *times = malloc(((size_t)c->reps + 1) * sizeof *times);
+    double *mine = calloc((size_t)c->nresults, sizeof *mine);
+    c->results = calloc((size_t)c->nresults, sizeof *c->results);
+    if (!sbuf || !rbuf || !times || !mine || !c->results) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory for the messages");
+        goto done;
+    }
+    run_configure();
+    for (int e = 0; e < nex; e++) {
+        w->what = "the barrier before an experiment";
+#ifdef SMPI_H
+        /* SMPI's MPI_Ibarrier let ranks through while others were still
+         * in the previous experiment (SimGrid 3.x); its watchdogs watch
+         * a blocking barrier as well */
+        w->progress = MPI_Wtime();
+        MPI_Barrier(MPI_COMM_WORLD);
+#else
+        MPI_Request b;
+        MPI_Ibarrier(MPI_COMM_WORLD, &b);
+        run_wait_all(1, &b, w, "the barrier before an experiment");
+#endif
+        (ex[e].kind == EX_PINGPONG ? run_pingpong : run_streams)(c, &ex[e], pairs, e % 32767, sbuf,
+                                                                 rbuf, times, w, mine);
+        watch_tick(w, MPI_Wtime(), "calibrating: experiment", e + 1, nex);
+    }
+    MPI_Request r;
+    MPI_Ireduce(mine, c->results, c->nresults, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, &r);
+    run_wait_all(1, &r, w, "gathering the measurements on rank 0");
+    if (c->me == 0) { /* spread the results to the per-hop tables of calib_t */
+        int S = c->nsizes, R = steady_platform_resource_count(c->p);
+        size_t HS = (size_t)c->nhops * S;
+        c->pingpong = malloc(HS * sizeof *c->pingpong);
+        c->stream = malloc(HS * sizeof *c->stream);
+        c->concurrent = malloc(HS * sizeof *c->concurrent);
+        c->loaded = calloc((size_t)c->set_first[R] + 1, sizeof *c->loaded);
+        if (!c->pingpong || !c->stream || !c->concurrent || !c->loaded) {
+            rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+            goto done;
+        }
+        int e = 0;
+        for (int h = 0; h < c->nhops; h++)
+            for (int s = 0; s < S; s++, e += 2) {
+                c->pingpong[(size_t)h * S + s] = c->results[ex[e].slot];
+                c->stream[(size_t)h * S + s] = c->concurrent[(size_t)h * S + s] =
+                    c->results[ex[e + 1].slot];
+            }
+        for (; e < nex - c->nsets; e++) /* B */
+            for (int j = 0; j < ex[e].n; j++)
+                c->concurrent[(size_t)pairs[ex[e].first + j] * S + ex[e].size] =
+                    c->results[ex[e].slot + j];
+        for (int k = 0; e < nex; e++) /* C, in set_hops order */
+            for (int j = 0; j < ex[e].n; j++)
+                c->loaded[k++] = c->results[ex[e].slot + j];
+    }
+done:
+    free(ex);
+    free(pairs);
+    free(sbuf);
+    free(rbuf);
+    free(times);
+    free(mine);
+    return rc;
+}
+
+void calib_free(calib_t *c)
+{
+    steady_hop_graph_destroy(c->g);
+    free(c->res_first);
+    free(c->res);
+    free(c->match_of);
+    free(c->set_hops);
+    free(c->set_first);
+    free(c->results);
+    free(c->pingpong);
+    free(c->stream);
+    free(c->concurrent);
+    free(c->loaded);
+    c->g = NULL;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+/* Parses "1KiB,4KiB,..." into c->sizes (increasing, distinct); NULL: 1 KiB
+ * to 4 MiB by factors of 4. */
+static bool parse_sizes(const char *text, calib_t *c, char *msg, size_t msgsz)
+{
+    c->nsizes = 0;
+    if (!text) {
+        for (double s = 1024; s <= 4194304; s *= 4)
+            c->sizes[c->nsizes++] = s;
+        return true;
+    }
+    char buf[1024];
+    if (strlen(text) >= sizeof buf) {
+        snprintf(msg, msgsz, "steady-run: --sizes: too long a list (%.40s...)", text);
+        return false;
+    }
+    strcpy(buf, text);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        double s;
+        steady_error_t err = {0};
+        if (steady_parse_size(tok, &s, &err) || s > 2147483647.0 || s != floor(s)) {
+            snprintf(msg, msgsz,
+                     "steady-run: --sizes: a size is a whole number of bytes from 1 to 2^31 - 1, "
+                     "e.g. 64KiB (%s) (see 'steady-run --help')",
+                     tok);
+            return false;
+        }
+        if (c->nsizes == CALIB_MAX_SIZES) {
+            snprintf(msg, msgsz, "steady-run: --sizes: at most %d sizes (%s)", CALIB_MAX_SIZES,
+                     text);
+            return false;
+        }
+        c->sizes[c->nsizes++] = s;
+    }
+    qsort(c->sizes, (size_t)c->nsizes, sizeof *c->sizes, cmp_double);
+    int n = 0;
+    for (int i = 0; i < c->nsizes; i++)
+        if (n == 0 || c->sizes[i] != c->sizes[n - 1])
+            c->sizes[n++] = c->sizes[i];
+    c->nsizes = n;
+    if (n < 2) {
+        snprintf(msg, msgsz,
+                 "steady-run: --sizes: the fit needs two sizes or more (%s) (see 'steady-run "
+                 "--help')",
+                 text);
+        return false;
+    }
+    return true;
+}
+
+/* Every rank learns the worst status; the lowest failing rank prints. */
+static int agree(int status, const char *msg, int rank, int size)
+{
+    int worst, first, mine = status ? rank : size;
+    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (worst && first == rank) {
+        fprintf(stderr, "%s\n", msg);
+        fflush(stderr);
+    }
+    return worst;
+}
+
+/* What ran the ranks: the MPI library, or SimGrid and its settings. */
+static void describe_launcher(char *buf, size_t n)
+{
+#ifdef SMPI_H
+    char cmd[4096] = "";
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    size_t len = f ? fread(cmd, 1, sizeof cmd - 1, f) : 0;
+    if (f)
+        fclose(f);
+    cmd[len] = '\0';
+    char cfgs[1024] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < len; i += strlen(cmd + i) + 1)
+        if (strncmp(cmd + i, "--cfg=", 6) == 0 && at < sizeof cfgs)
+            at += (size_t)snprintf(cfgs + at, sizeof cfgs - at, " %s", cmd + i);
+    snprintf(buf, n, "SimGrid SMPI (smpirun, simulated time), configuration:%s",
+             at ? cfgs : " SimGrid's defaults");
+#else
+    char v[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0;
+    MPI_Get_library_version(v, &len);
+    v[strcspn(v, "\n,")] = '\0';
+    snprintf(buf, n, "%s (mpirun, wall-clock time)", v);
+#endif
+}
+
+int calibrate_command(const calib_cmd_t *cmd, int rank, int size)
+{
+    char msg[STEADY_ERROR_MSG_MAX + 256] = "";
+    steady_platform_t *p = NULL;
+    steady_error_t err = {0};
+    calib_t c = {.me = rank, .reps = cmd->reps ? cmd->reps : 5, .cost_model = cmd->cost_model};
+    FILE *out = NULL;
+    int status = RUN_OK;
+    if (!parse_sizes(cmd->sizes, &c, msg, sizeof msg))
+        status = RUN_USAGE;
+    else if (steady_platform_read(cmd->platform, cmd->from, &p, NULL, &err)) {
+        snprintf(msg, sizeof msg, "steady-run: %s", err.msg);
+        status = steady_err_exit_status(err.code);
+    } else if (steady_platform_is_abstract(p)) {
+        snprintf(msg, sizeof msg,
+                 "steady-run: %s: --calibrate measures bytes per second, and this platform has "
+                 "abstract costs (export it first with steady export --format simgrid --msg-size)",
+                 cmd->platform);
+        status = RUN_USAGE;
+    } else if (steady_platform_rank_count(p) != size) {
+        snprintf(msg, sizeof msg,
+                 "steady-run: %s: the platform has %d processors and routers but the job has %d "
+                 "ranks (start one rank per processor and router: -np %d)",
+                 cmd->platform, steady_platform_rank_count(p), size, steady_platform_rank_count(p));
+        status = RUN_USAGE;
+    } else {
+        c.p = p;
+        if (calib_prepare(&c, &err)) {
+            snprintf(msg, sizeof msg, "steady-run: %s: %s", cmd->platform, err.msg);
+            status = steady_err_exit_status(err.code);
+        }
+    }
+    if ((status = agree(status, msg, rank, size)))
+        goto done;
+    /* every rank has read the platform: the output may be the same file */
+    if (rank == 0 && !(out = fopen(cmd->output, "w"))) {
+        snprintf(msg, sizeof msg, "steady-run: %s: cannot write (%s)", cmd->output,
+                 strerror(errno));
+        status = RUN_FAIL;
+    }
+    if ((status = agree(status, msg, rank, size)))
+        goto done;
+
+    char host[MPI_MAX_PROCESSOR_NAME + 1] = "", *hosts = NULL;
+    int hlen = 0;
+    MPI_Get_processor_name(host, &hlen);
+    if (rank == 0)
+        hosts = calloc((size_t)size, sizeof host);
+    MPI_Gather(host, (int)sizeof host, MPI_CHAR, hosts, (int)sizeof host, MPI_CHAR, 0,
+               MPI_COMM_WORLD);
+
+    watch_t w;
+    steady_progress_line_t line;
+    steady_progress_line_init(&line, stderr, "steady-run", cmd->quiet || rank != 0);
+    watch_start(&w, p, rank, cmd->timeout, &line);
+    steady_err_t rc = calib_measure(&c, &w, &err);
+    watch_stop(&w);
+    steady_progress_line_clear(&line);
+    if (rc) {
+        fprintf(stderr, "steady-run: %s (rank %d): %s\n",
+                steady_platform_node(p, steady_platform_rank_node(p, rank))->name, rank, err.msg);
+        MPI_Abort(MPI_COMM_WORLD, RUN_FAIL);
+    }
+    if (rank == 0) {
+        char date[64] = "", launcher[1400], where[512] = "";
+        time_t now = time(NULL);
+        struct tm tm;
+        if (gmtime_r(&now, &tm))
+            strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        describe_launcher(launcher, sizeof launcher);
+        size_t at = 0;
+        int shown = 0;
+        for (int r = 0; r < size && hosts && at < sizeof where - 64; r++) {
+            const char *h = hosts + (size_t)r * sizeof host;
+            bool seen = false;
+            for (int q = 0; q < r && !seen; q++)
+                seen = strcmp(hosts + (size_t)q * sizeof host, h) == 0;
+            if (!seen && shown++ < 16)
+                at += (size_t)snprintf(where + at, sizeof where - at, "%s%s", shown > 1 ? ", " : "",
+                                       h);
+        }
+        snprintf(where + at, sizeof where - at, "%s (%d distinct host%s, %d ranks)",
+                 shown > 16 ? ", ..." : "", shown, shown == 1 ? "" : "s", size);
+        calib_info_t info = {.platform_path = cmd->platform,
+                             .output_path = cmd->output,
+                             .date = date,
+                             .launcher = launcher,
+                             .hosts = where,
+                             .json = cmd->json};
+        if (calib_write(&c, &info, out, &err)) {
+            fprintf(stderr, "steady-run: %s: %s\n", cmd->output, err.msg);
+            status = steady_err_exit_status(err.code);
+        }
+        errno = 0;
+        if (fclose(out) != 0 && !status) {
+            fprintf(stderr, "steady-run: %s: write failed (%s)\n", cmd->output,
+                    strerror(errno ? errno : EIO));
+            status = RUN_FAIL;
+        }
+        out = NULL;
+        if (fflush(stdout) != 0 && !status)
+            status = RUN_FAIL;
+    }
+    free(hosts);
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+done:
+    if (out)
+        fclose(out);
+    calib_free(&c);
+    steady_platform_destroy(p);
+    return status;
+}

@@ -1,0 +1,180 @@
+#!/bin/bash
+# executor-only: tests steady-run (never sanitized), skipped by make asan
+# steady-run --calibrate under SMPI (docs/calibration.md):
+#  1. a SimGrid file written the way SimGrid's examples are (hosts, links,
+#     one route per pair, Full routing), with known bandwidths and
+#     latencies, calibrated under the one-port-faithful flags: every hop's
+#     bandwidth within 2% of the route's, its per-message time alpha
+#     (overhead + latency) within 10% of the route's latency;
+#  2. under SimGrid's default configuration, the calibration's per-size
+#     ping-pong is SimGrid's: bench/pingpong.c, compiled with smpicc and run
+#     on the same route (smpi/simulate-computation:no, as steady-run, so that
+#     its own loop's CPU time is not charged), gives the same times within
+#     1% from 64 KiB, up to one constant below 20 us (its blocking calls
+#     pay about 10 us more per message than MPI_Isend / MPI_Irecv); and the
+#     fit over
+#     64 KiB-4 MiB (one regime of SMPI's piecewise factors) reproduces the
+#     streams there within 1%;
+#  3. under the default configuration, on examples/platforms/sg-*.xml
+#     (no one-port routers): calibrated for the rendezvous cost model (the
+#     default), plan from the calibrated platform, run operations of
+#     1 MiB, every one verified: the replay predicts the run within 0.05
+#     everywhere, and sg-crossbar's scatter, reduce and broadcast reach
+#     0.85 of the calibrated optimum (the others are printed: the LP does
+#     not count latency yet, issue 16 item 2; docs/calibration.md).
+#
+#   tests/e2e/calibrate.sh BUILD_DIR      (from the repository root)
+set -u
+source "$(dirname "$0")/lib/executor.bash" calibrate "${1:?usage: tests/e2e/calibrate.sh BUILD_DIR}"
+command -v smpicc >/dev/null || { fail "smpicc not found"; exit 1; }
+# operations per run: 300 (1000 on sg-crossbar, whose broadcast needs the
+# longer series to amortise the pipeline's fill: 0.849 at 300); CALIBRATE_OPS
+# sets them all
+ops_default=${CALIBRATE_OPS:-300}
+
+# usage errors: one line, exit status 2
+expect_usage() { # PATTERN ARGS...
+    local pattern=$1
+    shift
+    "${mpi[@]}" -q -np 1 "$run" "$@" >"$tmp/out" 2>"$tmp/err"
+    local st=$?
+    [ $st = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -qE "$pattern" "$tmp/err" ||
+        fail "steady-run $*: status $st, $(head -c 300 "$tmp/err")"
+}
+expect_usage '^steady-run: --calibrate needs -o OUT' --calibrate examples/platforms/tiers.plat
+expect_usage '^steady-run: -o goes with --calibrate' -o "$tmp/x.plat" --ops 3 a b
+expect_usage '^steady-run: --sizes: the fit needs two sizes or more \(1KiB\)' \
+    --calibrate -o "$tmp/x.plat" --sizes 1KiB examples/platforms/tiers.plat
+expect_usage '^steady-run: --ops does not go with --calibrate' \
+    --calibrate --ops 3 -o "$tmp/x.plat" examples/platforms/tiers.plat
+expect_usage 'abstract costs' --calibrate -o "$tmp/x.plat" examples/platforms/paper-reduce.plat
+expect_usage 'job has 1 ranks \(start one rank per processor and router: -np 16\)' \
+    --calibrate -o "$tmp/x.plat" examples/platforms/tiers.plat
+[ ! -e "$tmp/x.plat" ] || fail "a refused calibration wrote its output"
+
+# 1. a known platform: three hosts, three links, one route per pair
+cat >"$tmp/known.xml" <<'EOF'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="known" routing="Full">
+    <host id="h0" speed="1Gf"/>
+    <host id="h1" speed="1Gf"/>
+    <host id="h2" speed="500Mf"/>
+    <link id="l01" bandwidth="125MBps" latency="50us"/>
+    <link id="l02" bandwidth="10MBps" latency="2ms"/>
+    <link id="l12" bandwidth="40MBps" latency="500us"/>
+    <route src="h0" dst="h1"><link_ctn id="l01"/></route>
+    <route src="h0" dst="h2"><link_ctn id="l02"/></route>
+    <route src="h1" dst="h2"><link_ctn id="l12"/></route>
+  </zone>
+</platform>
+EOF
+printf 'h0\nh1\nh2\n' >"$tmp/known.hosts"
+timeout 300 smpirun -no-privatize "${cfg[@]}" -platform "$tmp/known.xml" -hostfile "$tmp/known.hosts" \
+    -np 3 "$run_smpi" --calibrate --json --quiet --reps 3 -o "$tmp/known.plat" "$tmp/known.xml" \
+    >"$tmp/known.json" 2>"$tmp/err" || fail "calibrate known.xml: $(grep -v WARNING "$tmp/err" | head -c 300)"
+echo "1. one-port-faithful flags, recovered / true per hop:"
+python3 - "$tmp/known.json" <<'PY' || fail "known.xml: a hop not recovered"
+import json, sys
+true = {frozenset(("h0", "h1")): (125e6, 50e-6), frozenset(("h0", "h2")): (10e6, 2e-3),
+        frozenset(("h1", "h2")): (40e6, 500e-6)}
+d = json.load(open(sys.argv[1]))
+assert len(d["hops"]) == 6, len(d["hops"])
+ok = True
+for h in d["hops"]:
+    bw, lat = true[frozenset((h["src"], h["dst"]))]
+    alpha = h["overhead"] + h["latency"]
+    good = abs(h["bandwidth"] / bw - 1) <= 0.02 and abs(alpha / lat - 1) <= 0.10
+    ok &= good
+    print("  %s -> %s: bandwidth %.6g (%.6g), alpha %.6g s (%.6g)%s" % (
+        h["src"], h["dst"], h["bandwidth"], bw, alpha, lat, "" if good else "  <- FAIL"))
+sys.exit(0 if ok else 1)
+PY
+# the calibrated file reads back, and its header says how it was measured
+"$steady" info "$tmp/known.plat" >/dev/null || fail "the calibrated platform does not read back"
+grep -q '^# launcher  SimGrid SMPI' "$tmp/known.plat" && grep -q '^# measured  20' "$tmp/known.plat" ||
+    fail "the header does not say how and when"
+
+# 2. SimGrid's default configuration: the per-size cost against a direct ping-pong
+smpicc -O2 -o "$tmp/pingpong" bench/pingpong.c 2>"$tmp/err" || fail "smpicc pingpong.c: $(head -c 300 "$tmp/err")"
+printf 'h0\nh1\n' >"$tmp/two.hosts"
+timeout 300 smpirun -no-privatize --log=root.thres:warning -platform "$tmp/known.xml" \
+    -hostfile "$tmp/known.hosts" -np 3 "$run_smpi" --calibrate --json --quiet --reps 3 \
+    -o "$tmp/default.plat" "$tmp/known.xml" >"$tmp/default.json" 2>"$tmp/err" ||
+    fail "calibrate known.xml (default): $(grep -v WARNING "$tmp/err" | head -c 300)"
+: >"$tmp/direct"
+for bytes in 1024 4096 16384 65536 262144 1048576 4194304; do
+    timeout 300 smpirun -no-privatize --log=root.thres:warning --cfg=smpi/simulate-computation:no \
+        -platform "$tmp/known.xml" -hostfile "$tmp/two.hosts" -np 2 "$tmp/pingpong" $bytes 5 >>"$tmp/direct" 2>"$tmp/err" ||
+        fail "pingpong $bytes: $(grep -v WARNING "$tmp/err" | head -c 300)"
+done
+timeout 300 smpirun -no-privatize --log=root.thres:warning -platform "$tmp/known.xml" \
+    -hostfile "$tmp/known.hosts" -np 3 "$run_smpi" --calibrate --json --quiet --reps 3 \
+    --sizes 64KiB,256KiB,1MiB,4MiB -o "$tmp/large.plat" "$tmp/known.xml" >"$tmp/large.json" 2>"$tmp/err" ||
+    fail "calibrate known.xml (default, large): $(grep -v WARNING "$tmp/err" | head -c 300)"
+echo "2. default configuration, h0 -> h1, calibration / direct ping-pong per size:"
+python3 - "$tmp/default.json" "$tmp/direct" "$tmp/large.json" <<'PY' || fail "default configuration: the calibration is not SimGrid's cost"
+import json, sys
+d = json.load(open(sys.argv[1]))
+h = next(h for h in d["hops"] if (h["src"], h["dst"]) == ("h0", "h1"))
+direct = {int(l.split()[0]): float(l.split()[1]) for l in open(sys.argv[2])}
+ok = True
+gaps = []
+for s, pp in zip(d["sizes"], h["pingpong"]):
+    ref = direct[int(s)]
+    good = s < 65536 or abs(pp / ref - 1) <= 0.01
+    ok &= good
+    gaps.append(ref - pp)
+    print("  %8d B: %.6g s / %.6g s = %.4f, %.2f us less%s" % (
+        s, pp, ref, pp / ref, 1e6 * (ref - pp), "" if good else "  <- FAIL"))
+# the blocking MPI_Send / MPI_Recv of pingpong.c pay a constant few
+# microseconds more per message than the executor's MPI_Isend / MPI_Irecv
+if max(gaps) - min(gaps) > 1e-6 or max(gaps) > 20e-6:
+    print("  <- FAIL: not the same cost up to a constant of a few microseconds")
+    ok = False
+print("  fit over 1 KiB-4 MiB: %.6g s + s / %.6g B/s, error up to %.1f%% (SMPI's factors are piecewise)"
+      % (h["alpha"], h["bandwidth"], 100 * h["fit_max_error"]))
+large = json.load(open(sys.argv[3]))
+for h in large["hops"]:
+    good = h["fit_max_error"] <= 0.01
+    ok &= good
+    if (h["src"], h["dst"]) == ("h0", "h1") or not good:
+        print("  fit over 64 KiB-4 MiB, %s -> %s: %.6g s + s / %.6g B/s, error up to %.2f%%%s" % (
+            h["src"], h["dst"], h["alpha"], h["bandwidth"], 100 * h["fit_max_error"],
+            "" if good else "  <- FAIL"))
+sys.exit(0 if ok else 1)
+PY
+
+# 3. default configuration, the SimGrid examples: plan on the calibrated platform, run
+echo "3. default configuration, operations of 1 MiB, achieved / calibrated optimum (replay):"
+for plat in examples/platforms/sg-*.xml; do
+    name=$(basename "$plat" .xml)
+    ops=$ops_default
+    [ "$name" = sg-crossbar ] && ops=${CALIBRATE_OPS:-1000}
+    "$steady" export --hostfile "$tmp/p.hosts" "$plat" || { fail "export --hostfile $plat"; continue; }
+    np=$(wc -l <"$tmp/p.hosts")
+    timeout 300 smpirun -no-privatize --log=root.thres:warning -platform "$plat" -hostfile "$tmp/p.hosts" \
+        -np "$np" "$run_smpi" --calibrate --quiet --reps 2 --sizes 64KiB,256KiB,1MiB,4MiB \
+        -o "$tmp/c.plat" "$plat" >"$tmp/cal.txt" 2>"$tmp/err" ||
+        { fail "calibrate $plat: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
+    line="  $name, $ops operations:"
+    for op in scatter reduce broadcast; do
+        s="$tmp/$op.sched"
+        "$steady" plan --op $op --series "$ops" -o "$s" "$tmp/c.plat" >/dev/null 2>"$tmp/err" ||
+            { fail "plan --op $op on calibrated $name: $(head -1 "$tmp/err")"; continue; }
+        timeout 300 smpirun -no-privatize --log=root.thres:warning -platform "$plat" -hostfile "$tmp/p.hosts" \
+            -np "$np" "$run_smpi" --json --quiet --ops "$ops" "$s" "$tmp/c.plat" >"$tmp/out" 2>"$tmp/err" ||
+            { fail "smpirun $op $name: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
+        [ "$(field verified)" = "$ops" ] || { fail "$op $name: verified $(field verified) of $ops"; continue; }
+        r=$(field ratio)
+        rp=$("$steady" replay --json --ops "$ops" "$s" "$tmp/c.plat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ratio"])')
+        line=$(printf '%s %s %.4f (%.4f)' "$line" $op "$r" "$rp")
+        python3 -c 'import sys; r, rp = map(float, sys.argv[1:3]); sys.exit(0 if abs(r - rp) <= 0.05 and (sys.argv[3] != "sg-crossbar" or r >= 0.85) else 1)' "$r" "$rp" "$name" ||
+            fail "$op $name: ratio $r (replay $rp): not within 0.05 of the replay, or below 0.85"
+    done
+    echo "$line"
+done
+
+[ "$failures" -eq 0 ] && echo "PASS calibrate"
+exit $((failures > 0))
