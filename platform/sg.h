@@ -18,7 +18,7 @@
 
 #include "internal.h"
 
-#include <libxml/hash.h>
+#include "../common/strmap.h"
 
 typedef struct {
     char *id;
@@ -89,8 +89,13 @@ typedef struct {
     sg_list_t *up, *down;
     int router;   /* a cluster's router netpoint, -1 */
     int backbone; /* routing="Cluster": its <backbone> link, -1 */
-    /* routing tables, per pair of vertices [a * nvert + b]: Full, the
-     * route; Floyd, the direct route, the predecessor and the cost */
+    /* the declared routes by source vertex, each source's by destination
+     * vertex (then in declaration order): those from vertex a are
+     * byvert[bystart[a] .. bystart[a + 1]) (Full's routing table, sparse) */
+    int *bystart, *byvert;
+    /* Floyd's tables, per pair of vertices [a * nvert + b]: the direct
+     * route, the predecessor and the cost (not made in a steady_routes=edges
+     * zone, whose routes are its edges) */
     int *table;
     int *pred;
     unsigned long *cost;
@@ -108,10 +113,10 @@ typedef struct {
     steady_error_t *err;
     sg_link_t *links;
     int nlinks, caplinks;
-    xmlHashTablePtr link_index; /* id -> index + 1 */
+    strmap_t link_index; /* id -> index */
     sg_np_t *np;
     int nnp, capnp;
-    xmlHashTablePtr np_index;   /* name -> index + 1 */
+    strmap_t np_index;   /* name -> index */
     sg_zone_t *zones;
     int nzones, capzones;
 } sg_t;
@@ -127,6 +132,10 @@ void sg_list_free(sg_list_t *l);
 /* Prepares every zone's routing (Floyd's tables, Dijkstra's graph) once
  * the file is read. */
 steady_err_t sg_seal(sg_t *g);
+
+/* The route declared in zone z from vertex va to vertex vb (vids), or -1.
+ * O(log routes from va). */
+int sg_declared_route(const sg_t *g, const sg_zone_t *z, int va, int vb);
 
 /* SimGrid's route from netpoint src to netpoint dst (hosts or routers):
  * the links in order, appended to *out; *found false (and out unchanged

@@ -264,10 +264,30 @@ static steady_err_t build_star(sg_t *g, int z)
 
 /* ---- zones of hosts and routers ------------------------------------------------------ */
 
+/* A Full zone: its declared routes between hosts, in the order of the
+ * pairs of vertices (as build_leaf's), without visiting every pair. */
+static steady_err_t build_full(sg_t *g, int z)
+{
+    sg_zone_t *zz = &g->zones[z];
+    steady_err_t rc = STEADY_OK;
+    for (int i = 0; i < zz->nvert && !rc; i++) {
+        if (g->np[zz->vert[i]].kind != SG_HOST)
+            continue;
+        for (int k = zz->bystart[i]; k < zz->bystart[i + 1] && !rc; k++) {
+            const sg_route_t *r = &zz->routes[zz->byvert[k]];
+            if (g->np[r->dst].kind == SG_HOST)
+                rc = route_edge(g, g->np[r->src].node, g->np[r->dst].node, &r->links, r->line);
+        }
+    }
+    return rc;
+}
+
 static steady_err_t build_leaf(sg_t *g, int z)
 {
     sg_zone_t *zz = &g->zones[z];
     steady_err_t rc = STEADY_OK;
+    if (zz->routing == SG_FULL)
+        return build_full(g, z);
     for (int i = 0; i < zz->nvert && !rc; i++)
         for (int j = 0; j < zz->nvert && !rc; j++) {
             int a = zz->vert[i], b = zz->vert[j];
@@ -277,11 +297,8 @@ static steady_err_t build_leaf(sg_t *g, int z)
             int gs, gd;
             bool found;
             rc = sg_local_route(g, z, a, b, &route, &gs, &gd, &found);
-            /* a Full zone's route is a declared one: messages name its line */
-            int declared = zz->routing == SG_FULL ? zz->table[i * zz->nvert + j] : -1;
             if (!rc && found)
-                rc = route_edge(g, g->np[a].node, g->np[b].node, &route,
-                                declared >= 0 ? zz->routes[declared].line : zz->line);
+                rc = route_edge(g, g->np[a].node, g->np[b].node, &route, zz->line);
             sg_list_free(&route);
         }
     return rc;

@@ -13,9 +13,10 @@
  * peers, deployment.  An attribute SimGrid does not define is an error, so
  * that a misspelt `latency` cannot silently leave a latency at 0.
  *
- * libxml2 does the XML parsing (xml.c); its hash tables index the links and
- * netpoints by name: routes name them, and a linear search would make
- * reading a large platform quadratic.
+ * libxml2 does the XML parsing (xml.c); string maps (common/strmap.h)
+ * index the links and netpoints by name: routes name them, and a linear
+ * search would make reading a large platform quadratic (libxml2's own hash
+ * tables, used before, made a 10^6-host file spend half its time there).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sg.h"
@@ -219,11 +220,10 @@ static int add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double 
         oom(g);
         return -1;
     }
-    int added = xmlHashAddEntry(g->link_index, (const xmlChar *)id,
-                                (void *)(intptr_t)(g->nlinks + 1));
-    if (added != 0) {
+    int added = strmap_put(&g->link_index, id, g->nlinks);
+    if (added != 1) {
         free(copy);
-        if (xmlHashLookup(g->link_index, (const xmlChar *)id))
+        if (added == 0)
             xml_error(g->err, STEADY_EINVAL, g->origin, node, "duplicate link (%s)", id);
         else
             oom(g);
@@ -240,7 +240,7 @@ static int add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double 
 
 static int find_np(const sg_t *g, const char *name)
 {
-    return (int)(intptr_t)xmlHashLookup(g->np_index, (const xmlChar *)name) - 1;
+    return strmap_get(&g->np_index, name);
 }
 
 /* A new netpoint, a vertex of zone z. */
@@ -262,8 +262,7 @@ static int add_np(sg_t *g, xmlNodePtr node, const char *name, sg_kind_t kind, in
         g->capnp = ncap;
     }
     char *copy = strdup(name);
-    if (!copy || xmlHashAddEntry(g->np_index, (const xmlChar *)name,
-                                 (void *)(intptr_t)(g->nnp + 1)) != 0) {
+    if (!copy || strmap_put(&g->np_index, name, g->nnp) != 1) {
         free(copy);
         oom(g);
         return -1;
@@ -569,9 +568,9 @@ cleanup:
  * link L named L_UP or L_DOWN (SimGrid's names for them). */
 static bool find_link(const sg_t *g, const char *name, sg_use_t *out)
 {
-    intptr_t k = (intptr_t)xmlHashLookup(g->link_index, (const xmlChar *)name);
-    if (k > 0) {
-        *out = (sg_use_t){(int)k - 1, false, false};
+    int k = strmap_get(&g->link_index, name);
+    if (k >= 0) {
+        *out = (sg_use_t){k, false, false};
         return true;
     }
     size_t n = strlen(name);
@@ -581,10 +580,10 @@ static bool find_link(const sg_t *g, const char *name, sg_use_t *out)
         if (n <= m || strcmp(name + n - m, suffix) != 0)
             continue;
         char *base = strndup(name, n - m);
-        k = base ? (intptr_t)xmlHashLookup(g->link_index, (const xmlChar *)base) : 0;
+        k = base ? strmap_get(&g->link_index, base) : -1;
         free(base);
-        if (k > 0 && g->links[k - 1].sharing == STEADY_SPLITDUPLEX) {
-            *out = (sg_use_t){(int)k - 1, down == 1, true};
+        if (k >= 0 && g->links[k].sharing == STEADY_SPLITDUPLEX) {
+            *out = (sg_use_t){k, down == 1, true};
             return true;
         }
     }
@@ -610,13 +609,13 @@ static steady_err_t route_link(sg_t *g, xmlNodePtr ctn, sg_use_t *out)
     }
     if (find_link(g, id, out) && out->half)
         goto cleanup;
-    intptr_t k = (intptr_t)xmlHashLookup(g->link_index, (const xmlChar *)id);
-    if (k == 0) {
+    int k = strmap_get(&g->link_index, id);
+    if (k < 0) {
         rc = xml_error(g->err, STEADY_EINVAL, g->origin, ctn, "unknown link in <%s> (%s)",
                        element_name(ctn->parent), id);
         goto cleanup;
     }
-    const sg_link_t *l = &g->links[k - 1];
+    const sg_link_t *l = &g->links[k];
     if (l->sharing == STEADY_SPLITDUPLEX && !oriented) {
         rc = xml_error(g->err, STEADY_EINVAL, g->origin, ctn,
                        "missing direction in <link_ctn> to the SPLITDUPLEX link (%s): use "
@@ -627,7 +626,7 @@ static steady_err_t route_link(sg_t *g, xmlNodePtr ctn, sg_use_t *out)
                        "direction %s in <link_ctn> to a link that is not SPLITDUPLEX (%s)",
                        direction, id);
     } else {
-        *out = (sg_use_t){(int)k - 1,
+        *out = (sg_use_t){k,
                           l->sharing == STEADY_SPLITDUPLEX && strcmp(direction, "DOWN") == 0, false};
     }
 cleanup:
@@ -1317,6 +1316,8 @@ static void sg_free(sg_t *g)
         free(z->routes);
         free(z->up);
         free(z->down);
+        free(z->bystart);
+        free(z->byvert);
         free(z->table);
         free(z->pred);
         free(z->cost);
@@ -1328,8 +1329,8 @@ static void sg_free(sg_t *g)
     free(g->links);
     free(g->np);
     free(g->zones);
-    xmlHashFree(g->link_index, NULL);
-    xmlHashFree(g->np_index, NULL);
+    strmap_free(&g->link_index);
+    strmap_free(&g->np_index);
 }
 
 steady_err_t parse_simgrid(xmlDocPtr doc, const char *origin, steady_platform_t *p,
@@ -1343,12 +1344,6 @@ steady_err_t parse_simgrid(xmlDocPtr doc, const char *origin, steady_platform_t 
         return xml_error(err, STEADY_EPARSE, origin, root,
                          "not a SimGrid platform (<%s>): expected a <platform> root element",
                          element_name(root));
-    g.link_index = xmlHashCreate(64);
-    g.np_index = xmlHashCreate(64);
-    if (!g.link_index || !g.np_index) {
-        sg_free(&g);
-        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
-    }
     steady_err_t rc = check_attrs(&g, root, "version");
     if (!rc)
         rc = check_version(&g, root);
