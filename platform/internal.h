@@ -68,7 +68,7 @@ steady_err_t parse_native(const char *text, size_t len, const char *origin, stea
                           steady_error_t *err);
 steady_err_t parse_graphml(const char *text, size_t len, const char *origin, steady_platform_t *p,
                            steady_error_t *err);
-steady_err_t parse_simgrid(xmlDocPtr doc, const char *origin, steady_platform_t *p,
+steady_err_t parse_simgrid(const char *text, size_t len, const char *origin, steady_platform_t *p,
                            steady_error_t *err);
 
 steady_err_t write_native(const steady_platform_t *p, FILE *out, steady_error_t *err);
@@ -93,7 +93,12 @@ steady_err_t xml_read(const char *text, size_t len, const char *origin, xmlDocPt
  * sets it from `start`) are streamed: each is built in a scratch arena,
  * handed to `end` complete (the elements inside it are not handed on their
  * own) and gone once `end` returns, unless `end` keeps a copy (xml_keep);
- * text directly under *under is dropped.  A handler's error stops the parse
+ * text directly under *under is dropped.  Or, for documents whose streamed
+ * elements nest (SimGrid's zones), `streams` says which: called with an
+ * element of the document (never NULL, never a streamed child) and the
+ * name of a child opening in it, true streams that child; called with
+ * child NULL, true drops the text directly under the element.  A handler's
+ * error stops the parse
  * and becomes its result (its message already in err); an XML error met
  * before it wins, and none is reported after it. */
 typedef struct {
@@ -101,6 +106,7 @@ typedef struct {
     steady_err_t (*end)(void *ctx, xmlNodePtr node);   /* may be NULL */
     void *ctx;
     xmlNodePtr *under; /* may be NULL */
+    bool (*streams)(void *ctx, xmlNodePtr parent, const xmlChar *child); /* may be NULL */
 } xml_handlers_t;
 
 /* xml_read with handlers (h may be NULL); doc may be NULL when the caller

@@ -128,12 +128,7 @@ steady_err_t steady_platform_parse(const char *text, size_t len, const char *ori
     } else if (format == STEADY_FORMAT_GRAPHML) {
         rc = parse_graphml(text, len, origin, p, err); /* streamed */
     } else if (format == STEADY_FORMAT_SIMGRID) {
-        xmlDocPtr doc;
-        rc = xml_read(text, len, origin, &doc, err);
-        if (!rc) {
-            rc = parse_simgrid(doc, origin, p, err);
-            xmlFreeDoc(doc);
-        }
+        rc = parse_simgrid(text, len, origin, p, err); /* streamed */
     } else {
         rc = steady_error_set(err, STEADY_EINVAL, "unknown platform format (%d)", (int)format);
     }

@@ -1113,59 +1113,73 @@ static steady_err_t zone_prop(sg_t *g, void *ctx, const char *id, const char *va
     return STEADY_OK;
 }
 
-static steady_err_t read_zone(sg_t *g, xmlNodePtr node, int parent);
+/* A zone being read: its element (in the document, while its children
+ * stream by) and what it has held so far. */
+typedef struct {
+    xmlNodePtr node;
+    int zone;
+    bool leaf, inner; /* hosts, routers (and routes); zones (and zone routes) */
+} open_zone_t;
 
-/* The zone's children, in order; props first (the DTD's order). */
-static steady_err_t zone_children(sg_t *g, xmlNodePtr node, int z)
+/* A zone holds either zones (and zone routes) or hosts and routers (and
+ * routes): child c is refused when it mixes them. */
+static steady_err_t zone_mix(sg_t *g, open_zone_t *oz, xmlNodePtr c)
 {
-    steady_err_t rc = STEADY_OK;
+    bool is_inner = xml_is(c, "zone") || xml_is(c, "AS") || xml_is(c, "cluster") ||
+                    xml_is(c, "zoneRoute") || xml_is(c, "ASroute");
+    bool is_leaf = xml_is(c, "host") || xml_is(c, "router") || xml_is(c, "route") ||
+                   xml_is(c, "host_link") || xml_is(c, "cabinet") || xml_is(c, "backbone");
+    if ((is_inner && oz->leaf) || (is_leaf && oz->inner))
+        return xml_error(g->err, STEADY_EPARSE, g->origin, c,
+                         "unexpected element (<%s>) in <%s> %s: a zone holds either zones "
+                         "(and zone routes) or hosts and routers (and routes)",
+                         element_name(c), element_name(oz->node), g->zones[oz->zone].id);
+    oz->inner = oz->inner || is_inner;
+    oz->leaf = oz->leaf || is_leaf;
+    return STEADY_OK;
+}
+
+/* A child of zone z (its element `node`), streamed: complete, in the
+ * file's order. */
+static steady_err_t zone_child(sg_t *g, open_zone_t *oz, xmlNodePtr c)
+{
+    int z = oz->zone;
+    xmlNodePtr node = oz->node;
     bool star = g->zones[z].routing == SG_STAR;
-    bool leaf = false, inner = false;
-    for (xmlNodePtr c = node->children; c && !rc; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE)
-            continue;
-        bool is_inner = xml_is(c, "zone") || xml_is(c, "AS") || xml_is(c, "cluster") ||
-                        xml_is(c, "zoneRoute") || xml_is(c, "ASroute");
-        bool is_leaf = xml_is(c, "host") || xml_is(c, "router") || xml_is(c, "route") ||
-                       xml_is(c, "host_link") || xml_is(c, "cabinet") || xml_is(c, "backbone");
-        if ((is_inner && leaf) || (is_leaf && inner)) {
-            rc = xml_error(g->err, STEADY_EPARSE, g->origin, c,
-                           "unexpected element (<%s>) in <%s> %s: a zone holds either zones "
-                           "(and zone routes) or hosts and routers (and routes)",
-                           element_name(c), element_name(node), g->zones[z].id);
-            break;
-        }
-        inner = inner || is_inner;
-        leaf = leaf || is_leaf;
-        if (xml_is(c, "prop"))
-            continue; /* read_props below */
-        if (xml_is(c, "zone") || xml_is(c, "AS"))
-            rc = read_zone(g, c, z);
-        else if (xml_is(c, "cluster"))
-            rc = read_cluster(g, c, z);
-        else if (xml_is(c, "host"))
-            rc = read_host(g, c, z);
-        else if (xml_is(c, "router"))
-            rc = read_router(g, c, z);
-        else if (xml_is(c, "link"))
-            rc = read_link(g, c, false, z);
-        else if (star && xml_is(c, "backbone"))
-            rc = read_link(g, c, true, z);
-        else if (star && xml_is(c, "host_link"))
-            rc = read_host_link(g, c, z);
-        else if (star && xml_is(c, "cabinet"))
-            rc = read_cabinet(g, c, z);
-        else if (g->zones[z].empty && (xml_is(c, "route") || xml_is(c, "zoneRoute") ||
-                                       xml_is(c, "ASroute")))
-            rc = xml_error(g->err, STEADY_EINVAL, g->origin, c,
-                           "a route in zone %s, whose routing is None", g->zones[z].id);
-        else if (!star && xml_is(c, "route"))
-            rc = read_route(g, c, z, false);
-        else if (!star && (xml_is(c, "zoneRoute") || xml_is(c, "ASroute")))
-            rc = read_route(g, c, z, true);
-        else
-            rc = bad_element(g, c, node);
-    }
+    steady_err_t rc = zone_mix(g, oz, c);
+    if (rc)
+        return rc;
+    if (xml_is(c, "prop")) { /* the zone's props: steady_routes */
+        char *pid = NULL, *value = NULL;
+        if (!(rc = check_attrs(g, c, "id, value")) && !(rc = need_attr(g, c, "id", &pid)) &&
+            !(rc = need_attr(g, c, "value", &value)))
+            rc = zone_prop(g, &z, pid, value, c);
+        xmlFree(pid);
+        xmlFree(value);
+    } else if (xml_is(c, "cluster"))
+        rc = read_cluster(g, c, z);
+    else if (xml_is(c, "host"))
+        rc = read_host(g, c, z);
+    else if (xml_is(c, "router"))
+        rc = read_router(g, c, z);
+    else if (xml_is(c, "link"))
+        rc = read_link(g, c, false, z);
+    else if (star && xml_is(c, "backbone"))
+        rc = read_link(g, c, true, z);
+    else if (star && xml_is(c, "host_link"))
+        rc = read_host_link(g, c, z);
+    else if (star && xml_is(c, "cabinet"))
+        rc = read_cabinet(g, c, z);
+    else if (g->zones[z].empty &&
+             (xml_is(c, "route") || xml_is(c, "zoneRoute") || xml_is(c, "ASroute")))
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, c,
+                       "a route in zone %s, whose routing is None", g->zones[z].id);
+    else if (!star && xml_is(c, "route"))
+        rc = read_route(g, c, z, false);
+    else if (!star && (xml_is(c, "zoneRoute") || xml_is(c, "ASroute")))
+        rc = read_route(g, c, z, true);
+    else
+        rc = bad_element(g, c, node);
     return rc;
 }
 
@@ -1192,7 +1206,9 @@ static steady_err_t star_backbone(sg_t *g, int z)
     return STEADY_OK;
 }
 
-static steady_err_t read_zone(sg_t *g, xmlNodePtr node, int parent)
+/* A <zone> (or <AS>) opens, its attributes read; its children follow,
+ * streamed (zone_child), then read_zone_end. */
+static steady_err_t read_zone_start(sg_t *g, xmlNodePtr node, int parent, int *out)
 {
     char *id = NULL, *routing = NULL;
     steady_err_t rc;
@@ -1243,30 +1259,27 @@ static steady_err_t read_zone(sg_t *g, xmlNodePtr node, int parent)
         rc = g->err ? g->err->code : STEADY_EINVAL;
         goto cleanup;
     }
+    *out = z;
     g->zones[z].cached = known[k].cached;
     g->zones[z].empty = strcasecmp(routing, "None") == 0;
     if (parent < 0 && valid_node_name(id) && (rc = steady_platform_set_name(g->p, id, g->err)))
         goto cleanup;
-    for (xmlNodePtr c = node->children; c && !rc; c = c->next)
-        if (xml_is(c, "prop")) {
-            char *pid = NULL, *value = NULL;
-            if (!(rc = check_attrs(g, c, "id, value")) && !(rc = need_attr(g, c, "id", &pid)) &&
-                !(rc = need_attr(g, c, "value", &value)))
-                rc = zone_prop(g, &z, pid, value, c);
-            xmlFree(pid);
-            xmlFree(value);
-        }
-    if (!rc)
-        rc = zone_children(g, node, z);
-    if (!rc && g->zones[z].routing == SG_STAR)
+cleanup:
+    xmlFree(id);
+    xmlFree(routing);
+    return rc;
+}
+
+/* The zone's end: a star's backbone, and a zone must hold something. */
+static steady_err_t read_zone_end(sg_t *g, xmlNodePtr node, int z)
+{
+    steady_err_t rc = STEADY_OK;
+    if (g->zones[z].routing == SG_STAR)
         rc = star_backbone(g, z);
     if (!rc && g->zones[z].nvert == 0)
         rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
                        "empty zone: no <host>, <router>, <cluster> or <zone> in <%s> (%s)",
-                       element_name(node), id);
-cleanup:
-    xmlFree(id);
-    xmlFree(routing);
+                       element_name(node), g->zones[z].id);
     return rc;
 }
 
@@ -1333,40 +1346,122 @@ static void sg_free(sg_t *g)
     strmap_free(&g->np_index);
 }
 
-steady_err_t parse_simgrid(xmlDocPtr doc, const char *origin, steady_platform_t *p,
+/* ---- the stream ------------------------------------------------------------------------ */
+
+/* The document as it streams by (xml_parse): the <platform> root and the
+ * zones being read are elements of the document, every other element a
+ * streamed child of one of them, read whole once complete and forgotten. */
+typedef struct {
+    sg_t *g;
+    xmlNodePtr root;
+    xmlNodePtr top;    /* the top-level zone or cluster, once met */
+    open_zone_t *open; /* the zones being read, outermost first */
+    int nopen, capopen;
+} stream_t;
+
+static bool is_zone(xmlNodePtr e)
+{
+    return xml_is(e, "zone") || xml_is(e, "AS");
+}
+
+/* The root and the zones stream their children, except zones. */
+static bool streams(void *ctx, xmlNodePtr parent, const xmlChar *child)
+{
+    stream_t *st = ctx;
+    if (parent != st->root && !is_zone(parent))
+        return false;
+    return !child ||
+           (strcmp((const char *)child, "zone") != 0 && strcmp((const char *)child, "AS") != 0);
+}
+
+/* A second top-level zone (or cluster): SimGrid wants one. */
+static steady_err_t second_top(sg_t *g, xmlNodePtr c)
+{
+    char *id = xml_attr(c, "id");
+    steady_err_t rc = xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, c,
+                                "more than one top-level zone (%s): SimGrid wants one zone "
+                                "around all the others",
+                                id ? id : element_name(c));
+    xmlFree(id);
+    return rc;
+}
+
+/* An element opens: the root (its version), or a zone. */
+static steady_err_t element_start(void *ctx, xmlNodePtr e)
+{
+    stream_t *st = ctx;
+    sg_t *g = st->g;
+    if (!st->root) {
+        st->root = e;
+        if (!xml_is(e, "platform"))
+            return xml_error(g->err, STEADY_EPARSE, g->origin, e,
+                             "not a SimGrid platform (<%s>): expected a <platform> root element",
+                             element_name(e));
+        steady_err_t rc = check_attrs(g, e, "version");
+        return rc ? rc : check_version(g, e);
+    }
+    bool in_zone = st->nopen > 0 && e->parent == st->open[st->nopen - 1].node;
+    if (!is_zone(e) || (e->parent != st->root && !in_zone))
+        return STEADY_OK; /* inside a streamed child: read with it */
+    int parent = -1, z = -1;
+    if (e->parent == st->root) {
+        if (st->top)
+            return second_top(g, e);
+        st->top = e;
+    } else {
+        open_zone_t *oz = &st->open[st->nopen - 1];
+        steady_err_t rc = zone_mix(g, oz, e);
+        if (rc)
+            return rc;
+        parent = oz->zone;
+    }
+    if (!array_grow((void **)&st->open, &st->capopen, st->nopen + 1, sizeof *st->open, 8))
+        return oom(g);
+    steady_err_t rc = read_zone_start(g, e, parent, &z);
+    if (!rc)
+        st->open[st->nopen++] = (open_zone_t){.node = e, .zone = z};
+    return rc;
+}
+
+/* An element is complete: a streamed child of the root or of a zone, a
+ * zone, or the root. */
+static steady_err_t element_end(void *ctx, xmlNodePtr e)
+{
+    stream_t *st = ctx;
+    sg_t *g = st->g;
+    if (e == st->root) {
+        if (!st->top)
+            return xml_error(g->err, STEADY_EINVAL, g->origin, e,
+                             "empty platform: no <zone> in <platform>");
+        return STEADY_OK;
+    }
+    if (st->nopen > 0 && e == st->open[st->nopen - 1].node) {
+        int z = st->open[--st->nopen].zone;
+        steady_err_t rc = read_zone_end(g, e, z);
+        xml_drop(e);
+        return rc;
+    }
+    if (st->nopen > 0 && e->parent == st->open[st->nopen - 1].node)
+        return zone_child(g, &st->open[st->nopen - 1], e);
+    if (e->parent != st->root || xml_is(e, "config") || xml_is(e, "prop"))
+        return STEADY_OK; /* <config> tunes SimGrid's models */
+    if (!xml_is(e, "cluster"))
+        return bad_element(g, e, st->root);
+    if (st->top)
+        return second_top(g, e);
+    st->top = e; /* gone once read: only compared with */
+    return read_cluster(g, e, -1);
+}
+
+steady_err_t parse_simgrid(const char *text, size_t len, const char *origin, steady_platform_t *p,
                            steady_error_t *err)
 {
     sg_t g = {.origin = origin, .p = p, .err = err};
-    xmlNodePtr root = xmlDocGetRootElement(doc);
-    if (!root)
-        return steady_error_set(err, STEADY_EPARSE, "%s:1: empty XML document", origin);
-    if (!xml_is(root, "platform"))
-        return xml_error(err, STEADY_EPARSE, origin, root,
-                         "not a SimGrid platform (<%s>): expected a <platform> root element",
-                         element_name(root));
-    steady_err_t rc = check_attrs(&g, root, "version");
-    if (!rc)
-        rc = check_version(&g, root);
-    xmlNodePtr zone = NULL;
-    for (xmlNodePtr c = root->children; c && !rc; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE || xml_is(c, "config") || xml_is(c, "prop"))
-            continue; /* <config> tunes SimGrid's models; comments and text are ignored */
-        if (!xml_is(c, "zone") && !xml_is(c, "AS") && !xml_is(c, "cluster")) {
-            rc = bad_element(&g, c, root);
-        } else if (zone) {
-            char *id = xml_attr(c, "id");
-            rc = xml_error(err, STEADY_EUNSUPPORTED, origin, c,
-                           "more than one top-level zone (%s): SimGrid wants one zone around "
-                           "all the others",
-                           id ? id : element_name(c));
-            xmlFree(id);
-        } else {
-            zone = c;
-            rc = xml_is(c, "cluster") ? read_cluster(&g, c, -1) : read_zone(&g, c, -1);
-        }
-    }
-    if (!rc && !zone)
-        rc = xml_error(err, STEADY_EINVAL, origin, root, "empty platform: no <zone> in <platform>");
+    stream_t st = {.g = &g};
+    xml_handlers_t h = {
+        .start = element_start, .end = element_end, .ctx = &st, .streams = streams};
+    steady_err_t rc = xml_parse(text, len, origin, &h, NULL, err);
+    free(st.open);
     if (!rc)
         rc = sg_seal(&g);
     if (!rc)

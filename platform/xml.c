@@ -223,10 +223,26 @@ static steady_err_t oom(steady_error_t *err)
     return steady_error_set(err, STEADY_ENOMEM, "out of memory");
 }
 
-/* True when node is, or is inside, a streamed child. */
+/* True when node is, or is inside, a streamed child, or is an element
+ * whose children are streamed: text directly under it is dropped. */
 static bool streamed(const parse_state_t *st, xmlNodePtr node)
 {
-    return node && st->h->under && (node == *st->h->under || in_arena(node));
+    if (!node)
+        return false;
+    if (in_arena(node) || (st->h->under && node == *st->h->under))
+        return true;
+    return st->h->streams && st->h->streams(st->h->ctx, node, NULL);
+}
+
+/* True when the element `name` opening under parent is built in the arena:
+ * inside a streamed child, or a child that the handlers stream. */
+static bool streamed_child(const parse_state_t *st, xmlNodePtr parent, const xmlChar *name)
+{
+    if (!parent)
+        return false;
+    if (in_arena(parent) || (st->h->under && parent == *st->h->under))
+        return true;
+    return st->h->streams && st->h->streams(st->h->ctx, parent, name);
 }
 
 /* False (and the parser stopped) once an error is known: later events are
@@ -251,7 +267,7 @@ static void start_element(void *ctx, const xmlChar *localname, const xmlChar *pr
     xmlParserCtxtPtr ctxt = ctx;
     parse_state_t *st = ctxt->_private;
     xmlNodePtr parent = ctxt->node, e;
-    if (streamed(st, parent)) {
+    if (streamed_child(st, parent, localname)) {
         if (!(ctxt->loadsubset & XML_COMPLETE_ATTRS))
             nb_attributes -= nb_defaulted; /* as xmlSAX2StartElementNs does */
         e = arena_element(&st->arena, ctxt, parent, localname, nb_attributes, attributes);
