@@ -6,6 +6,7 @@
 #define STEADY_PLATFORM_INTERNAL_H
 
 #include "steady/platform.h"
+#include "steady/progress.h"
 
 #include "../common/numbers.h"
 
@@ -107,6 +108,8 @@ typedef struct {
     void *ctx;
     xmlNodePtr *under; /* may be NULL */
     bool (*streams)(void *ctx, xmlNodePtr parent, const xmlChar *child); /* may be NULL */
+    steady_progress_fn progress; /* bytes parsed of the text's, may be NULL */
+    void *progress_ctx;
 } xml_handlers_t;
 
 /* xml_read with handlers (h may be NULL); doc may be NULL when the caller

@@ -18,7 +18,9 @@
  * cause, later ones are consequences, so only the first is kept. */
 typedef struct {
     bool seen;
-    int line, col;
+    int line, col, code;
+    bool at_end; /* raised once the last chunk was given */
+    bool last;   /* the last chunk is being parsed */
     char msg[256];
 } first_error_t;
 
@@ -28,6 +30,8 @@ static void keep_first_error(void *ctx, xmlErrorPtr e)
     if (fe->seen || !e || e->level < XML_ERR_ERROR)
         return;
     fe->seen = true;
+    fe->code = e->code;
+    fe->at_end = fe->last;
     fe->line = e->line;
     fe->col = e->int2;
     snprintf(fe->msg, sizeof fe->msg, "%s", e->message ? e->message : "unknown error");
@@ -380,6 +384,48 @@ static void entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar 
     xmlStopParser(ctxt);
 }
 
+/* Handlers that stream every element: nothing is kept. */
+static bool stream_all(void *ctx, xmlNodePtr parent, const xmlChar *child)
+{
+    (void)ctx;
+    (void)parent;
+    (void)child;
+    return true;
+}
+
+/* The first error of the whole text parsed at once, with every element
+ * streamed (no memory kept), into *fe; false when there is none or memory
+ * runs out. */
+static bool whole_parse_error(const char *text, size_t len, first_error_t *fe)
+{
+    xml_handlers_t all = {.streams = stream_all};
+    parse_state_t st = {.h = &all};
+    xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(text, (int)len);
+    if (!ctxt)
+        return false;
+    xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING |
+                                XML_PARSE_NOBLANKS | XML_PARSE_COMPACT);
+    ctxt->_private = &st;
+    ctxt->sax->startElementNs = start_element;
+    ctxt->sax->endElementNs = end_element;
+    ctxt->sax->characters = characters;
+    ctxt->sax->cdataBlock = cdata_block;
+    ctxt->sax->comment = comment;
+    ctxt->sax->processingInstruction = instruction;
+    ctxt->sax->reference = reference;
+    xmlSetStructuredErrorFunc(&st.fe, keep_first_error);
+    xmlParseDocument(ctxt);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    arena_free(&st.arena);
+    xmlFreeDoc(ctxt->myDoc);
+    ctxt->myDoc = NULL;
+    xmlFreeParserCtxt(ctxt);
+    if (!st.fe.seen)
+        return false;
+    *fe = st.fe;
+    return true;
+}
+
 steady_err_t xml_parse(const char *text, size_t len, const char *origin, const xml_handlers_t *h,
                        xmlDocPtr *doc, steady_error_t *err)
 {
@@ -390,7 +436,10 @@ steady_err_t xml_parse(const char *text, size_t len, const char *origin, const x
                                 origin);
     static const xml_handlers_t none = {0};
     parse_state_t st = {.h = h ? h : &none, .origin = origin, .err = err};
-    xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(text, (int)len);
+    /* a push parser fed the text in chunks: libxml2 holds a chunk at a time
+     * (xmlCreateMemoryParserCtxt would first copy the whole text, as much
+     * memory again as the file), and the chunks mark the progress */
+    xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, NULL);
     if (!ctxt)
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     /* no network, no DTD loading: a platform file cannot make the reader
@@ -408,9 +457,26 @@ steady_err_t xml_parse(const char *text, size_t len, const char *origin, const x
     ctxt->sax->reference = reference;
     ctxt->sax->entityDecl = entity_decl;
     xmlSetStructuredErrorFunc(&st.fe, keep_first_error);
-    xmlParseDocument(ctxt);
+    enum { CHUNK = 1 << 20 };
+    size_t at = 0;
+    do {
+        size_t n = len - at < CHUNK ? len - at : CHUNK;
+        if (st.h->progress)
+            st.h->progress(st.h->progress_ctx, "reading", (double)at, (double)len);
+        st.fe.last = at + n == len;
+        xmlParseChunk(ctxt, text + at, (int)n, st.fe.last);
+        at += n;
+    } while (at < len && !st.rc && !st.fe.seen && ctxt->instate != XML_PARSER_EOF);
     xmlSetStructuredErrorFunc(NULL, NULL);
     arena_free(&st.arena);
+    if (!st.rc && st.fe.seen && st.fe.code == XML_ERR_DOCUMENT_END && st.fe.at_end) {
+        /* the push parser says a document cut short has "extra content at
+         * the end"; parsed whole, it says where the data ends and which
+         * element is open, as a reader expects */
+        first_error_t fe = st.fe;
+        if (whole_parse_error(text, len, &fe))
+            st.fe = fe;
+    }
     xmlDocPtr d = ctxt->myDoc;
     bool well_formed = ctxt->wellFormed;
     ctxt->myDoc = NULL;
