@@ -65,11 +65,29 @@ bool valid_node_name(const char *name);
 
 /* ---- readers and writers ---------------------------------------------- */
 
-steady_err_t parse_native(const char *text, size_t len, const char *origin, steady_platform_t *p,
+/* A platform file being read: its text in memory (file NULL), or, for the
+ * XML formats read from a regular file, the bytes read so far (to detect
+ * the format) and the rest still in the file, which the XML readers stream
+ * a chunk at a time instead of holding the whole text. */
+typedef struct {
+    const char *text; /* all the text (file NULL), or its first len bytes */
+    size_t len;
+    FILE *file;       /* the rest, or NULL */
+    const char *path; /* the file's, when file is set: read again whole only for
+                       * the message of a document cut short */
+    size_t size;      /* the whole text's bytes: the progress's total */
+    steady_progress_fn progress; /* "reading the platform", bytes; may be NULL */
+    void *progress_ctx;
+} source_t;
+
+/* How often the readers report progress: every that many elements. */
+#define READ_PROGRESS_EVERY 65536
+
+steady_err_t parse_native(const source_t *src, const char *origin, steady_platform_t *p,
                           steady_error_t *err);
-steady_err_t parse_graphml(const char *text, size_t len, const char *origin, steady_platform_t *p,
+steady_err_t parse_graphml(const source_t *src, const char *origin, steady_platform_t *p,
                            steady_error_t *err);
-steady_err_t parse_simgrid(const char *text, size_t len, const char *origin, steady_platform_t *p,
+steady_err_t parse_simgrid(const source_t *src, const char *origin, steady_platform_t *p,
                            steady_error_t *err);
 
 steady_err_t write_native(const steady_platform_t *p, FILE *out, steady_error_t *err);
@@ -114,7 +132,7 @@ typedef struct {
 
 /* xml_read with handlers (h may be NULL); doc may be NULL when the caller
  * does not want what is left of the document. */
-steady_err_t xml_parse(const char *text, size_t len, const char *origin, const xml_handlers_t *h,
+steady_err_t xml_parse(const source_t *src, const char *origin, const xml_handlers_t *h,
                        xmlDocPtr *doc, steady_error_t *err);
 
 /* A streamed child that stays after `end` returns: a copy, added to the

@@ -21,16 +21,24 @@
 #include "../common/strmap.h"
 
 typedef struct {
-    char *id;
+    char *id; /* in sg_t.strings */
     double bandwidth, latency; /* B/s, s */
-    steady_sharing_t sharing;
     double cost, overhead; /* the steady_cost / steady_overhead props of steady's exports */
+    long line;
+    steady_sharing_t sharing;
+    int channel; /* the steady channel made of it, -1 until an edge crosses it */
     bool has_cost, has_overhead;
     bool channel_prop;    /* the steady_channel prop of steady's exports */
     bool completion_prop; /* steady_completion: the routes it starts are not edges */
-    long line;
-    int channel; /* the steady channel made of it, -1 until an edge crosses it */
 } sg_link_t;
+
+/* The names of links and netpoints, one after the other in blocks that
+ * never move (a million names cost no million mallocs). */
+typedef struct sg_block {
+    struct sg_block *next;
+    size_t used, size;
+    char data[];
+} sg_block_t;
 
 /* One link of a route, in a direction (down: the DOWN half of a
  * SPLITDUPLEX link; false for every other link).  `half`: the route names
@@ -49,7 +57,7 @@ typedef struct {
 typedef enum { SG_HOST, SG_ROUTER, SG_ZONE } sg_kind_t;
 
 typedef struct {
-    char *name;
+    char *name; /* in sg_t.strings */
     sg_kind_t kind;
     int zone; /* the zone it is a vertex of; -1 for the root zone's own netpoint */
     int vid;  /* its index among that zone's vertices */
@@ -119,6 +127,9 @@ typedef struct {
     strmap_t np_index;   /* name -> index */
     sg_zone_t *zones;
     int nzones, capzones;
+    sg_block_t *strings; /* the block in use; earlier ones follow */
+    steady_progress_fn progress; /* may be NULL */
+    void *progress_ctx;
 } sg_t;
 
 /* ---- lists (sg_route.c) ---------------------------------------------------- */

@@ -202,6 +202,36 @@ static steady_err_t sharing_policy(sg_t *g, xmlNodePtr node, const char *attr, c
 
 /* ---- the model's elements --------------------------------------------------- */
 
+/* A copy of s in g's string blocks; NULL when out of memory. */
+static char *keep_string(sg_t *g, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    if (!g->strings || g->strings->used + n > g->strings->size) {
+        size_t size = n > 65536 ? n : 65536;
+        sg_block_t *b = malloc(sizeof *b + size);
+        if (!b)
+            return NULL;
+        *b = (sg_block_t){.next = g->strings, .size = size};
+        g->strings = b;
+    }
+    char *copy = g->strings->data + g->strings->used;
+    g->strings->used += n;
+    return memcpy(copy, s, n);
+}
+
+/* A route's links take the memory they need (routes are many, and most
+ * have one or two links). */
+static void fit_list(sg_list_t *l)
+{
+    if (l->n > 0 && l->n < l->cap) {
+        sg_use_t *v = realloc(l->v, (size_t)l->n * sizeof *v);
+        if (v) {
+            l->v = v;
+            l->cap = l->n;
+        }
+    }
+}
+
 static int add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double lat,
                     steady_sharing_t sharing)
 {
@@ -215,14 +245,13 @@ static int add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double 
         g->links = n;
         g->caplinks = ncap;
     }
-    char *copy = strdup(id);
+    char *copy = keep_string(g, id);
     if (!copy) {
         oom(g);
         return -1;
     }
     int added = strmap_put(&g->link_index, id, g->nlinks);
     if (added != 1) {
-        free(copy);
         if (added == 0)
             xml_error(g->err, STEADY_EINVAL, g->origin, node, "duplicate link (%s)", id);
         else
@@ -261,9 +290,8 @@ static int add_np(sg_t *g, xmlNodePtr node, const char *name, sg_kind_t kind, in
         g->np = n;
         g->capnp = ncap;
     }
-    char *copy = strdup(name);
+    char *copy = keep_string(g, name);
     if (!copy || strmap_put(&g->np_index, name, g->nnp) != 1) {
-        free(copy);
         oom(g);
         return -1;
     }
@@ -745,6 +773,7 @@ static steady_err_t read_route(sg_t *g, xmlNodePtr node, int z, bool zone)
     }
     if ((rc = route_links(g, node, &r.links)))
         goto cleanup;
+    fit_list(&r.links);
     if (r.links.n == 0) {
         rc = xml_error(g->err, STEADY_EINVAL, g->origin, node, "route with no <link_ctn> (%s -> %s)",
                        g->np[r.src].name, g->np[r.dst].name);
@@ -766,6 +795,7 @@ static steady_err_t read_route(sg_t *g, xmlNodePtr node, int z, bool zone)
             rc = oom(g);
             goto cleanup;
         }
+        fit_list(&back.links);
     }
     if (!add_route(g, z, &r)) {
         rc = oom(g);
@@ -1312,10 +1342,11 @@ static steady_err_t check_version(sg_t *g, xmlNodePtr root)
 
 static void sg_free(sg_t *g)
 {
-    for (int k = 0; k < g->nlinks; k++)
-        free(g->links[k].id);
-    for (int k = 0; k < g->nnp; k++)
-        free(g->np[k].name);
+    while (g->strings) {
+        sg_block_t *b = g->strings;
+        g->strings = b->next;
+        free(b);
+    }
     for (int i = 0; i < g->nzones; i++) {
         sg_zone_t *z = &g->zones[i];
         for (int r = 0; r < z->nroutes; r++)
@@ -1453,14 +1484,18 @@ static steady_err_t element_end(void *ctx, xmlNodePtr e)
     return read_cluster(g, e, -1);
 }
 
-steady_err_t parse_simgrid(const char *text, size_t len, const char *origin, steady_platform_t *p,
+steady_err_t parse_simgrid(const source_t *src, const char *origin, steady_platform_t *p,
                            steady_error_t *err)
 {
-    sg_t g = {.origin = origin, .p = p, .err = err};
+    sg_t g = {.origin = origin,
+              .p = p,
+              .err = err,
+              .progress = src->progress,
+              .progress_ctx = src->progress_ctx};
     stream_t st = {.g = &g};
     xml_handlers_t h = {
         .start = element_start, .end = element_end, .ctx = &st, .streams = streams};
-    steady_err_t rc = xml_parse(text, len, origin, &h, NULL, err);
+    steady_err_t rc = xml_parse(src, origin, &h, NULL, err);
     free(st.open);
     if (!rc)
         rc = sg_seal(&g);

@@ -5,9 +5,12 @@
  */
 #include "internal.h"
 
+#include "../common/file.h"
+
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -426,12 +429,12 @@ static bool whole_parse_error(const char *text, size_t len, first_error_t *fe)
     return true;
 }
 
-steady_err_t xml_parse(const char *text, size_t len, const char *origin, const xml_handlers_t *h,
+steady_err_t xml_parse(const source_t *src, const char *origin, const xml_handlers_t *h,
                        xmlDocPtr *doc, steady_error_t *err)
 {
     if (doc)
         *doc = NULL;
-    if (len > (size_t)INT32_MAX)
+    if ((src->file ? src->size : src->len) > (size_t)INT32_MAX)
         return steady_error_set(err, STEADY_EINPUT, "%s: file too large for the XML parser",
                                 origin);
     static const xml_handlers_t none = {0};
@@ -439,9 +442,14 @@ steady_err_t xml_parse(const char *text, size_t len, const char *origin, const x
     /* a push parser fed the text in chunks: libxml2 holds a chunk at a time
      * (xmlCreateMemoryParserCtxt would first copy the whole text, as much
      * memory again as the file), and the chunks mark the progress */
-    xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, NULL);
-    if (!ctxt)
+    enum { CHUNK = 1 << 20 };
+    char *buf = src->file ? malloc(CHUNK) : NULL;
+    xmlParserCtxtPtr ctxt =
+        !src->file || buf ? xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, NULL) : NULL;
+    if (!ctxt) {
+        free(buf);
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    }
     /* no network, no DTD loading: a platform file cannot make the reader
      * fetch or include anything; no text nodes for the blanks between
      * elements, which no reader looks at */
@@ -457,25 +465,53 @@ steady_err_t xml_parse(const char *text, size_t len, const char *origin, const x
     ctxt->sax->reference = reference;
     ctxt->sax->entityDecl = entity_decl;
     xmlSetStructuredErrorFunc(&st.fe, keep_first_error);
-    enum { CHUNK = 1 << 20 };
-    size_t at = 0;
-    do {
-        size_t n = len - at < CHUNK ? len - at : CHUNK;
+    size_t at = 0, total = src->file ? src->size : src->len;
+    steady_err_t io = STEADY_OK;
+    for (;;) {
+        const char *chunk = src->text + at;
+        size_t n = 0;
+        if (at < src->len) {
+            n = src->len - at < CHUNK ? src->len - at : CHUNK;
+        } else if (src->file) {
+            chunk = buf;
+            n = fread(buf, 1, CHUNK, src->file);
+            if (n == 0 && ferror(src->file))
+                io = steady_error_set(err, STEADY_EINPUT, "%s: cannot read (%s)", src->path,
+                                      strerror(errno));
+        }
+        if (n == 0 || io)
+            break;
         if (st.h->progress)
-            st.h->progress(st.h->progress_ctx, "reading", (double)at, (double)len);
-        st.fe.last = at + n == len;
-        xmlParseChunk(ctxt, text + at, (int)n, st.fe.last);
+            st.h->progress(st.h->progress_ctx, "reading the platform", (double)at,
+                           (double)(total > at ? total : at));
+        xmlParseChunk(ctxt, chunk, (int)n, 0);
         at += n;
-    } while (at < len && !st.rc && !st.fe.seen && ctxt->instate != XML_PARSER_EOF);
+        if (st.rc || st.fe.seen || ctxt->instate == XML_PARSER_EOF)
+            break;
+    }
+    if (!io && !st.rc && !st.fe.seen && ctxt->instate != XML_PARSER_EOF) {
+        st.fe.last = true;
+        xmlParseChunk(ctxt, NULL, 0, 1);
+    }
     xmlSetStructuredErrorFunc(NULL, NULL);
+    free(buf);
     arena_free(&st.arena);
+    if (io)
+        st.rc = io;
     if (!st.rc && st.fe.seen && st.fe.code == XML_ERR_DOCUMENT_END && st.fe.at_end) {
         /* the push parser says a document cut short has "extra content at
          * the end"; parsed whole, it says where the data ends and which
          * element is open, as a reader expects */
         first_error_t fe = st.fe;
-        if (whole_parse_error(text, len, &fe))
-            st.fe = fe;
+        char *text = NULL;
+        size_t len = 0;
+        steady_error_t ignored = {0};
+        if (!src->file)
+            whole_parse_error(src->text, src->len, &fe);
+        else if (!read_file(src->path, &text, &len, &ignored))
+            whole_parse_error(text, len, &fe);
+        free(text);
+        st.fe = fe;
     }
     xmlDocPtr d = ctxt->myDoc;
     bool well_formed = ctxt->wellFormed;
@@ -502,7 +538,8 @@ steady_err_t xml_parse(const char *text, size_t len, const char *origin, const x
 steady_err_t xml_read(const char *text, size_t len, const char *origin, xmlDocPtr *doc,
                       steady_error_t *err)
 {
-    return xml_parse(text, len, origin, NULL, doc, err);
+    source_t src = {.text = text, .len = len};
+    return xml_parse(&src, origin, NULL, doc, err);
 }
 
 xmlNodePtr xml_keep(xmlNodePtr node)
