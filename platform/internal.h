@@ -126,8 +126,6 @@ typedef struct {
     void *ctx;
     xmlNodePtr *under; /* may be NULL */
     bool (*streams)(void *ctx, xmlNodePtr parent, const xmlChar *child); /* may be NULL */
-    steady_progress_fn progress; /* bytes parsed of the text's, may be NULL */
-    void *progress_ctx;
 } xml_handlers_t;
 
 /* xml_read with handlers (h may be NULL); doc may be NULL when the caller

@@ -45,6 +45,13 @@ static steady_err_t oom(sg_t *g)
     return steady_error_set(g->err, STEADY_ENOMEM, "out of memory");
 }
 
+/* Reports how far a zone's layout is, now and then. */
+static void progress(const sg_t *g, int done, int total)
+{
+    if (g->progress && done % READ_PROGRESS_EVERY == 0)
+        g->progress(g->progress_ctx, "building the platform", done, total);
+}
+
 /* The steady channel of link k, made on first use. */
 static int channel_of(sg_t *g, int k, steady_err_t *rc)
 {
@@ -242,6 +249,7 @@ static steady_err_t build_star(sg_t *g, int z)
      * centre's in-edges; routers leave the zone through it */
     for (int i = 0; i < zz->nvert && !rc; i++) {
         int v = zz->vert[i];
+        progress(g, i, zz->nvert);
         if (g->np[v].kind == SG_ROUTER) {
             g->np[v].xnode = centre;
             continue;
@@ -275,6 +283,7 @@ static steady_err_t build_full(sg_t *g, int z)
             continue;
         for (int k = zz->bystart[i]; k < zz->bystart[i + 1] && !rc; k++) {
             const sg_route_t *r = &zz->routes[zz->byvert[k]];
+            progress(g, k, zz->nroutes);
             if (g->np[r->dst].kind == SG_HOST)
                 rc = route_edge(g, g->np[r->src].node, g->np[r->dst].node, &r->links, r->line);
         }
@@ -516,6 +525,7 @@ static steady_err_t build_edges(sg_t *g, int z)
             channel_of(g, k, &rc);
     for (int r = 0; r < zz->nroutes && !rc; r++) {
         const sg_route_t *rt = &zz->routes[r];
+        progress(g, r, zz->nroutes);
         steady_edge_t e = {.src = g->np[rt->src].node, .dst = g->np[rt->dst].node};
         const sg_list_t *l = &rt->links;
         int k = 0;

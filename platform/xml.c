@@ -481,9 +481,9 @@ steady_err_t xml_parse(const source_t *src, const char *origin, const xml_handle
         }
         if (n == 0 || io)
             break;
-        if (st.h->progress)
-            st.h->progress(st.h->progress_ctx, "reading the platform", (double)at,
-                           (double)(total > at ? total : at));
+        if (src->progress)
+            src->progress(src->progress_ctx, "reading the platform", (double)at,
+                          (double)(total > at ? total : at));
         xmlParseChunk(ctxt, chunk, (int)n, 0);
         at += n;
         if (st.rc || st.fe.seen || ctxt->instate == XML_PARSER_EOF)
