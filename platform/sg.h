@@ -132,6 +132,52 @@ typedef struct {
     void *progress_ctx;
 } sg_t;
 
+/* ---- reading elements (sg_read.c), shared with the stars (sg_cluster.c) ------ */
+
+/* "unknown attribute in <host> (x): expected ..." unless every attribute
+ * of node is in `allowed` (comma-separated, quoted in the message). */
+steady_err_t sg_check_attrs(sg_t *g, xmlNodePtr node, const char *allowed);
+/* A required attribute into *out (caller xmlFrees), or the message. */
+steady_err_t sg_need_attr(sg_t *g, xmlNodePtr node, const char *name, char **out);
+/* A quantity with SimGrid units under the model's range rule for field. */
+steady_err_t sg_quantity(sg_t *g, xmlNodePtr node, const char *text, unit_kind_t kind,
+                         const char *field, double *out);
+/* An optional attribute's quantity (unchanged when absent or empty). */
+steady_err_t sg_opt_quantity(sg_t *g, xmlNodePtr node, const char *attr, unit_kind_t kind,
+                             const char *field, double *out, bool *given);
+/* SimGrid's sharing policies; cluster_bb: a cluster's backbone's. */
+steady_err_t sg_sharing_policy(sg_t *g, xmlNodePtr node, const char *attr, const char *deflt,
+                               bool cluster_bb, steady_sharing_t *out);
+/* A host's speed: the running pstate's of the list, every entry checked. */
+steady_err_t sg_speed_list(sg_t *g, xmlNodePtr node, const char *speeds, long pstate,
+                           double *speed);
+/* Calls fn for each <prop> child (fn may be NULL); any other child is an
+ * error. */
+typedef steady_err_t (*sg_prop_fn)(sg_t *g, void *ctx, const char *id, const char *value,
+                                   xmlNodePtr prop);
+steady_err_t sg_read_props(sg_t *g, xmlNodePtr node, sg_prop_fn fn, void *ctx);
+/* New links, netpoints (vertices of zone z) and zones: their index, or -1
+ * with the message (a duplicate name, out of memory). */
+int sg_add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double lat,
+                steady_sharing_t sharing);
+int sg_add_np(sg_t *g, xmlNodePtr node, const char *name, sg_kind_t kind, int z);
+int sg_add_zone(sg_t *g, xmlNodePtr node, const char *id, sg_routing_t routing, int parent);
+/* The netpoint named name, or -1; the link (or SPLITDUPLEX half) named
+ * name. */
+int sg_find_np(const sg_t *g, const char *name);
+bool sg_find_link(const sg_t *g, const char *name, sg_use_t *out);
+/* fwd's links reversed, the other half of SPLITDUPLEX ones, onto back. */
+bool sg_reverse_list(const sg_t *g, const sg_list_t *fwd, sg_list_t *back);
+
+/* ---- stars (sg_cluster.c) ----------------------------------------------------- */
+
+/* <cluster> in zone parent (-1: the top level), <host_link> and <cabinet>
+ * in a Cluster zone z, and that zone's backbone once it is read. */
+steady_err_t sg_read_cluster(sg_t *g, xmlNodePtr node, int parent);
+steady_err_t sg_read_host_link(sg_t *g, xmlNodePtr node, int z);
+steady_err_t sg_read_cabinet(sg_t *g, xmlNodePtr node, int z);
+steady_err_t sg_star_backbone(sg_t *g, int z);
+
 /* ---- lists (sg_route.c) ---------------------------------------------------- */
 
 bool sg_list_push(sg_list_t *l, sg_use_t u);
