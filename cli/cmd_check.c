@@ -9,7 +9,7 @@
 
 void help_check(FILE *out)
 {
-    fprintf(out, "usage: steady check [--from FORMAT] SCHED PLATFORM\n"
+    fprintf(out, "usage: steady check [--from FORMAT] [--quiet] SCHED PLATFORM\n"
                  "\n"
                  "Validates the schedule file SCHED against PLATFORM without trusting what the\n"
                  "planner computed: one send and one receive per node in every slot, slots\n"
@@ -20,20 +20,22 @@ void help_check(FILE *out)
                  "is printed with its slot, tree, step and nodes.\n"
                  "\n"
                  "  --from FORMAT  platform format: auto (default), native, graphml, simgrid\n"
+                 "  --quiet        no progress line on standard error (drawn only on a\n"
+                 "                 terminal, while a large platform is read)\n"
                  "  -h, --help     this help\n"
                  "\n"
                  "Exit status: 0 valid, 1 invalid, 2 unreadable schedule or platform (or a\n"
                  "schedule made for another platform).\n");
 }
 
-int read_schedule(const char *sched, const char *plat, steady_format_t from, bool valid,
-                  steady_platform_t **p, steady_schedule_t **sc)
+int read_schedule(const char *cmd, const char *sched, const char *plat, steady_format_t from,
+                  bool valid, bool quiet, steady_platform_t **p, steady_schedule_t **sc)
 {
     steady_error_t err = {0};
     steady_violations_t v = {0};
     int status = EXIT_OK;
     *sc = NULL;
-    if (steady_platform_read(plat, from, p, NULL, &err))
+    if (read_platform(cmd, plat, from, quiet, p, NULL, &err))
         return report(&err);
     if (steady_schedule_read(sched, *p, sc, &err) ||
         (valid && steady_schedule_check(*sc, *p, &v, &err)))
@@ -56,9 +58,11 @@ int read_schedule(const char *sched, const char *plat, steady_format_t from, boo
 int cmd_check(int argc, char **argv)
 {
     static const struct option opts[] = {{"from", required_argument, NULL, O_FROM},
+                                         {"quiet", no_argument, NULL, O_QUIET},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     steady_format_t from = STEADY_FORMAT_AUTO;
+    bool quiet = false;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -67,6 +71,7 @@ int cmd_check(int argc, char **argv)
             if (!parse_format("check", optarg, true, &from))
                 return EXIT_USAGE;
             break;
+        case O_QUIET: quiet = true; break;
         case 'h': help_check(stdout); return EXIT_OK;
         case ':': return usage_error("check", "option needs a value (%s)", argv[optind - 1]);
         default: return usage_error("check", "unknown option (%s)", argv[optind - 1]);
@@ -76,7 +81,8 @@ int cmd_check(int argc, char **argv)
         return usage_error("check", "expected SCHED PLATFORM");
     steady_platform_t *p;
     steady_schedule_t *sc;
-    int status = read_schedule(argv[optind], argv[optind + 1], from, false, &p, &sc);
+    int status = read_schedule("check", argv[optind], argv[optind + 1], from, false, quiet, &p,
+                               &sc);
     if (status != EXIT_OK)
         return status;
     char name[STEADY_ERROR_MSG_MAX]; /* every line of the report is one line */

@@ -569,7 +569,7 @@ int cmd_compare(int argc, char **argv)
     if (status != EXIT_OK)
         goto done;
     steady_format_t format;
-    if (steady_platform_read(argv[optind], a.from, &p, &format, &err)) {
+    if (read_platform("compare", argv[optind], a.from, a.quiet, &p, &format, &err)) {
         status = report(&err);
         goto done;
     }

@@ -280,10 +280,10 @@ int cmd_draw(int argc, char **argv)
     int status = EXIT_OK;
     const char *plat_path = argv[argc - 1];
     if (sched_file) {
-        if ((status = read_schedule(argv[optind], plat_path, a.from, true, &p, &sc)) != EXIT_OK)
+        if ((status = read_schedule("draw", argv[optind], plat_path, a.from, true, a.quiet, &p, &sc)) != EXIT_OK)
             return status;
     } else if (what == W_PLATFORM) {
-        if (steady_platform_read(plat_path, a.from, &p, NULL, &err))
+        if (read_platform("draw", plat_path, a.from, a.quiet, &p, NULL, &err))
             return report(&err);
     } else {
         if ((status = problem_solve(&a, plat_path, &p, &sol)) != EXIT_OK)

@@ -13,8 +13,8 @@ void help_export(FILE *out)
 {
     fprintf(out,
             "usage: steady export [--format FORMAT] [-o FILE] [--hostfile FILE]\n"
-            "                     [--msg-size BYTES] [--from FORMAT] PLATFORM\n"
-            "       steady export --hostfile FILE [--from FORMAT] PLATFORM\n"
+            "                     [--msg-size BYTES] [--from FORMAT] [--quiet] PLATFORM\n"
+            "       steady export --hostfile FILE [--from FORMAT] [--quiet] PLATFORM\n"
             "\n"
             "Writes PLATFORM in another format.  Every value is written exactly, so that\n"
             "reading the output back gives the same platform.\n"
@@ -31,6 +31,8 @@ void help_export(FILE *out)
             "                    size one cost unit moves per simulated second (default\n"
             "                    1MiB)\n"
             "  --from FORMAT     input format: auto (default), native, graphml, simgrid\n"
+            "  --quiet           no progress line on standard error (drawn only on a\n"
+            "                    terminal, while a large platform is read)\n"
             "  -h, --help        this help\n"
             "\n"
             "The SimGrid platform is one zone: every processor and router becomes a host\n"
@@ -87,11 +89,13 @@ int cmd_export(int argc, char **argv)
                                          {"hostfile", required_argument, NULL, 'H'},
                                          {"msg-size", required_argument, NULL, 'm'},
                                          {"from", required_argument, NULL, 'F'},
+                                         {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     int format = -1;
     steady_format_t from = STEADY_FORMAT_AUTO;
     const char *output = NULL, *hostfile = NULL;
+    bool quiet = false;
     steady_write_options_t wopts = {0};
     steady_error_t err = {0};
     int c;
@@ -115,6 +119,7 @@ int cmd_export(int argc, char **argv)
             if (!parse_format("export", optarg, true, &from))
                 return EXIT_USAGE;
             break;
+        case 'q': quiet = true; break;
         case 'h': help_export(stdout); return EXIT_OK;
         case ':': return usage_error("export", "option needs a value (%s)", argv[optind - 1]);
         default: return usage_error("export", "unknown option (%s)", argv[optind - 1]);
@@ -134,7 +139,7 @@ int cmd_export(int argc, char **argv)
         return usage_error("export", "--hostfile goes with --format simgrid, or alone");
 
     steady_platform_t *p = NULL;
-    if (steady_platform_read(argv[optind], from, &p, NULL, &err))
+    if (read_platform("export", argv[optind], from, quiet, &p, NULL, &err))
         return report(&err);
 
     char *default_hosts = NULL;

@@ -9,7 +9,7 @@
 
 void help_info(FILE *out)
 {
-    fprintf(out, "usage: steady info [--from FORMAT] [--list] [--json] PLATFORM\n"
+    fprintf(out, "usage: steady info [--from FORMAT] [--list] [--json] [--quiet] PLATFORM\n"
                  "\n"
                  "Reads and validates PLATFORM ('-' for standard input) and prints a summary:\n"
                  "nodes (processors, routers, switches), channels, directed edges and duplex\n"
@@ -19,6 +19,8 @@ void help_info(FILE *out)
                  "  --from FORMAT  auto (default: by content), native, graphml or simgrid\n"
                  "  --list         also list every node and edge\n"
                  "  --json         print the summary as JSON\n"
+                 "  --quiet        no progress line on standard error (drawn only on a\n"
+                 "                 terminal, while a large platform is read)\n"
                  "  -h, --help     this help\n"
                  "\n"
                  "A malformed platform gets one line FILE:LINE[:COL]: what is wrong (the value)\n"
@@ -189,10 +191,11 @@ int cmd_info(int argc, char **argv)
     static const struct option opts[] = {{"from", required_argument, NULL, 'f'},
                                          {"list", no_argument, NULL, 'l'},
                                          {"json", no_argument, NULL, 'j'},
+                                         {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     steady_format_t format = STEADY_FORMAT_AUTO;
-    bool json = false, list = false;
+    bool json = false, list = false, quiet = false;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":hlj", opts, NULL)) != -1) {
@@ -203,6 +206,7 @@ int cmd_info(int argc, char **argv)
             break;
         case 'l': list = true; break;
         case 'j': json = true; break;
+        case 'q': quiet = true; break;
         case 'h': help_info(stdout); return EXIT_OK;
         case ':': return usage_error("info", "option needs a value (%s)", argv[optind - 1]);
         default: return usage_error("info", "unknown option (%s)", argv[optind - 1]);
@@ -216,7 +220,7 @@ int cmd_info(int argc, char **argv)
     steady_platform_t *p = NULL;
     steady_format_t detected;
     steady_platform_summary_t s;
-    if (steady_platform_read(path, format, &p, &detected, &err) ||
+    if (read_platform("info", path, format, quiet, &p, &detected, &err) ||
         steady_platform_summarize(p, &s, &err)) {
         steady_platform_destroy(p);
         return report(&err);

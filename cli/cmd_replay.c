@@ -71,7 +71,8 @@ int cmd_replay(int argc, char **argv)
         return usage_error("replay", "expected SCHED PLATFORM");
     steady_platform_t *p;
     steady_schedule_t *sc;
-    int status = read_schedule(argv[optind], argv[optind + 1], from, true, &p, &sc);
+    int status = read_schedule("replay", argv[optind], argv[optind + 1], from, true, quiet, &p,
+                               &sc);
     if (status != EXIT_OK)
         return status;
     steady_replay_t r;

@@ -146,6 +146,19 @@ bool one_platform(const char *cmd, int argc, char **argv)
     return optind == argc - 1;
 }
 
+steady_err_t read_platform(const char *cmd, const char *path, steady_format_t from, bool quiet,
+                           steady_platform_t **p, steady_format_t *detected, steady_error_t *err)
+{
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "steady %s", cmd);
+    steady_progress_line_t line;
+    steady_progress_line_init(&line, stderr, prefix, quiet);
+    steady_read_options_t opts = {.progress = steady_progress_line_report, .progress_ctx = &line};
+    steady_err_t rc = steady_platform_read_with(path, from, &opts, p, detected, err);
+    steady_progress_line_clear(&line);
+    return rc;
+}
+
 int report(const steady_error_t *err)
 {
     fprintf(stderr, "%s\n", err->msg);

@@ -167,7 +167,7 @@ int problem_solve(problem_args_t *a, const char *path, steady_platform_t **pp,
 
     steady_error_t err = {0};
     steady_platform_t *p = NULL;
-    if (steady_platform_read(path, a->from, &p, NULL, &err))
+    if (read_platform(a->cmd, path, a->from, a->quiet, &p, NULL, &err))
         return report(&err);
     int status = EXIT_USAGE;
     id_set_t s_set = {0}, t_set = {0}, p_set = {0}, one = {0};

@@ -1,7 +1,10 @@
 /*
  * strmap.c — strings to ids (common/strmap.h).
  */
+#define _DEFAULT_SOURCE /* madvise */
 #include "strmap.h"
+
+#include <sys/mman.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,10 +67,30 @@ int strmap_get(const strmap_t *m, const char *key)
     return find(m, key, len, h)->value;
 }
 
+/* Slots for a large map: on huge pages where the system gives them on
+ * request (MADV_HUGEPAGE), since every lookup of a map much larger than the
+ * caches is a random access, and with 4 KiB pages a TLB miss too (a third
+ * of the lookup's time with 10^6 names). */
+static strmap_slot_t *new_slots(size_t n)
+{
+    size_t bytes = n * sizeof(strmap_slot_t);
+#ifdef MADV_HUGEPAGE
+    enum { HUGE = 2u << 20 };
+    if (bytes >= 2 * HUGE) {
+        void *p;
+        if (posix_memalign(&p, HUGE, bytes) != 0)
+            return NULL;
+        madvise(p, bytes, MADV_HUGEPAGE); /* a hint: no matter if refused */
+        return p;
+    }
+#endif
+    return malloc(bytes);
+}
+
 static bool grow(strmap_t *m)
 {
     size_t ncap = m->cap ? 2 * m->cap : 64;
-    strmap_slot_t *n = malloc(ncap * sizeof *n);
+    strmap_slot_t *n = new_slots(ncap);
     if (!n)
         return false;
     for (size_t j = 0; j < ncap; j++)

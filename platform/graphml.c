@@ -715,13 +715,13 @@ static steady_err_t element_end(void *ctx, xmlNodePtr e)
     return STEADY_OK;
 }
 
-steady_err_t parse_graphml(const char *text, size_t len, const char *origin, steady_platform_t *p,
+steady_err_t parse_graphml(const source_t *src, const char *origin, steady_platform_t *p,
                            steady_error_t *err)
 {
     reader_t r = {.origin = origin, .p = p, .err = err};
     xml_handlers_t h = {.start = element_start, .end = element_end, .ctx = &r, .under = &r.graph};
     xmlDocPtr doc = NULL;
-    steady_err_t rc = xml_parse(text, len, origin, &h, &doc, err);
+    steady_err_t rc = xml_parse(src, origin, &h, &doc, err);
     if (!rc && !r.graph)
         rc = xml_error(err, STEADY_EINVAL, origin, r.root, "empty platform: no <graph> element");
     xmlFreeDoc(doc);

@@ -6,6 +6,7 @@
 #define STEADY_PLATFORM_INTERNAL_H
 
 #include "steady/platform.h"
+#include "steady/progress.h"
 
 #include "../common/numbers.h"
 
@@ -64,11 +65,29 @@ bool valid_node_name(const char *name);
 
 /* ---- readers and writers ---------------------------------------------- */
 
-steady_err_t parse_native(const char *text, size_t len, const char *origin, steady_platform_t *p,
+/* A platform file being read: its text in memory (file NULL), or, for the
+ * XML formats read from a regular file, the bytes read so far (to detect
+ * the format) and the rest still in the file, which the XML readers stream
+ * a chunk at a time instead of holding the whole text. */
+typedef struct {
+    const char *text; /* all the text (file NULL), or its first len bytes */
+    size_t len;
+    FILE *file;       /* the rest, or NULL */
+    const char *path; /* the file's, when file is set: read again whole only for
+                       * the message of a document cut short */
+    size_t size;      /* the whole text's bytes: the progress's total */
+    steady_progress_fn progress; /* "reading the platform", bytes; may be NULL */
+    void *progress_ctx;
+} source_t;
+
+/* How often the readers report progress: every that many elements. */
+#define READ_PROGRESS_EVERY 65536
+
+steady_err_t parse_native(const source_t *src, const char *origin, steady_platform_t *p,
                           steady_error_t *err);
-steady_err_t parse_graphml(const char *text, size_t len, const char *origin, steady_platform_t *p,
+steady_err_t parse_graphml(const source_t *src, const char *origin, steady_platform_t *p,
                            steady_error_t *err);
-steady_err_t parse_simgrid(xmlDocPtr doc, const char *origin, steady_platform_t *p,
+steady_err_t parse_simgrid(const source_t *src, const char *origin, steady_platform_t *p,
                            steady_error_t *err);
 
 steady_err_t write_native(const steady_platform_t *p, FILE *out, steady_error_t *err);
@@ -93,7 +112,12 @@ steady_err_t xml_read(const char *text, size_t len, const char *origin, xmlDocPt
  * sets it from `start`) are streamed: each is built in a scratch arena,
  * handed to `end` complete (the elements inside it are not handed on their
  * own) and gone once `end` returns, unless `end` keeps a copy (xml_keep);
- * text directly under *under is dropped.  A handler's error stops the parse
+ * text directly under *under is dropped.  Or, for documents whose streamed
+ * elements nest (SimGrid's zones), `streams` says which: called with an
+ * element of the document (never NULL, never a streamed child) and the
+ * name of a child opening in it, true streams that child; called with
+ * child NULL, true drops the text directly under the element.  A handler's
+ * error stops the parse
  * and becomes its result (its message already in err); an XML error met
  * before it wins, and none is reported after it. */
 typedef struct {
@@ -101,11 +125,12 @@ typedef struct {
     steady_err_t (*end)(void *ctx, xmlNodePtr node);   /* may be NULL */
     void *ctx;
     xmlNodePtr *under; /* may be NULL */
+    bool (*streams)(void *ctx, xmlNodePtr parent, const xmlChar *child); /* may be NULL */
 } xml_handlers_t;
 
 /* xml_read with handlers (h may be NULL); doc may be NULL when the caller
  * does not want what is left of the document. */
-steady_err_t xml_parse(const char *text, size_t len, const char *origin, const xml_handlers_t *h,
+steady_err_t xml_parse(const source_t *src, const char *origin, const xml_handlers_t *h,
                        xmlDocPtr *doc, steady_error_t *err);
 
 /* A streamed child that stays after `end` returns: a copy, added to the

@@ -8,6 +8,7 @@
 #include "../common/file.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,18 +73,21 @@ static size_t skip_markup(const char *text, size_t len, size_t i)
 /* Skips blanks, the XML declaration, comments, processing instructions and
  * the DOCTYPE, and returns the XML root element's name if text looks like
  * XML. */
-static bool xml_root_name(const char *text, size_t len, char name[32])
+static bool xml_root_name(const char *text, size_t len, char name[32], bool *cut)
 {
+    *cut = false;
     size_t i = 0;
     for (;;) {
         while (i < len && strchr(" \t\r\n", text[i]))
             i++;
+        *cut = i >= len;
         if (i >= len || text[i] != '<')
             return false;
         if (i + 1 < len && (text[i + 1] == '?' || text[i + 1] == '!')) {
             i = skip_markup(text, len, i);
             if (i >= len) {
                 name[0] = '\0'; /* XML, truncated before its root: libxml2 will say where */
+                *cut = true;
                 return true;
             }
             continue;
@@ -92,52 +96,67 @@ static bool xml_root_name(const char *text, size_t len, char name[32])
         for (i++; i < len && n < 31 && !strchr(" \t\r\n/>", text[i]); i++)
             name[n++] = text[i];
         name[n] = '\0';
+        *cut = i >= len;
         return true;
     }
 }
 
-steady_err_t steady_platform_parse(const char *text, size_t len, const char *origin,
-                                   steady_format_t format, steady_platform_t **out,
-                                   steady_format_t *detected, steady_error_t *err)
+/* The format of a text that starts with text[0, len): *format unchanged
+ * unless AUTO.  *more: the text is XML whose root element does not start
+ * (or end its name) within these bytes, and `complete` says they are not
+ * all the text: read more before deciding. */
+static steady_err_t detect(const char *text, size_t len, bool complete, const char *origin,
+                           steady_format_t *format, bool *more, steady_error_t *err)
 {
-    *out = NULL;
-    if (format == STEADY_FORMAT_AUTO) {
-        char root[32];
-        format = STEADY_FORMAT_NATIVE;
-        if (xml_root_name(text, len, root)) {
-            /* a colon-prefixed root (<ns:graphml>) is matched on its local part */
-            const char *local = strchr(root, ':') ? strchr(root, ':') + 1 : root;
-            if (strcmp(local, "graphml") == 0)
-                format = STEADY_FORMAT_GRAPHML;
-            else if (strcmp(local, "platform") == 0 || root[0] == '\0')
-                format = STEADY_FORMAT_SIMGRID;
-            else
-                return steady_error_set(err, STEADY_EPARSE,
-                                        "%s:1: unknown XML document <%s>: expected <graphml> or "
-                                        "a SimGrid <platform>",
-                                        origin, root);
-        }
+    *more = false;
+    if (*format != STEADY_FORMAT_AUTO)
+        return STEADY_OK;
+    char root[32];
+    bool cut;
+    if (!xml_root_name(text, len, root, &cut)) {
+        *format = STEADY_FORMAT_NATIVE;
+        *more = cut && !complete; /* only blanks so far */
+        return STEADY_OK;
     }
+    if (cut && !complete) {
+        *more = true; /* cut before its root, or in its name: decided on more bytes */
+        return STEADY_OK;
+    }
+    /* a colon-prefixed root (<ns:graphml>) is matched on its local part */
+    const char *local = strchr(root, ':') ? strchr(root, ':') + 1 : root;
+    if (strcmp(local, "graphml") == 0)
+        *format = STEADY_FORMAT_GRAPHML;
+    else if (strcmp(local, "platform") == 0 || root[0] == '\0')
+        *format = STEADY_FORMAT_SIMGRID;
+    else
+        return steady_error_set(err, STEADY_EPARSE,
+                                "%s:1: unknown XML document <%s>: expected <graphml> or "
+                                "a SimGrid <platform>",
+                                origin, root);
+    return STEADY_OK;
+}
 
+/* Parses src in a known format. */
+static steady_err_t parse_source(const source_t *src, const char *origin, steady_format_t format,
+                                 steady_platform_t **out, steady_format_t *detected,
+                                 steady_error_t *err)
+{
     steady_platform_t *p;
     steady_err_t rc = steady_platform_create(&p, err);
     if (rc)
         return rc;
     if (format == STEADY_FORMAT_NATIVE) {
-        rc = parse_native(text, len, origin, p, err);
+        rc = parse_native(src, origin, p, err);
     } else if (format == STEADY_FORMAT_GRAPHML) {
-        rc = parse_graphml(text, len, origin, p, err); /* streamed */
+        rc = parse_graphml(src, origin, p, err); /* streamed */
     } else if (format == STEADY_FORMAT_SIMGRID) {
-        xmlDocPtr doc;
-        rc = xml_read(text, len, origin, &doc, err);
-        if (!rc) {
-            rc = parse_simgrid(doc, origin, p, err);
-            xmlFreeDoc(doc);
-        }
+        rc = parse_simgrid(src, origin, p, err); /* streamed */
     } else {
         rc = steady_error_set(err, STEADY_EINVAL, "unknown platform format (%d)", (int)format);
     }
     /* whole-platform rules belong to no statement: located at line 1 */
+    if (!rc && src->progress)
+        src->progress(src->progress_ctx, "checking the platform", -1, 0);
     if (!rc && (rc = steady_platform_validate(p, err)))
         steady_error_prefix(err, "%s:1: ", origin);
     if (rc) {
@@ -150,17 +169,104 @@ steady_err_t steady_platform_parse(const char *text, size_t len, const char *ori
     return STEADY_OK;
 }
 
+steady_err_t steady_platform_parse(const char *text, size_t len, const char *origin,
+                                   steady_format_t format, steady_platform_t **out,
+                                   steady_format_t *detected, steady_error_t *err)
+{
+    *out = NULL;
+    bool more;
+    steady_err_t rc = detect(text, len, true, origin, &format, &more, err);
+    if (rc)
+        return rc;
+    source_t src = {.text = text, .len = len, .size = len};
+    return parse_source(&src, origin, format, out, detected, err);
+}
+
 steady_err_t steady_platform_read(const char *path, steady_format_t format, steady_platform_t **out,
                                   steady_format_t *detected, steady_error_t *err)
 {
+    return steady_platform_read_with(path, format, NULL, out, detected, err);
+}
+
+/* Reads up to want bytes more of f into *text (grown as needed). */
+static steady_err_t read_more(FILE *f, const char *path, char **text, size_t *len, size_t *cap,
+                              size_t want, bool *eof, steady_error_t *err)
+{
+    if (*len + want + 1 > *cap) {
+        size_t ncap = *len + want + 1;
+        char *n = realloc(*text, ncap);
+        if (!n)
+            return steady_error_set(err, STEADY_ENOMEM, "%s: out of memory", path);
+        *text = n;
+        *cap = ncap;
+    }
+    size_t got = 0;
+    while (got < want) {
+        size_t k = fread(*text + *len + got, 1, want - got, f);
+        if (k == 0)
+            break;
+        got += k;
+    }
+    *len += got;
+    (*text)[*len] = '\0';
+    *eof = got < want;
+    if (got < want && ferror(f))
+        return steady_error_set(err, STEADY_EINPUT, "%s: cannot read (%s)", path, strerror(errno));
+    return STEADY_OK;
+}
+
+steady_err_t steady_platform_read_with(const char *path, steady_format_t format,
+                                       const steady_read_options_t *opts, steady_platform_t **out,
+                                       steady_format_t *detected, steady_error_t *err)
+{
+    static const steady_read_options_t defaults = {0};
+    if (!opts)
+        opts = &defaults;
     *out = NULL;
-    char *text;
-    size_t len;
-    steady_err_t rc = read_file(path, &text, &len, err);
-    if (rc)
+    const char *origin = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    source_t src = {.progress = opts->progress, .progress_ctx = opts->progress_ctx};
+    /* a regular file is read as it is parsed (XML) or at once (native);
+     * standard input and other files whole, as before */
+    struct stat sb;
+    FILE *f = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
+    if (!f || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        if (f)
+            fclose(f);
+        char *text;
+        size_t len;
+        steady_err_t rc = read_file(path, &text, &len, err);
+        if (rc)
+            return rc;
+        bool more;
+        if (!(rc = detect(text, len, true, origin, &format, &more, err))) {
+            src.text = text;
+            src.len = src.size = len;
+            rc = parse_source(&src, origin, format, out, detected, err);
+        }
+        free(text);
         return rc;
-    rc = steady_platform_parse(text, len, strcmp(path, "-") == 0 ? "<stdin>" : path, format, out,
-                               detected, err);
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0, size = (size_t)sb.st_size;
+    bool eof = false, more = true;
+    steady_err_t rc = STEADY_OK;
+    /* the first bytes, then more while the root element is not in them */
+    for (size_t want = 65536; !rc && more; want *= 2)
+        if (!(rc = read_more(f, path, &text, &len, &cap, want, &eof, err)))
+            rc = detect(text, len, eof, origin, &format, &more, err);
+    if (!rc && format == STEADY_FORMAT_NATIVE && !eof) /* the rest, at once */
+        while (!rc && !eof)
+            rc = read_more(f, path, &text, &len, &cap, size > len ? size - len + 1 : 65536, &eof,
+                           err);
+    if (!rc) {
+        src.text = text;
+        src.len = len;
+        src.file = eof ? NULL : f;
+        src.path = path;
+        src.size = size > len ? size : len;
+        rc = parse_source(&src, origin, format, out, detected, err);
+    }
+    fclose(f);
     free(text);
     return rc;
 }

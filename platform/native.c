@@ -286,15 +286,19 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
                 "expected platform, processor, router, switch, channel, edge or link");
 }
 
-steady_err_t parse_native(const char *text, size_t len, const char *origin, steady_platform_t *p,
+steady_err_t parse_native(const source_t *src, const char *origin, steady_platform_t *p,
                           steady_error_t *err)
 {
+    const char *text = src->text;
+    size_t len = src->len;
     line_t l = {.origin = origin};
     char *buf = NULL;
     size_t cap = 0;
     steady_err_t rc = STEADY_OK;
     size_t pos = 0;
     while (pos < len && !rc) {
+        if (src->progress && l.line % READ_PROGRESS_EVERY == 0)
+            src->progress(src->progress_ctx, "reading the platform", (double)pos, (double)len);
         l.line++;
         const char *start = text + pos;
         const char *nl = memchr(start, '\n', len - pos);

@@ -18,19 +18,27 @@
 
 #include "internal.h"
 
-#include <libxml/hash.h>
+#include "../common/strmap.h"
 
 typedef struct {
-    char *id;
+    char *id; /* in sg_t.strings */
     double bandwidth, latency; /* B/s, s */
-    steady_sharing_t sharing;
     double cost, overhead; /* the steady_cost / steady_overhead props of steady's exports */
+    long line;
+    steady_sharing_t sharing;
+    int channel; /* the steady channel made of it, -1 until an edge crosses it */
     bool has_cost, has_overhead;
     bool channel_prop;    /* the steady_channel prop of steady's exports */
     bool completion_prop; /* steady_completion: the routes it starts are not edges */
-    long line;
-    int channel; /* the steady channel made of it, -1 until an edge crosses it */
 } sg_link_t;
+
+/* The names of links and netpoints, one after the other in blocks that
+ * never move (a million names cost no million mallocs). */
+typedef struct sg_block {
+    struct sg_block *next;
+    size_t used, size;
+    char data[];
+} sg_block_t;
 
 /* One link of a route, in a direction (down: the DOWN half of a
  * SPLITDUPLEX link; false for every other link).  `half`: the route names
@@ -49,7 +57,7 @@ typedef struct {
 typedef enum { SG_HOST, SG_ROUTER, SG_ZONE } sg_kind_t;
 
 typedef struct {
-    char *name;
+    char *name; /* in sg_t.strings */
     sg_kind_t kind;
     int zone; /* the zone it is a vertex of; -1 for the root zone's own netpoint */
     int vid;  /* its index among that zone's vertices */
@@ -89,8 +97,13 @@ typedef struct {
     sg_list_t *up, *down;
     int router;   /* a cluster's router netpoint, -1 */
     int backbone; /* routing="Cluster": its <backbone> link, -1 */
-    /* routing tables, per pair of vertices [a * nvert + b]: Full, the
-     * route; Floyd, the direct route, the predecessor and the cost */
+    /* the declared routes by source vertex, each source's by destination
+     * vertex (then in declaration order): those from vertex a are
+     * byvert[bystart[a] .. bystart[a + 1]) (Full's routing table, sparse) */
+    int *bystart, *byvert;
+    /* Floyd's tables, per pair of vertices [a * nvert + b]: the direct
+     * route, the predecessor and the cost (not made in a steady_routes=edges
+     * zone, whose routes are its edges) */
     int *table;
     int *pred;
     unsigned long *cost;
@@ -108,13 +121,62 @@ typedef struct {
     steady_error_t *err;
     sg_link_t *links;
     int nlinks, caplinks;
-    xmlHashTablePtr link_index; /* id -> index + 1 */
+    strmap_t link_index; /* id -> index */
     sg_np_t *np;
     int nnp, capnp;
-    xmlHashTablePtr np_index;   /* name -> index + 1 */
+    strmap_t np_index;   /* name -> index */
     sg_zone_t *zones;
     int nzones, capzones;
+    sg_block_t *strings; /* the block in use; earlier ones follow */
+    steady_progress_fn progress; /* may be NULL */
+    void *progress_ctx;
 } sg_t;
+
+/* ---- reading elements (sg_read.c), shared with the stars (sg_cluster.c) ------ */
+
+/* "unknown attribute in <host> (x): expected ..." unless every attribute
+ * of node is in `allowed` (comma-separated, quoted in the message). */
+steady_err_t sg_check_attrs(sg_t *g, xmlNodePtr node, const char *allowed);
+/* A required attribute into *out (caller xmlFrees), or the message. */
+steady_err_t sg_need_attr(sg_t *g, xmlNodePtr node, const char *name, char **out);
+/* A quantity with SimGrid units under the model's range rule for field. */
+steady_err_t sg_quantity(sg_t *g, xmlNodePtr node, const char *text, unit_kind_t kind,
+                         const char *field, double *out);
+/* An optional attribute's quantity (unchanged when absent or empty). */
+steady_err_t sg_opt_quantity(sg_t *g, xmlNodePtr node, const char *attr, unit_kind_t kind,
+                             const char *field, double *out, bool *given);
+/* SimGrid's sharing policies; cluster_bb: a cluster's backbone's. */
+steady_err_t sg_sharing_policy(sg_t *g, xmlNodePtr node, const char *attr, const char *deflt,
+                               bool cluster_bb, steady_sharing_t *out);
+/* A host's speed: the running pstate's of the list, every entry checked. */
+steady_err_t sg_speed_list(sg_t *g, xmlNodePtr node, const char *speeds, long pstate,
+                           double *speed);
+/* Calls fn for each <prop> child (fn may be NULL); any other child is an
+ * error. */
+typedef steady_err_t (*sg_prop_fn)(sg_t *g, void *ctx, const char *id, const char *value,
+                                   xmlNodePtr prop);
+steady_err_t sg_read_props(sg_t *g, xmlNodePtr node, sg_prop_fn fn, void *ctx);
+/* New links, netpoints (vertices of zone z) and zones: their index, or -1
+ * with the message (a duplicate name, out of memory). */
+int sg_add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double lat,
+                steady_sharing_t sharing);
+int sg_add_np(sg_t *g, xmlNodePtr node, const char *name, sg_kind_t kind, int z);
+int sg_add_zone(sg_t *g, xmlNodePtr node, const char *id, sg_routing_t routing, int parent);
+/* The netpoint named name, or -1; the link (or SPLITDUPLEX half) named
+ * name. */
+int sg_find_np(const sg_t *g, const char *name);
+bool sg_find_link(const sg_t *g, const char *name, sg_use_t *out);
+/* fwd's links reversed, the other half of SPLITDUPLEX ones, onto back. */
+bool sg_reverse_list(const sg_t *g, const sg_list_t *fwd, sg_list_t *back);
+
+/* ---- stars (sg_cluster.c) ----------------------------------------------------- */
+
+/* <cluster> in zone parent (-1: the top level), <host_link> and <cabinet>
+ * in a Cluster zone z, and that zone's backbone once it is read. */
+steady_err_t sg_read_cluster(sg_t *g, xmlNodePtr node, int parent);
+steady_err_t sg_read_host_link(sg_t *g, xmlNodePtr node, int z);
+steady_err_t sg_read_cabinet(sg_t *g, xmlNodePtr node, int z);
+steady_err_t sg_star_backbone(sg_t *g, int z);
 
 /* ---- lists (sg_route.c) ---------------------------------------------------- */
 
@@ -127,6 +189,10 @@ void sg_list_free(sg_list_t *l);
 /* Prepares every zone's routing (Floyd's tables, Dijkstra's graph) once
  * the file is read. */
 steady_err_t sg_seal(sg_t *g);
+
+/* The route declared in zone z from vertex va to vertex vb (vids), or -1.
+ * O(log routes from va). */
+int sg_declared_route(const sg_t *g, const sg_zone_t *z, int va, int vb);
 
 /* SimGrid's route from netpoint src to netpoint dst (hosts or routers):
  * the links in order, appended to *out; *found false (and out unchanged

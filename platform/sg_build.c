@@ -45,6 +45,13 @@ static steady_err_t oom(sg_t *g)
     return steady_error_set(g->err, STEADY_ENOMEM, "out of memory");
 }
 
+/* Reports how far a zone's layout is, now and then. */
+static void progress(const sg_t *g, int done, int total)
+{
+    if (g->progress && done % READ_PROGRESS_EVERY == 0)
+        g->progress(g->progress_ctx, "building the platform", done, total);
+}
+
 /* The steady channel of link k, made on first use. */
 static int channel_of(sg_t *g, int k, steady_err_t *rc)
 {
@@ -242,6 +249,7 @@ static steady_err_t build_star(sg_t *g, int z)
      * centre's in-edges; routers leave the zone through it */
     for (int i = 0; i < zz->nvert && !rc; i++) {
         int v = zz->vert[i];
+        progress(g, i, zz->nvert);
         if (g->np[v].kind == SG_ROUTER) {
             g->np[v].xnode = centre;
             continue;
@@ -264,10 +272,31 @@ static steady_err_t build_star(sg_t *g, int z)
 
 /* ---- zones of hosts and routers ------------------------------------------------------ */
 
+/* A Full zone: its declared routes between hosts, in the order of the
+ * pairs of vertices (as build_leaf's), without visiting every pair. */
+static steady_err_t build_full(sg_t *g, int z)
+{
+    sg_zone_t *zz = &g->zones[z];
+    steady_err_t rc = STEADY_OK;
+    for (int i = 0; i < zz->nvert && !rc; i++) {
+        if (g->np[zz->vert[i]].kind != SG_HOST)
+            continue;
+        for (int k = zz->bystart[i]; k < zz->bystart[i + 1] && !rc; k++) {
+            const sg_route_t *r = &zz->routes[zz->byvert[k]];
+            progress(g, k, zz->nroutes);
+            if (g->np[r->dst].kind == SG_HOST)
+                rc = route_edge(g, g->np[r->src].node, g->np[r->dst].node, &r->links, r->line);
+        }
+    }
+    return rc;
+}
+
 static steady_err_t build_leaf(sg_t *g, int z)
 {
     sg_zone_t *zz = &g->zones[z];
     steady_err_t rc = STEADY_OK;
+    if (zz->routing == SG_FULL)
+        return build_full(g, z);
     for (int i = 0; i < zz->nvert && !rc; i++)
         for (int j = 0; j < zz->nvert && !rc; j++) {
             int a = zz->vert[i], b = zz->vert[j];
@@ -277,11 +306,8 @@ static steady_err_t build_leaf(sg_t *g, int z)
             int gs, gd;
             bool found;
             rc = sg_local_route(g, z, a, b, &route, &gs, &gd, &found);
-            /* a Full zone's route is a declared one: messages name its line */
-            int declared = zz->routing == SG_FULL ? zz->table[i * zz->nvert + j] : -1;
             if (!rc && found)
-                rc = route_edge(g, g->np[a].node, g->np[b].node, &route,
-                                declared >= 0 ? zz->routes[declared].line : zz->line);
+                rc = route_edge(g, g->np[a].node, g->np[b].node, &route, zz->line);
             sg_list_free(&route);
         }
     return rc;
@@ -499,6 +525,7 @@ static steady_err_t build_edges(sg_t *g, int z)
             channel_of(g, k, &rc);
     for (int r = 0; r < zz->nroutes && !rc; r++) {
         const sg_route_t *rt = &zz->routes[r];
+        progress(g, r, zz->nroutes);
         steady_edge_t e = {.src = g->np[rt->src].node, .dst = g->np[rt->dst].node};
         const sg_list_t *l = &rt->links;
         int k = 0;

@@ -2,8 +2,16 @@
  * sg_read.c — SimGrid platform XML (DTD 4.x, SimGrid 3.13 and later) read
  * into the reader's model (sg.h): zones nested as in the file, their hosts,
  * routers and sub-zones as vertices in SimGrid's order, the links, the
- * declared routes and zone routes, and the clusters laid out as SimGrid
- * lays them out (sg_platf.cpp: sg_platf_new_cluster_flat).
+ * declared routes and zone routes (the clusters and Cluster zones are
+ * sg_cluster.c's).
+ *
+ * The document is streamed (xml_parse): the <platform> root and the zones
+ * being read are the only elements kept; every other element (a host, a
+ * link, a route, a whole <cluster>) is built on its own in a scratch arena
+ * once complete, read, and forgotten, in the file's order.  So a file of
+ * 10^6 hosts and 4x10^6 routes is never a document tree in memory (5 GB and
+ * more), and the model keeps a route's links in exactly the memory they
+ * need and the names in shared blocks.
  *
  * Read: <zone> (and the old <AS>) with routing Full, Floyd, Dijkstra,
  * DijkstraCache or Cluster (a star: <host_link>, <backbone>, <cabinet>);
@@ -13,9 +21,10 @@
  * peers, deployment.  An attribute SimGrid does not define is an error, so
  * that a misspelt `latency` cannot silently leave a latency at 0.
  *
- * libxml2 does the XML parsing (xml.c); its hash tables index the links and
- * netpoints by name: routes name them, and a linear search would make
- * reading a large platform quadratic.
+ * libxml2 does the XML parsing (xml.c); string maps (common/strmap.h)
+ * index the links and netpoints by name: routes name them, and a linear
+ * search would make reading a large platform quadratic (libxml2's own hash
+ * tables, used before, made a 10^6-host file spend half its time there).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sg.h"
@@ -56,15 +65,15 @@ static const char *const understood[] = {
     "link",     "route",  "link_ctn", "zoneRoute", "ASroute", "backbone", "host_link", "cabinet",
     NULL};
 
-static const char *element_name(xmlNodePtr node)
+static const char *sg_element_name(xmlNodePtr node)
 {
     return (const char *)node->name;
 }
 
 /* An element that is out of place: unsupported, misplaced or unknown. */
-static steady_err_t bad_element(sg_t *g, xmlNodePtr node, xmlNodePtr parent)
+steady_err_t sg_bad_element(sg_t *g, xmlNodePtr node, xmlNodePtr parent)
 {
-    const char *name = element_name(node);
+    const char *name = sg_element_name(node);
     for (size_t k = 0; k < sizeof unsupported / sizeof *unsupported; k++)
         if (strcmp(name, unsupported[k].name) == 0)
             return xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, node,
@@ -72,17 +81,17 @@ static steady_err_t bad_element(sg_t *g, xmlNodePtr node, xmlNodePtr parent)
     for (int k = 0; understood[k]; k++)
         if (strcmp(name, understood[k]) == 0)
             return xml_error(g->err, STEADY_EPARSE, g->origin, node,
-                             "unexpected element (<%s>) in <%s>", name, element_name(parent));
+                             "unexpected element (<%s>) in <%s>", name, sg_element_name(parent));
     return xml_error(g->err, STEADY_EPARSE, g->origin, node,
                      "unknown element (<%s>) in <%s>: not a SimGrid platform element", name,
-                     element_name(parent));
+                     sg_element_name(parent));
 }
 
 /* Rejects an attribute that SimGrid's DTD does not define for the element:
  * SimGrid would refuse the file, and a misspelt optional attribute would
  * otherwise be silently replaced by its default.  `allowed` is a
  * comma-separated list, quoted in the message. */
-static steady_err_t check_attrs(sg_t *g, xmlNodePtr node, const char *allowed)
+steady_err_t sg_check_attrs(sg_t *g, xmlNodePtr node, const char *allowed)
 {
     for (xmlAttrPtr a = node->properties; a; a = a->next) {
         const char *name = (const char *)a->name;
@@ -96,7 +105,7 @@ static steady_err_t check_attrs(sg_t *g, xmlNodePtr node, const char *allowed)
         }
         if (!ok)
             return xml_error(g->err, STEADY_EPARSE, g->origin, node,
-                             "unknown attribute in <%s> (%s): expected %s", element_name(node),
+                             "unknown attribute in <%s> (%s): expected %s", sg_element_name(node),
                              name, allowed);
     }
     return STEADY_OK;
@@ -105,7 +114,7 @@ static steady_err_t check_attrs(sg_t *g, xmlNodePtr node, const char *allowed)
 /* Fetches a required attribute into *out (caller xmlFrees).  The message
  * names the element's id when it has one: "missing attribute speed in
  * <host> (h1)". */
-static steady_err_t need_attr(sg_t *g, xmlNodePtr node, const char *name, char **out)
+steady_err_t sg_need_attr(sg_t *g, xmlNodePtr node, const char *name, char **out)
 {
     *out = xml_attr(node, name);
     if (*out)
@@ -114,17 +123,17 @@ static steady_err_t need_attr(sg_t *g, xmlNodePtr node, const char *name, char *
     steady_err_t rc;
     if (id)
         rc = xml_error(g->err, STEADY_EPARSE, g->origin, node, "missing attribute %s in <%s> (%s)",
-                       name, element_name(node), id);
+                       name, sg_element_name(node), id);
     else
         rc = xml_error(g->err, STEADY_EPARSE, g->origin, node, "missing attribute %s in <%s>",
-                       name, element_name(node));
+                       name, sg_element_name(node));
     xmlFree(id);
     return rc;
 }
 
 /* Parses a value with SimGrid units and applies the model's range rule for
  * `field`; messages quote the text as written. */
-static steady_err_t quantity(sg_t *g, xmlNodePtr node, const char *text, unit_kind_t kind,
+steady_err_t sg_quantity(sg_t *g, xmlNodePtr node, const char *text, unit_kind_t kind,
                              const char *field, double *out)
 {
     const char *why;
@@ -137,7 +146,7 @@ static steady_err_t quantity(sg_t *g, xmlNodePtr node, const char *text, unit_ki
 
 /* An optional attribute's quantity into *out (unchanged when absent or
  * empty, as SimGrid's "" defaults are). */
-static steady_err_t opt_quantity(sg_t *g, xmlNodePtr node, const char *attr, unit_kind_t kind,
+steady_err_t sg_opt_quantity(sg_t *g, xmlNodePtr node, const char *attr, unit_kind_t kind,
                                  const char *field, double *out, bool *given)
 {
     char *text = xml_attr(node, attr);
@@ -145,7 +154,7 @@ static steady_err_t opt_quantity(sg_t *g, xmlNodePtr node, const char *attr, uni
     if (given)
         *given = text && *text;
     if (text && *text)
-        rc = quantity(g, node, text, kind, field, out);
+        rc = sg_quantity(g, node, text, kind, field, out);
     xmlFree(text);
     return rc;
 }
@@ -159,7 +168,7 @@ static steady_err_t no_profile(sg_t *g, xmlNodePtr node, const char *attr)
         rc = xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, node,
                        "unsupported attribute %s in <%s> (%s): steady models constant "
                        "bandwidths, latencies and speeds",
-                       attr, element_name(node), file);
+                       attr, sg_element_name(node), file);
     xmlFree(file);
     return rc;
 }
@@ -170,7 +179,7 @@ static steady_err_t oom(sg_t *g)
 }
 
 /* SimGrid's sharing policies, for <link> and <cluster>. */
-static steady_err_t sharing_policy(sg_t *g, xmlNodePtr node, const char *attr, const char *deflt,
+steady_err_t sg_sharing_policy(sg_t *g, xmlNodePtr node, const char *attr, const char *deflt,
                                    bool cluster_bb, steady_sharing_t *out)
 {
     char *text = xml_attr(node, attr);
@@ -186,22 +195,52 @@ static steady_err_t sharing_policy(sg_t *g, xmlNodePtr node, const char *attr, c
         rc = xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, node,
                        "unsupported %s in <%s> (%s): wifi links need a Wifi zone, which steady "
                        "does not read",
-                       attr, element_name(node), v);
+                       attr, sg_element_name(node), v);
     else
         rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
-                       "unknown %s in <%s> (%s): expected %s", attr, element_name(node), v,
+                       "unknown %s in <%s> (%s): expected %s", attr, sg_element_name(node), v,
                        cluster_bb ? "SHARED or FATPIPE" : "SHARED, SPLITDUPLEX or FATPIPE");
     if (!rc && cluster_bb && *out == STEADY_SPLITDUPLEX)
         rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
                        "unknown %s in <%s> (%s): expected SHARED or FATPIPE", attr,
-                       element_name(node), v);
+                       sg_element_name(node), v);
     xmlFree(text);
     return rc;
 }
 
 /* ---- the model's elements --------------------------------------------------- */
 
-static int add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double lat,
+/* A copy of s in g's string blocks; NULL when out of memory. */
+static char *keep_string(sg_t *g, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    if (!g->strings || g->strings->used + n > g->strings->size) {
+        size_t size = n > 65536 ? n : 65536;
+        sg_block_t *b = malloc(sizeof *b + size);
+        if (!b)
+            return NULL;
+        *b = (sg_block_t){.next = g->strings, .size = size};
+        g->strings = b;
+    }
+    char *copy = g->strings->data + g->strings->used;
+    g->strings->used += n;
+    return memcpy(copy, s, n);
+}
+
+/* A route's links take the memory they need (routes are many, and most
+ * have one or two links). */
+static void fit_list(sg_list_t *l)
+{
+    if (l->n > 0 && l->n < l->cap) {
+        sg_use_t *v = realloc(l->v, (size_t)l->n * sizeof *v);
+        if (v) {
+            l->v = v;
+            l->cap = l->n;
+        }
+    }
+}
+
+int sg_add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double lat,
                     steady_sharing_t sharing)
 {
     if (g->nlinks == g->caplinks) {
@@ -214,16 +253,14 @@ static int add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double 
         g->links = n;
         g->caplinks = ncap;
     }
-    char *copy = strdup(id);
+    char *copy = keep_string(g, id);
     if (!copy) {
         oom(g);
         return -1;
     }
-    int added = xmlHashAddEntry(g->link_index, (const xmlChar *)id,
-                                (void *)(intptr_t)(g->nlinks + 1));
-    if (added != 0) {
-        free(copy);
-        if (xmlHashLookup(g->link_index, (const xmlChar *)id))
+    int added = strmap_put(&g->link_index, id, g->nlinks);
+    if (added != 1) {
+        if (added == 0)
             xml_error(g->err, STEADY_EINVAL, g->origin, node, "duplicate link (%s)", id);
         else
             oom(g);
@@ -238,15 +275,15 @@ static int add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double 
     return g->nlinks++;
 }
 
-static int find_np(const sg_t *g, const char *name)
+int sg_find_np(const sg_t *g, const char *name)
 {
-    return (int)(intptr_t)xmlHashLookup(g->np_index, (const xmlChar *)name) - 1;
+    return strmap_get(&g->np_index, name);
 }
 
 /* A new netpoint, a vertex of zone z. */
-static int add_np(sg_t *g, xmlNodePtr node, const char *name, sg_kind_t kind, int z)
+int sg_add_np(sg_t *g, xmlNodePtr node, const char *name, sg_kind_t kind, int z)
 {
-    if (find_np(g, name) >= 0) {
+    if (sg_find_np(g, name) >= 0) {
         xml_error(g->err, STEADY_EINVAL, g->origin, node, "duplicate host, router or zone (%s)",
                   name);
         return -1;
@@ -261,10 +298,8 @@ static int add_np(sg_t *g, xmlNodePtr node, const char *name, sg_kind_t kind, in
         g->np = n;
         g->capnp = ncap;
     }
-    char *copy = strdup(name);
-    if (!copy || xmlHashAddEntry(g->np_index, (const xmlChar *)name,
-                                 (void *)(intptr_t)(g->nnp + 1)) != 0) {
-        free(copy);
+    char *copy = keep_string(g, name);
+    if (!copy || strmap_put(&g->np_index, name, g->nnp) != 1) {
         oom(g);
         return -1;
     }
@@ -296,7 +331,7 @@ static int add_np(sg_t *g, xmlNodePtr node, const char *name, sg_kind_t kind, in
     return v;
 }
 
-static int add_zone(sg_t *g, xmlNodePtr node, const char *id, sg_routing_t routing, int parent)
+int sg_add_zone(sg_t *g, xmlNodePtr node, const char *id, sg_routing_t routing, int parent)
 {
     if (g->nzones == g->capzones) {
         int ncap = g->capzones ? 2 * g->capzones : 8;
@@ -321,7 +356,7 @@ static int add_zone(sg_t *g, xmlNodePtr node, const char *id, sg_routing_t routi
     }
     g->nzones++;
     if (parent >= 0) { /* the zone is a vertex of its parent */
-        int v = add_np(g, node, id, SG_ZONE, parent);
+        int v = sg_add_np(g, node, id, SG_ZONE, parent);
         if (v < 0)
             return -1;
         g->np[v].sub = z;
@@ -351,20 +386,18 @@ static bool add_route(sg_t *g, int z, const sg_route_t *r)
 /* Calls fn(ctx, id, value, prop node) for each <prop> child; any other
  * child element is an error unless `others` lets it through (returns
  * false for it). */
-typedef steady_err_t (*prop_fn)(sg_t *g, void *ctx, const char *id, const char *value,
-                                xmlNodePtr prop);
 
-static steady_err_t read_props(sg_t *g, xmlNodePtr node, prop_fn fn, void *ctx)
+steady_err_t sg_read_props(sg_t *g, xmlNodePtr node, sg_prop_fn fn, void *ctx)
 {
     steady_err_t rc = STEADY_OK;
     for (xmlNodePtr c = node->children; c && !rc; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
         if (!xml_is(c, "prop"))
-            return bad_element(g, c, node);
+            return sg_bad_element(g, c, node);
         char *id = NULL, *value = NULL;
-        if (!(rc = check_attrs(g, c, "id, value")) && !(rc = need_attr(g, c, "id", &id)) &&
-            !(rc = need_attr(g, c, "value", &value)) && fn)
+        if (!(rc = sg_check_attrs(g, c, "id, value")) && !(rc = sg_need_attr(g, c, "id", &id)) &&
+            !(rc = sg_need_attr(g, c, "value", &value)) && fn)
             rc = fn(g, ctx, id, value, c);
         xmlFree(id);
         xmlFree(value);
@@ -377,7 +410,7 @@ static steady_err_t read_props(sg_t *g, xmlNodePtr node, prop_fn fn, void *ctx)
 /* The speed of a host: SimGrid's `speed` is a comma-separated list of
  * pstate speeds, and the host runs at pstate `pstate` (default 0).  Every
  * entry is checked, as SimGrid does, but only the running one is kept. */
-static steady_err_t speed_list(sg_t *g, xmlNodePtr node, const char *speeds, long pstate,
+steady_err_t sg_speed_list(sg_t *g, xmlNodePtr node, const char *speeds, long pstate,
                                double *speed)
 {
     steady_err_t rc = STEADY_OK;
@@ -397,7 +430,7 @@ static steady_err_t speed_list(sg_t *g, xmlNodePtr node, const char *speeds, lon
         memcpy(item, s, len);
         item[len] = '\0';
         double v;
-        if ((rc = quantity(g, node, item, UNIT_SPEED, "speed", &v)))
+        if ((rc = sg_quantity(g, node, item, UNIT_SPEED, "speed", &v)))
             break;
         if (items++ == pstate)
             *speed = v;
@@ -408,7 +441,7 @@ static steady_err_t speed_list(sg_t *g, xmlNodePtr node, const char *speeds, lon
     if (!rc && pstate >= items)
         rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
                        "pstate out of range in <%s> (%ld): the speed list has %ld value%s",
-                       element_name(node), pstate, items, items > 1 ? "s" : "");
+                       sg_element_name(node), pstate, items, items > 1 ? "s" : "");
     return rc;
 }
 
@@ -435,10 +468,10 @@ static steady_err_t read_host(sg_t *g, xmlNodePtr node, int z)
     long pstate = 0;
     bool router = false;
     double speed = 0;
-    if ((rc = check_attrs(g, node,
+    if ((rc = sg_check_attrs(g, node,
                           "id, speed, core, speed_file, availability_file, state_file, "
                           "coordinates, pstate")) ||
-        (rc = need_attr(g, node, "id", &id)) || (rc = need_attr(g, node, "speed", &speeds)) ||
+        (rc = sg_need_attr(g, node, "id", &id)) || (rc = sg_need_attr(g, node, "speed", &speeds)) ||
         (rc = no_profile(g, node, "speed_file")) ||
         (rc = no_profile(g, node, "availability_file")) ||
         (rc = no_profile(g, node, "state_file")))
@@ -453,12 +486,12 @@ static steady_err_t read_host(sg_t *g, xmlNodePtr node, int z)
             goto cleanup;
         }
     }
-    if ((rc = speed_list(g, node, speeds, pstate, &speed)) ||
-        (rc = read_props(g, node, host_prop, &router)))
+    if ((rc = sg_speed_list(g, node, speeds, pstate, &speed)) ||
+        (rc = sg_read_props(g, node, host_prop, &router)))
         goto cleanup;
     /* `core` is ignored: steady's model has one speed per node, the speed
      * of the task stream it runs, which SimGrid gives per core. */
-    int v = add_np(g, node, id, SG_HOST, z);
+    int v = sg_add_np(g, node, id, SG_HOST, z);
     if (v < 0) {
         rc = g->err ? g->err->code : STEADY_EINVAL;
         goto cleanup;
@@ -476,12 +509,12 @@ static steady_err_t read_router(sg_t *g, xmlNodePtr node, int z)
 {
     char *id = NULL;
     steady_err_t rc;
-    if ((rc = check_attrs(g, node, "id, coordinates")) || (rc = need_attr(g, node, "id", &id)))
+    if ((rc = sg_check_attrs(g, node, "id, coordinates")) || (rc = sg_need_attr(g, node, "id", &id)))
         goto cleanup;
     for (xmlNodePtr c = node->children; c && !rc; c = c->next)
         if (c->type == XML_ELEMENT_NODE)
-            rc = bad_element(g, c, node);
-    if (!rc && add_np(g, node, id, SG_ROUTER, z) < 0)
+            rc = sg_bad_element(g, c, node);
+    if (!rc && sg_add_np(g, node, id, SG_ROUTER, z) < 0)
         rc = g->err ? g->err->code : STEADY_EINVAL;
 cleanup:
     xmlFree(id);
@@ -507,9 +540,9 @@ static steady_err_t link_prop(sg_t *g, void *ctx, const char *id, const char *va
     if ((cost && l->has_cost) || (overhead && l->has_overhead))
         return xml_error(g->err, STEADY_EINVAL, g->origin, prop, "duplicate <prop> (%s)", id);
     steady_err_t rc = STEADY_OK;
-    if (cost && !(rc = quantity(g, prop, value, UNIT_NONE, "cost", &l->cost)))
+    if (cost && !(rc = sg_quantity(g, prop, value, UNIT_NONE, "cost", &l->cost)))
         l->has_cost = true;
-    else if (overhead && !(rc = quantity(g, prop, value, UNIT_TIME, "overhead", &l->overhead)))
+    else if (overhead && !(rc = sg_quantity(g, prop, value, UNIT_TIME, "overhead", &l->overhead)))
         l->has_overhead = true;
     return rc;
 }
@@ -521,35 +554,35 @@ static steady_err_t read_link(sg_t *g, xmlNodePtr node, bool backbone, int z)
     double bw, lat = 0;
     steady_sharing_t sharing = STEADY_SHARED;
     if (backbone) {
-        if ((rc = check_attrs(g, node, "id, bandwidth, latency")) ||
-            (rc = need_attr(g, node, "latency", &latency)))
+        if ((rc = sg_check_attrs(g, node, "id, bandwidth, latency")) ||
+            (rc = sg_need_attr(g, node, "latency", &latency)))
             goto cleanup;
-    } else if ((rc = check_attrs(g, node,
+    } else if ((rc = sg_check_attrs(g, node,
                                  "id, bandwidth, latency, sharing_policy, bandwidth_file, "
                                  "latency_file, state_file")) ||
                (rc = no_profile(g, node, "bandwidth_file")) ||
                (rc = no_profile(g, node, "latency_file")) ||
                (rc = no_profile(g, node, "state_file")) ||
-               (rc = sharing_policy(g, node, "sharing_policy", "SHARED", false, &sharing))) {
+               (rc = sg_sharing_policy(g, node, "sharing_policy", "SHARED", false, &sharing))) {
         goto cleanup;
     }
-    if ((rc = need_attr(g, node, "id", &id)) ||
-        (rc = need_attr(g, node, "bandwidth", &bandwidth)) ||
-        (rc = quantity(g, node, bandwidth, UNIT_BANDWIDTH, "bandwidth", &bw)))
+    if ((rc = sg_need_attr(g, node, "id", &id)) ||
+        (rc = sg_need_attr(g, node, "bandwidth", &bandwidth)) ||
+        (rc = sg_quantity(g, node, bandwidth, UNIT_BANDWIDTH, "bandwidth", &bw)))
         goto cleanup;
     /* SimGrid's default latency is 0 */
     if (!latency)
         latency = xml_attr(node, "latency");
-    if (latency && (rc = quantity(g, node, latency, UNIT_TIME, "latency", &lat)))
+    if (latency && (rc = sg_quantity(g, node, latency, UNIT_TIME, "latency", &lat)))
         goto cleanup;
-    int k = add_link(g, node, id, bw, lat, sharing);
+    int k = sg_add_link(g, node, id, bw, lat, sharing);
     if (k < 0) {
         rc = g->err ? g->err->code : STEADY_EINVAL;
         goto cleanup;
     }
-    if ((rc = read_props(g, node, link_prop, &g->links[k])))
+    if ((rc = sg_read_props(g, node, link_prop, &g->links[k])))
         goto cleanup;
-    if (backbone) { /* every host's route up and down crosses it: star_backbone() */
+    if (backbone) { /* every host's route up and down crosses it: sg_star_backbone() */
         sg_zone_t *zz = &g->zones[z];
         if (zz->backbone >= 0)
             rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
@@ -567,11 +600,11 @@ cleanup:
 
 /* The link named `name`: a declared link, or one half of a SPLITDUPLEX
  * link L named L_UP or L_DOWN (SimGrid's names for them). */
-static bool find_link(const sg_t *g, const char *name, sg_use_t *out)
+bool sg_find_link(const sg_t *g, const char *name, sg_use_t *out)
 {
-    intptr_t k = (intptr_t)xmlHashLookup(g->link_index, (const xmlChar *)name);
-    if (k > 0) {
-        *out = (sg_use_t){(int)k - 1, false, false};
+    int k = strmap_get(&g->link_index, name);
+    if (k >= 0) {
+        *out = (sg_use_t){k, false, false};
         return true;
     }
     size_t n = strlen(name);
@@ -581,10 +614,10 @@ static bool find_link(const sg_t *g, const char *name, sg_use_t *out)
         if (n <= m || strcmp(name + n - m, suffix) != 0)
             continue;
         char *base = strndup(name, n - m);
-        k = base ? (intptr_t)xmlHashLookup(g->link_index, (const xmlChar *)base) : 0;
+        k = base ? strmap_get(&g->link_index, base) : -1;
         free(base);
-        if (k > 0 && g->links[k - 1].sharing == STEADY_SPLITDUPLEX) {
-            *out = (sg_use_t){(int)k - 1, down == 1, true};
+        if (k >= 0 && g->links[k].sharing == STEADY_SPLITDUPLEX) {
+            *out = (sg_use_t){k, down == 1, true};
             return true;
         }
     }
@@ -598,7 +631,7 @@ static steady_err_t route_link(sg_t *g, xmlNodePtr ctn, sg_use_t *out)
 {
     char *id = NULL, *direction = NULL;
     steady_err_t rc;
-    if ((rc = check_attrs(g, ctn, "id, direction")) || (rc = need_attr(g, ctn, "id", &id)))
+    if ((rc = sg_check_attrs(g, ctn, "id, direction")) || (rc = sg_need_attr(g, ctn, "id", &id)))
         goto cleanup;
     direction = xml_attr(ctn, "direction");
     bool oriented = direction && strcmp(direction, "NONE") != 0;
@@ -608,15 +641,15 @@ static steady_err_t route_link(sg_t *g, xmlNodePtr ctn, sg_use_t *out)
                       "unknown direction in <link_ctn> (%s): expected UP, DOWN or NONE", direction);
         goto cleanup;
     }
-    if (find_link(g, id, out) && out->half)
+    if (sg_find_link(g, id, out) && out->half)
         goto cleanup;
-    intptr_t k = (intptr_t)xmlHashLookup(g->link_index, (const xmlChar *)id);
-    if (k == 0) {
+    int k = strmap_get(&g->link_index, id);
+    if (k < 0) {
         rc = xml_error(g->err, STEADY_EINVAL, g->origin, ctn, "unknown link in <%s> (%s)",
-                       element_name(ctn->parent), id);
+                       sg_element_name(ctn->parent), id);
         goto cleanup;
     }
-    const sg_link_t *l = &g->links[k - 1];
+    const sg_link_t *l = &g->links[k];
     if (l->sharing == STEADY_SPLITDUPLEX && !oriented) {
         rc = xml_error(g->err, STEADY_EINVAL, g->origin, ctn,
                        "missing direction in <link_ctn> to the SPLITDUPLEX link (%s): use "
@@ -627,7 +660,7 @@ static steady_err_t route_link(sg_t *g, xmlNodePtr ctn, sg_use_t *out)
                        "direction %s in <link_ctn> to a link that is not SPLITDUPLEX (%s)",
                        direction, id);
     } else {
-        *out = (sg_use_t){(int)k - 1,
+        *out = (sg_use_t){k,
                           l->sharing == STEADY_SPLITDUPLEX && strcmp(direction, "DOWN") == 0, false};
     }
 cleanup:
@@ -646,14 +679,14 @@ static steady_err_t route_links(sg_t *g, xmlNodePtr node, sg_list_t *fwd)
             continue;
         sg_use_t u;
         if (!xml_is(c, "link_ctn"))
-            rc = bad_element(g, c, node);
+            rc = sg_bad_element(g, c, node);
         else if (!(rc = route_link(g, c, &u)) && !sg_list_push(fwd, u))
             rc = oom(g);
     }
     return rc;
 }
 
-static bool reverse_list(const sg_t *g, const sg_list_t *fwd, sg_list_t *back)
+bool sg_reverse_list(const sg_t *g, const sg_list_t *fwd, sg_list_t *back)
 {
     for (int k = fwd->n - 1; k >= 0; k--) {
         sg_use_t u = fwd->v[k];
@@ -669,19 +702,19 @@ static steady_err_t route_end(sg_t *g, xmlNodePtr node, const char *attr, int z,
                               int *np)
 {
     char *name;
-    steady_err_t rc = need_attr(g, node, attr, &name);
+    steady_err_t rc = sg_need_attr(g, node, attr, &name);
     if (rc)
         return rc;
-    *np = find_np(g, name);
+    *np = sg_find_np(g, name);
     const char *what = zone ? "zone" : "host or router";
     if (*np < 0)
         rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
                        "unknown %s in <%s> %s (%s): declare it with %s before the route", what,
-                       element_name(node), attr, name,
+                       sg_element_name(node), attr, name,
                        zone ? "<zone> or <cluster>" : "<host> or <router>");
     else if (g->np[*np].zone != z || (g->np[*np].kind == SG_ZONE) != zone)
         rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
-                       "<%s> %s (%s) is not a %s of zone %s", element_name(node), attr, name, what,
+                       "<%s> %s (%s) is not a %s of zone %s", sg_element_name(node), attr, name, what,
                        g->zones[z].id);
     xmlFree(name);
     return rc;
@@ -699,18 +732,18 @@ static bool inside(const sg_t *g, int v, int z)
 static steady_err_t gateway(sg_t *g, xmlNodePtr node, const char *attr, int zone_np, int *np)
 {
     char *name;
-    steady_err_t rc = need_attr(g, node, attr, &name);
+    steady_err_t rc = sg_need_attr(g, node, attr, &name);
     if (rc)
         return rc;
-    *np = find_np(g, name);
+    *np = sg_find_np(g, name);
     if (*np < 0 || g->np[*np].kind == SG_ZONE)
         rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
                        "unknown gateway in <%s> %s (%s): a host or router declared before the "
                        "route",
-                       element_name(node), attr, name);
+                       sg_element_name(node), attr, name);
     else if (!inside(g, *np, g->np[zone_np].sub))
         rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
-                       "gateway %s in <%s> %s is not in zone %s", name, element_name(node), attr,
+                       "gateway %s in <%s> %s is not in zone %s", name, sg_element_name(node), attr,
                        g->np[zone_np].name);
     xmlFree(name);
     return rc;
@@ -725,7 +758,7 @@ static steady_err_t read_route(sg_t *g, xmlNodePtr node, int z, bool zone)
     sg_route_t r = {.gw_src = -1, .gw_dst = -1, .line = xml_line(node)};
     sg_route_t back = r;
     steady_err_t rc;
-    if ((rc = check_attrs(g, node,
+    if ((rc = sg_check_attrs(g, node,
                           zone ? "src, dst, gw_src, gw_dst, symmetrical" : "src, dst, symmetrical")) ||
         (rc = route_end(g, node, "src", z, zone, &r.src)) ||
         (rc = route_end(g, node, "dst", z, zone, &r.dst)))
@@ -739,13 +772,14 @@ static steady_err_t read_route(sg_t *g, xmlNodePtr node, int z, bool zone)
             symmetrical = false;
         } else if (strcmp(sym, "YES") != 0 && strcmp(sym, "yes") != 0) {
             rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
-                           "bad symmetrical in <%s> (%s): expected YES or NO", element_name(node),
+                           "bad symmetrical in <%s> (%s): expected YES or NO", sg_element_name(node),
                            sym);
             goto cleanup;
         }
     }
     if ((rc = route_links(g, node, &r.links)))
         goto cleanup;
+    fit_list(&r.links);
     if (r.links.n == 0) {
         rc = xml_error(g->err, STEADY_EINVAL, g->origin, node, "route with no <link_ctn> (%s -> %s)",
                        g->np[r.src].name, g->np[r.dst].name);
@@ -763,10 +797,11 @@ static steady_err_t read_route(sg_t *g, xmlNodePtr node, int z, bool zone)
                             .gw_src = r.gw_dst,
                             .gw_dst = r.gw_src,
                             .line = r.line};
-        if (!reverse_list(g, &r.links, &back.links)) {
+        if (!sg_reverse_list(g, &r.links, &back.links)) {
             rc = oom(g);
             goto cleanup;
         }
+        fit_list(&back.links);
     }
     if (!add_route(g, z, &r)) {
         rc = oom(g);
@@ -787,318 +822,6 @@ cleanup:
     return rc;
 }
 
-/* ---- stars: <cluster>, and routing="Cluster" --------------------------------------- */
-
-/* SimGrid's radicals: "0-7,9,12-15" (explodesRadical). */
-static steady_err_t radicals(sg_t *g, xmlNodePtr node, const char *text, long **out, int *n)
-{
-    *out = NULL;
-    *n = 0;
-    int cap = 0;
-    for (const char *s = text;;) {
-        char *end;
-        long a = strtol(s, &end, 10), b = a;
-        bool ok = end != s && a >= 0 && a <= INT32_MAX;
-        if (ok && *end == '-') {
-            const char *t = end + 1;
-            b = strtol(t, &end, 10);
-            ok = end != t && b >= 0 && b <= INT32_MAX;
-        }
-        if (!ok || (*end != ',' && *end != '\0')) {
-            free(*out);
-            *out = NULL;
-            return xml_error(g->err, STEADY_EPARSE, g->origin, node,
-                             "malformed radical in <%s> (%s): expected numbers and ranges such "
-                             "as 0-7,9,12-15",
-                             element_name(node), text);
-        }
-        if (b - a > 10000000 - *n) {
-            free(*out);
-            *out = NULL;
-            return xml_error(g->err, STEADY_EINVAL, g->origin, node,
-                             "radical in <%s> (%s) has more than 10^7 hosts", element_name(node),
-                             text);
-        }
-        for (long i = a; i <= b; i++) {
-            if (*n == cap) {
-                cap = cap ? 2 * cap : 64;
-                long *nn = realloc(*out, (size_t)cap * sizeof *nn);
-                if (!nn) {
-                    free(*out);
-                    *out = NULL;
-                    return oom(g);
-                }
-                *out = nn;
-            }
-            (*out)[(*n)++] = i;
-        }
-        if (*end == '\0')
-            return STEADY_OK;
-        s = end + 1;
-    }
-}
-
-/* A host of a star with its links up (in order) and down (reversed, the
- * other half of SPLITDUPLEX links), as StarZone::add_route with
- * symmetrical routes builds them. */
-static steady_err_t star_host(sg_t *g, int z, int v, const sg_list_t *up)
-{
-    sg_zone_t *zz = &g->zones[z];
-    int vid = g->np[v].vid;
-    if (!sg_list_append(&zz->up[vid], up) || !reverse_list(g, up, &zz->down[vid]))
-        return oom(g);
-    return STEADY_OK;
-}
-
-/* A <cluster> of topology FLAT: a star zone of hosts prefix RADICAL suffix,
- * each with a private link (and a limiter), an optional backbone, and a
- * router (sg_platf_new_cluster_flat). */
-static steady_err_t read_cluster(sg_t *g, xmlNodePtr node, int parent)
-{
-    static const char *const attrs =
-        "id, prefix, suffix, radical, speed, core, bw, lat, sharing_policy, topology, "
-        "topo_parameters, bb_bw, bb_lat, bb_sharing_policy, router_id, limiter_link, "
-        "loopback_bw, loopback_lat";
-    char *id = NULL, *prefix = NULL, *suffix = NULL, *radical = NULL, *speeds = NULL,
-         *bw_text = NULL, *lat_text = NULL, *topology = NULL, *core = NULL, *router_id = NULL;
-    long *rad = NULL;
-    int nrad = 0;
-    char *name = NULL;
-    sg_list_t up = {0};
-    steady_err_t rc;
-    double bw, lat, bb_bw = 0, bb_lat = 0, limiter = 0, loop_bw = 0, loop_lat = 0, speed = 0;
-    bool has_bb_bw, has_bb_lat, has_limiter, has_lbw, has_llat;
-    steady_sharing_t sharing, bb_sharing;
-    if ((rc = check_attrs(g, node, attrs)) || (rc = need_attr(g, node, "id", &id)) ||
-        (rc = need_attr(g, node, "prefix", &prefix)) ||
-        (rc = need_attr(g, node, "suffix", &suffix)) ||
-        (rc = need_attr(g, node, "radical", &radical)) ||
-        (rc = need_attr(g, node, "speed", &speeds)) || (rc = need_attr(g, node, "bw", &bw_text)) ||
-        (rc = need_attr(g, node, "lat", &lat_text)))
-        goto cleanup;
-    if ((topology = xml_attr(node, "topology")) && strcmp(topology, "FLAT") != 0) {
-        bool known = strcmp(topology, "TORUS") == 0 || strcmp(topology, "FAT_TREE") == 0 ||
-                     strcmp(topology, "DRAGONFLY") == 0;
-        rc = xml_error(g->err, known ? STEADY_EUNSUPPORTED : STEADY_EPARSE, g->origin, node,
-                       known ? "unsupported topology in <cluster> (%s): steady reads FLAT "
-                               "clusters (a switch and one private link per host)"
-                             : "unknown topology in <cluster> (%s): expected FLAT, TORUS, "
-                               "FAT_TREE or DRAGONFLY",
-                       topology);
-        goto cleanup;
-    }
-    if ((core = xml_attr(node, "core"))) {
-        char *end;
-        long c = strtol(core, &end, 10);
-        if (end == core || *end != '\0' || c < 1 || c > INT32_MAX) {
-            rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
-                           "bad core in <cluster> (%s): expected a positive integer", core);
-            goto cleanup;
-        }
-    }
-    if ((rc = speed_list(g, node, speeds, 0, &speed)) ||
-        (rc = quantity(g, node, bw_text, UNIT_BANDWIDTH, "bandwidth", &bw)) ||
-        (rc = quantity(g, node, lat_text, UNIT_TIME, "latency", &lat)) ||
-        (rc = opt_quantity(g, node, "bb_bw", UNIT_BANDWIDTH, "bandwidth", &bb_bw, &has_bb_bw)) ||
-        (rc = opt_quantity(g, node, "bb_lat", UNIT_TIME, "latency", &bb_lat, &has_bb_lat)) ||
-        (rc = opt_quantity(g, node, "limiter_link", UNIT_BANDWIDTH, "bandwidth", &limiter,
-                           &has_limiter)) ||
-        (rc = opt_quantity(g, node, "loopback_bw", UNIT_BANDWIDTH, "bandwidth", &loop_bw,
-                           &has_lbw)) ||
-        (rc = opt_quantity(g, node, "loopback_lat", UNIT_TIME, "latency", &loop_lat,
-                           &has_llat)) ||
-        (rc = sharing_policy(g, node, "sharing_policy", "SPLITDUPLEX", false, &sharing)) ||
-        (rc = sharing_policy(g, node, "bb_sharing_policy", "SHARED", true, &bb_sharing)) ||
-        (rc = radicals(g, node, radical, &rad, &nrad)) ||
-        (rc = read_props(g, node, NULL, NULL)))
-        goto cleanup;
-    (void)loop_bw; /* loopbacks carry a host's messages to itself: none in steady */
-    (void)loop_lat;
-    if (bb_lat > 0 && !has_bb_bw) {
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
-                       "bb_lat without bb_bw in <cluster> (%s): SimGrid would make a backbone "
-                       "of bandwidth 0",
-                       id);
-        goto cleanup;
-    }
-    int z = add_zone(g, node, id, SG_STAR, parent);
-    if (z < 0) {
-        rc = g->err ? g->err->code : STEADY_EINVAL;
-        goto cleanup;
-    }
-    if (parent < 0 && valid_node_name(id) && (rc = steady_platform_set_name(g->p, id, g->err)))
-        goto cleanup;
-    int bb = -1;
-    size_t cap = strlen(id) + strlen(prefix) + strlen(suffix) + 64;
-    if (!(name = malloc(cap))) {
-        rc = oom(g);
-        goto cleanup;
-    }
-    if (has_bb_bw) {
-        snprintf(name, cap, "%s_backbone", id);
-        if ((bb = add_link(g, node, name, bb_bw, bb_lat, bb_sharing)) < 0) {
-            rc = g->err ? g->err->code : STEADY_EINVAL;
-            goto cleanup;
-        }
-    }
-    for (int i = 0; i < nrad && !rc; i++) {
-        snprintf(name, cap, "%s%ld%s", prefix, rad[i], suffix);
-        int v = add_np(g, node, name, SG_HOST, z);
-        if (v < 0) {
-            rc = g->err ? g->err->code : STEADY_EINVAL;
-            break;
-        }
-        g->np[v].speed = speed;
-        up.n = 0;
-        int lim = -1, link;
-        if (has_limiter && limiter > 0) {
-            snprintf(name, cap, "%s_link_%ld_limiter", id, rad[i]);
-            lim = add_link(g, node, name, limiter, 0, STEADY_SHARED);
-        }
-        snprintf(name, cap, "%s_link_%ld", id, rad[i]);
-        link = add_link(g, node, name, bw, lat, sharing);
-        if ((has_limiter && limiter > 0 && lim < 0) || link < 0) {
-            rc = g->err ? g->err->code : STEADY_EINVAL;
-            break;
-        }
-        if ((lim >= 0 && !sg_list_push(&up, (sg_use_t){lim, false, false})) ||
-            !sg_list_push(&up, (sg_use_t){link, false, false}) ||
-            (bb >= 0 && !sg_list_push(&up, (sg_use_t){bb, false, false})))
-            rc = oom(g);
-        else
-            rc = star_host(g, z, v, &up);
-    }
-    if (rc)
-        goto cleanup;
-    if ((router_id = xml_attr(node, "router_id")) && *router_id)
-        snprintf(name, cap, "%s", router_id);
-    else
-        snprintf(name, cap, "%s%s_router%s", prefix, id, suffix);
-    int r = add_np(g, node, name, SG_ROUTER, z);
-    if (r < 0)
-        rc = g->err ? g->err->code : STEADY_EINVAL;
-    else
-        g->zones[z].router = r;
-cleanup:
-    sg_list_free(&up);
-    free(rad);
-    free(name);
-    xmlFree(id);
-    xmlFree(prefix);
-    xmlFree(suffix);
-    xmlFree(radical);
-    xmlFree(speeds);
-    xmlFree(bw_text);
-    xmlFree(lat_text);
-    xmlFree(topology);
-    xmlFree(core);
-    xmlFree(router_id);
-    return rc;
-}
-
-/* <host_link id up down> in a Cluster zone: the host's links up and down
- * (sg_platf_build_hostlink), the backbone added once the zone is read. */
-static steady_err_t read_host_link(sg_t *g, xmlNodePtr node, int z)
-{
-    char *id = NULL, *upid = NULL, *downid = NULL;
-    steady_err_t rc;
-    if ((rc = check_attrs(g, node, "id, up, down")) || (rc = need_attr(g, node, "id", &id)) ||
-        (rc = need_attr(g, node, "up", &upid)) || (rc = need_attr(g, node, "down", &downid)))
-        goto cleanup;
-    int v = find_np(g, id);
-    sg_use_t lu, ld;
-    bool fu = find_link(g, upid, &lu), fd = find_link(g, downid, &ld);
-    if (v < 0 || g->np[v].kind != SG_HOST || g->np[v].zone != z)
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
-                       "unknown host in <host_link> (%s): a host of zone %s declared before", id,
-                       g->zones[z].id);
-    else if (!fu || !fd)
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node, "unknown link in <host_link> (%s)",
-                       !fu ? upid : downid);
-    else if ((g->links[lu.link].sharing == STEADY_SPLITDUPLEX && !lu.half) ||
-             (g->links[ld.link].sharing == STEADY_SPLITDUPLEX && !ld.half))
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
-                       "SPLITDUPLEX link in <host_link> (%s): name one of its halves, %s_UP or "
-                       "%s_DOWN",
-                       !lu.half && g->links[lu.link].sharing == STEADY_SPLITDUPLEX ? upid : downid,
-                       !lu.half && g->links[lu.link].sharing == STEADY_SPLITDUPLEX ? upid : downid,
-                       !lu.half && g->links[lu.link].sharing == STEADY_SPLITDUPLEX ? upid : downid);
-    else if (g->zones[z].up[g->np[v].vid].n > 0)
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node, "second <host_link> for host %s",
-                       id);
-    else if (!sg_list_push(&g->zones[z].up[g->np[v].vid], lu) ||
-             !sg_list_push(&g->zones[z].down[g->np[v].vid], ld))
-        rc = oom(g);
-cleanup:
-    xmlFree(id);
-    xmlFree(upid);
-    xmlFree(downid);
-    return rc;
-}
-
-/* <cabinet>: hosts prefix RADICAL suffix, each with links link_NAME_UP and
- * link_NAME_DOWN (sg_platf_build_cabinet). */
-static steady_err_t read_cabinet(sg_t *g, xmlNodePtr node, int z)
-{
-    char *id = NULL, *prefix = NULL, *suffix = NULL, *radical = NULL, *speed_text = NULL,
-         *bw_text = NULL, *lat_text = NULL, *name = NULL;
-    long *rad = NULL;
-    int nrad = 0;
-    double speed, bw, lat;
-    steady_err_t rc;
-    if ((rc = check_attrs(g, node, "id, prefix, suffix, radical, speed, bw, lat")) ||
-        (rc = need_attr(g, node, "id", &id)) || (rc = need_attr(g, node, "prefix", &prefix)) ||
-        (rc = need_attr(g, node, "suffix", &suffix)) ||
-        (rc = need_attr(g, node, "radical", &radical)) ||
-        (rc = need_attr(g, node, "speed", &speed_text)) ||
-        (rc = need_attr(g, node, "bw", &bw_text)) || (rc = need_attr(g, node, "lat", &lat_text)) ||
-        (rc = quantity(g, node, speed_text, UNIT_SPEED, "speed", &speed)) ||
-        (rc = quantity(g, node, bw_text, UNIT_BANDWIDTH, "bandwidth", &bw)) ||
-        (rc = quantity(g, node, lat_text, UNIT_TIME, "latency", &lat)) ||
-        (rc = radicals(g, node, radical, &rad, &nrad)))
-        goto cleanup;
-    size_t cap = strlen(prefix) + strlen(suffix) + 64;
-    if (!(name = malloc(cap))) {
-        rc = oom(g);
-        goto cleanup;
-    }
-    for (int i = 0; i < nrad && !rc; i++) {
-        snprintf(name, cap, "%s%ld%s", prefix, rad[i], suffix);
-        int v = add_np(g, node, name, SG_HOST, z);
-        if (v < 0) {
-            rc = g->err ? g->err->code : STEADY_EINVAL;
-            break;
-        }
-        g->np[v].speed = speed;
-        char *link = malloc(strlen(name) + 16);
-        if (!link) {
-            rc = oom(g);
-            break;
-        }
-        sprintf(link, "link_%s_UP", name);
-        int lu = add_link(g, node, link, bw, lat, STEADY_SHARED);
-        sprintf(link, "link_%s_DOWN", name);
-        int ld = lu < 0 ? -1 : add_link(g, node, link, bw, lat, STEADY_SHARED);
-        free(link);
-        if (ld < 0)
-            rc = g->err ? g->err->code : STEADY_EINVAL;
-        else if (!sg_list_push(&g->zones[z].up[g->np[v].vid], (sg_use_t){lu, false, false}) ||
-                 !sg_list_push(&g->zones[z].down[g->np[v].vid], (sg_use_t){ld, false, false}))
-            rc = oom(g);
-    }
-cleanup:
-    free(rad);
-    free(name);
-    xmlFree(id);
-    xmlFree(prefix);
-    xmlFree(suffix);
-    xmlFree(radical);
-    xmlFree(speed_text);
-    xmlFree(bw_text);
-    xmlFree(lat_text);
-    return rc;
-}
-
 /* ---- <zone> and <platform> ------------------------------------------------------------ */
 
 static steady_err_t zone_prop(sg_t *g, void *ctx, const char *id, const char *value,
@@ -1114,91 +837,84 @@ static steady_err_t zone_prop(sg_t *g, void *ctx, const char *id, const char *va
     return STEADY_OK;
 }
 
-static steady_err_t read_zone(sg_t *g, xmlNodePtr node, int parent);
+/* A zone being read: its element (in the document, while its children
+ * stream by) and what it has held so far. */
+typedef struct {
+    xmlNodePtr node;
+    int zone;
+    bool leaf, inner; /* hosts, routers (and routes); zones (and zone routes) */
+} open_zone_t;
 
-/* The zone's children, in order; props first (the DTD's order). */
-static steady_err_t zone_children(sg_t *g, xmlNodePtr node, int z)
+/* A zone holds either zones (and zone routes) or hosts and routers (and
+ * routes): child c is refused when it mixes them. */
+static steady_err_t zone_mix(sg_t *g, open_zone_t *oz, xmlNodePtr c)
 {
-    steady_err_t rc = STEADY_OK;
-    bool star = g->zones[z].routing == SG_STAR;
-    bool leaf = false, inner = false;
-    for (xmlNodePtr c = node->children; c && !rc; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE)
-            continue;
-        bool is_inner = xml_is(c, "zone") || xml_is(c, "AS") || xml_is(c, "cluster") ||
-                        xml_is(c, "zoneRoute") || xml_is(c, "ASroute");
-        bool is_leaf = xml_is(c, "host") || xml_is(c, "router") || xml_is(c, "route") ||
-                       xml_is(c, "host_link") || xml_is(c, "cabinet") || xml_is(c, "backbone");
-        if ((is_inner && leaf) || (is_leaf && inner)) {
-            rc = xml_error(g->err, STEADY_EPARSE, g->origin, c,
-                           "unexpected element (<%s>) in <%s> %s: a zone holds either zones "
-                           "(and zone routes) or hosts and routers (and routes)",
-                           element_name(c), element_name(node), g->zones[z].id);
-            break;
-        }
-        inner = inner || is_inner;
-        leaf = leaf || is_leaf;
-        if (xml_is(c, "prop"))
-            continue; /* read_props below */
-        if (xml_is(c, "zone") || xml_is(c, "AS"))
-            rc = read_zone(g, c, z);
-        else if (xml_is(c, "cluster"))
-            rc = read_cluster(g, c, z);
-        else if (xml_is(c, "host"))
-            rc = read_host(g, c, z);
-        else if (xml_is(c, "router"))
-            rc = read_router(g, c, z);
-        else if (xml_is(c, "link"))
-            rc = read_link(g, c, false, z);
-        else if (star && xml_is(c, "backbone"))
-            rc = read_link(g, c, true, z);
-        else if (star && xml_is(c, "host_link"))
-            rc = read_host_link(g, c, z);
-        else if (star && xml_is(c, "cabinet"))
-            rc = read_cabinet(g, c, z);
-        else if (g->zones[z].empty && (xml_is(c, "route") || xml_is(c, "zoneRoute") ||
-                                       xml_is(c, "ASroute")))
-            rc = xml_error(g->err, STEADY_EINVAL, g->origin, c,
-                           "a route in zone %s, whose routing is None", g->zones[z].id);
-        else if (!star && xml_is(c, "route"))
-            rc = read_route(g, c, z, false);
-        else if (!star && (xml_is(c, "zoneRoute") || xml_is(c, "ASroute")))
-            rc = read_route(g, c, z, true);
-        else
-            rc = bad_element(g, c, node);
-    }
-    return rc;
-}
-
-/* A star zone read from routing="Cluster": the backbone on every host's
- * route up and down (sg_platf_cluster_set_hostlink). */
-static steady_err_t star_backbone(sg_t *g, int z)
-{
-    sg_zone_t *zz = &g->zones[z];
-    int bb = zz->backbone;
-    if (bb < 0)
-        return STEADY_OK;
-    for (int v = 0; v < zz->nvert; v++) {
-        if (zz->up[v].n == 0)
-            continue; /* no host_link: an empty route, as SimGrid's do_seal */
-        sg_list_t down = {0};
-        bool ok = sg_list_push(&zz->up[v], (sg_use_t){bb, false, false}) &&
-                  sg_list_push(&down, (sg_use_t){bb, false, false}) &&
-                  sg_list_append(&down, &zz->down[v]);
-        sg_list_free(&zz->down[v]);
-        zz->down[v] = down;
-        if (!ok)
-            return oom(g);
-    }
+    bool is_inner = xml_is(c, "zone") || xml_is(c, "AS") || xml_is(c, "cluster") ||
+                    xml_is(c, "zoneRoute") || xml_is(c, "ASroute");
+    bool is_leaf = xml_is(c, "host") || xml_is(c, "router") || xml_is(c, "route") ||
+                   xml_is(c, "host_link") || xml_is(c, "cabinet") || xml_is(c, "backbone");
+    if ((is_inner && oz->leaf) || (is_leaf && oz->inner))
+        return xml_error(g->err, STEADY_EPARSE, g->origin, c,
+                         "unexpected element (<%s>) in <%s> %s: a zone holds either zones "
+                         "(and zone routes) or hosts and routers (and routes)",
+                         sg_element_name(c), sg_element_name(oz->node), g->zones[oz->zone].id);
+    oz->inner = oz->inner || is_inner;
+    oz->leaf = oz->leaf || is_leaf;
     return STEADY_OK;
 }
 
-static steady_err_t read_zone(sg_t *g, xmlNodePtr node, int parent)
+/* A child of zone z (its element `node`), streamed: complete, in the
+ * file's order. */
+static steady_err_t zone_child(sg_t *g, open_zone_t *oz, xmlNodePtr c)
+{
+    int z = oz->zone;
+    xmlNodePtr node = oz->node;
+    bool star = g->zones[z].routing == SG_STAR;
+    steady_err_t rc = zone_mix(g, oz, c);
+    if (rc)
+        return rc;
+    if (xml_is(c, "prop")) { /* the zone's props: steady_routes */
+        char *pid = NULL, *value = NULL;
+        if (!(rc = sg_check_attrs(g, c, "id, value")) && !(rc = sg_need_attr(g, c, "id", &pid)) &&
+            !(rc = sg_need_attr(g, c, "value", &value)))
+            rc = zone_prop(g, &z, pid, value, c);
+        xmlFree(pid);
+        xmlFree(value);
+    } else if (xml_is(c, "cluster"))
+        rc = sg_read_cluster(g, c, z);
+    else if (xml_is(c, "host"))
+        rc = read_host(g, c, z);
+    else if (xml_is(c, "router"))
+        rc = read_router(g, c, z);
+    else if (xml_is(c, "link"))
+        rc = read_link(g, c, false, z);
+    else if (star && xml_is(c, "backbone"))
+        rc = read_link(g, c, true, z);
+    else if (star && xml_is(c, "host_link"))
+        rc = sg_read_host_link(g, c, z);
+    else if (star && xml_is(c, "cabinet"))
+        rc = sg_read_cabinet(g, c, z);
+    else if (g->zones[z].empty &&
+             (xml_is(c, "route") || xml_is(c, "zoneRoute") || xml_is(c, "ASroute")))
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, c,
+                       "a route in zone %s, whose routing is None", g->zones[z].id);
+    else if (!star && xml_is(c, "route"))
+        rc = read_route(g, c, z, false);
+    else if (!star && (xml_is(c, "zoneRoute") || xml_is(c, "ASroute")))
+        rc = read_route(g, c, z, true);
+    else
+        rc = sg_bad_element(g, c, node);
+    return rc;
+}
+
+/* A <zone> (or <AS>) opens, its attributes read; its children follow,
+ * streamed (zone_child), then read_zone_end. */
+static steady_err_t read_zone_start(sg_t *g, xmlNodePtr node, int parent, int *out)
 {
     char *id = NULL, *routing = NULL;
     steady_err_t rc;
-    if ((rc = check_attrs(g, node, "id, routing")) || (rc = need_attr(g, node, "id", &id)) ||
-        (rc = need_attr(g, node, "routing", &routing)))
+    if ((rc = sg_check_attrs(g, node, "id, routing")) || (rc = sg_need_attr(g, node, "id", &id)) ||
+        (rc = sg_need_attr(g, node, "routing", &routing)))
         goto cleanup;
     static const struct {
         const char *name;
@@ -1230,44 +946,41 @@ static steady_err_t read_zone(sg_t *g, xmlNodePtr node, int parent)
             rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
                            "unknown routing in <%s> (%s): SimGrid's routing names are "
                            "case-sensitive: %s",
-                           element_name(node), routing, spelt);
+                           sg_element_name(node), routing, spelt);
         else
             rc = xml_error(g->err, is_known ? STEADY_EUNSUPPORTED : STEADY_EPARSE, g->origin,
                            node,
                            "%s routing in <%s> (%s): steady reads Full, Floyd, Dijkstra, "
                            "DijkstraCache, Cluster and None zones",
-                           is_known ? "unsupported" : "unknown", element_name(node), routing);
+                           is_known ? "unsupported" : "unknown", sg_element_name(node), routing);
         goto cleanup;
     }
-    int z = add_zone(g, node, id, known[k].routing, parent);
+    int z = sg_add_zone(g, node, id, known[k].routing, parent);
     if (z < 0) {
         rc = g->err ? g->err->code : STEADY_EINVAL;
         goto cleanup;
     }
+    *out = z;
     g->zones[z].cached = known[k].cached;
     g->zones[z].empty = strcasecmp(routing, "None") == 0;
     if (parent < 0 && valid_node_name(id) && (rc = steady_platform_set_name(g->p, id, g->err)))
         goto cleanup;
-    for (xmlNodePtr c = node->children; c && !rc; c = c->next)
-        if (xml_is(c, "prop")) {
-            char *pid = NULL, *value = NULL;
-            if (!(rc = check_attrs(g, c, "id, value")) && !(rc = need_attr(g, c, "id", &pid)) &&
-                !(rc = need_attr(g, c, "value", &value)))
-                rc = zone_prop(g, &z, pid, value, c);
-            xmlFree(pid);
-            xmlFree(value);
-        }
-    if (!rc)
-        rc = zone_children(g, node, z);
-    if (!rc && g->zones[z].routing == SG_STAR)
-        rc = star_backbone(g, z);
-    if (!rc && g->zones[z].nvert == 0)
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
-                       "empty zone: no <host>, <router>, <cluster> or <zone> in <%s> (%s)",
-                       element_name(node), id);
 cleanup:
     xmlFree(id);
     xmlFree(routing);
+    return rc;
+}
+
+/* The zone's end: a star's backbone, and a zone must hold something. */
+static steady_err_t read_zone_end(sg_t *g, xmlNodePtr node, int z)
+{
+    steady_err_t rc = STEADY_OK;
+    if (g->zones[z].routing == SG_STAR)
+        rc = sg_star_backbone(g, z);
+    if (!rc && g->zones[z].nvert == 0)
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                       "empty zone: no <host>, <router>, <cluster> or <zone> in <%s> (%s)",
+                       sg_element_name(node), g->zones[z].id);
     return rc;
 }
 
@@ -1300,10 +1013,11 @@ static steady_err_t check_version(sg_t *g, xmlNodePtr root)
 
 static void sg_free(sg_t *g)
 {
-    for (int k = 0; k < g->nlinks; k++)
-        free(g->links[k].id);
-    for (int k = 0; k < g->nnp; k++)
-        free(g->np[k].name);
+    while (g->strings) {
+        sg_block_t *b = g->strings;
+        g->strings = b->next;
+        free(b);
+    }
     for (int i = 0; i < g->nzones; i++) {
         sg_zone_t *z = &g->zones[i];
         for (int r = 0; r < z->nroutes; r++)
@@ -1317,6 +1031,8 @@ static void sg_free(sg_t *g)
         free(z->routes);
         free(z->up);
         free(z->down);
+        free(z->bystart);
+        free(z->byvert);
         free(z->table);
         free(z->pred);
         free(z->cost);
@@ -1328,50 +1044,130 @@ static void sg_free(sg_t *g)
     free(g->links);
     free(g->np);
     free(g->zones);
-    xmlHashFree(g->link_index, NULL);
-    xmlHashFree(g->np_index, NULL);
+    strmap_free(&g->link_index);
+    strmap_free(&g->np_index);
 }
 
-steady_err_t parse_simgrid(xmlDocPtr doc, const char *origin, steady_platform_t *p,
+/* ---- the stream ------------------------------------------------------------------------ */
+
+/* The document as it streams by (xml_parse): the <platform> root and the
+ * zones being read are elements of the document, every other element a
+ * streamed child of one of them, read whole once complete and forgotten. */
+typedef struct {
+    sg_t *g;
+    xmlNodePtr root;
+    xmlNodePtr top;    /* the top-level zone or cluster, once met */
+    open_zone_t *open; /* the zones being read, outermost first */
+    int nopen, capopen;
+} stream_t;
+
+static bool is_zone(xmlNodePtr e)
+{
+    return xml_is(e, "zone") || xml_is(e, "AS");
+}
+
+/* The root and the zones stream their children, except zones. */
+static bool streams(void *ctx, xmlNodePtr parent, const xmlChar *child)
+{
+    stream_t *st = ctx;
+    if (parent != st->root && !is_zone(parent))
+        return false;
+    return !child ||
+           (strcmp((const char *)child, "zone") != 0 && strcmp((const char *)child, "AS") != 0);
+}
+
+/* A second top-level zone (or cluster): SimGrid wants one. */
+static steady_err_t second_top(sg_t *g, xmlNodePtr c)
+{
+    char *id = xml_attr(c, "id");
+    steady_err_t rc = xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, c,
+                                "more than one top-level zone (%s): SimGrid wants one zone "
+                                "around all the others",
+                                id ? id : sg_element_name(c));
+    xmlFree(id);
+    return rc;
+}
+
+/* An element opens: the root (its version), or a zone. */
+static steady_err_t element_start(void *ctx, xmlNodePtr e)
+{
+    stream_t *st = ctx;
+    sg_t *g = st->g;
+    if (!st->root) {
+        st->root = e;
+        if (!xml_is(e, "platform"))
+            return xml_error(g->err, STEADY_EPARSE, g->origin, e,
+                             "not a SimGrid platform (<%s>): expected a <platform> root element",
+                             sg_element_name(e));
+        steady_err_t rc = sg_check_attrs(g, e, "version");
+        return rc ? rc : check_version(g, e);
+    }
+    bool in_zone = st->nopen > 0 && e->parent == st->open[st->nopen - 1].node;
+    if (!is_zone(e) || (e->parent != st->root && !in_zone))
+        return STEADY_OK; /* inside a streamed child: read with it */
+    int parent = -1, z = -1;
+    if (e->parent == st->root) {
+        if (st->top)
+            return second_top(g, e);
+        st->top = e;
+    } else {
+        open_zone_t *oz = &st->open[st->nopen - 1];
+        steady_err_t rc = zone_mix(g, oz, e);
+        if (rc)
+            return rc;
+        parent = oz->zone;
+    }
+    if (!array_grow((void **)&st->open, &st->capopen, st->nopen + 1, sizeof *st->open, 8))
+        return oom(g);
+    steady_err_t rc = read_zone_start(g, e, parent, &z);
+    if (!rc)
+        st->open[st->nopen++] = (open_zone_t){.node = e, .zone = z};
+    return rc;
+}
+
+/* An element is complete: a streamed child of the root or of a zone, a
+ * zone, or the root. */
+static steady_err_t element_end(void *ctx, xmlNodePtr e)
+{
+    stream_t *st = ctx;
+    sg_t *g = st->g;
+    if (e == st->root) {
+        if (!st->top)
+            return xml_error(g->err, STEADY_EINVAL, g->origin, e,
+                             "empty platform: no <zone> in <platform>");
+        return STEADY_OK;
+    }
+    if (st->nopen > 0 && e == st->open[st->nopen - 1].node) {
+        int z = st->open[--st->nopen].zone;
+        steady_err_t rc = read_zone_end(g, e, z);
+        xml_drop(e);
+        return rc;
+    }
+    if (st->nopen > 0 && e->parent == st->open[st->nopen - 1].node)
+        return zone_child(g, &st->open[st->nopen - 1], e);
+    if (e->parent != st->root || xml_is(e, "config") || xml_is(e, "prop"))
+        return STEADY_OK; /* <config> tunes SimGrid's models */
+    if (!xml_is(e, "cluster"))
+        return sg_bad_element(g, e, st->root);
+    if (st->top)
+        return second_top(g, e);
+    st->top = e; /* gone once read: only compared with */
+    return sg_read_cluster(g, e, -1);
+}
+
+steady_err_t parse_simgrid(const source_t *src, const char *origin, steady_platform_t *p,
                            steady_error_t *err)
 {
-    sg_t g = {.origin = origin, .p = p, .err = err};
-    xmlNodePtr root = xmlDocGetRootElement(doc);
-    if (!root)
-        return steady_error_set(err, STEADY_EPARSE, "%s:1: empty XML document", origin);
-    if (!xml_is(root, "platform"))
-        return xml_error(err, STEADY_EPARSE, origin, root,
-                         "not a SimGrid platform (<%s>): expected a <platform> root element",
-                         element_name(root));
-    g.link_index = xmlHashCreate(64);
-    g.np_index = xmlHashCreate(64);
-    if (!g.link_index || !g.np_index) {
-        sg_free(&g);
-        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
-    }
-    steady_err_t rc = check_attrs(&g, root, "version");
-    if (!rc)
-        rc = check_version(&g, root);
-    xmlNodePtr zone = NULL;
-    for (xmlNodePtr c = root->children; c && !rc; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE || xml_is(c, "config") || xml_is(c, "prop"))
-            continue; /* <config> tunes SimGrid's models; comments and text are ignored */
-        if (!xml_is(c, "zone") && !xml_is(c, "AS") && !xml_is(c, "cluster")) {
-            rc = bad_element(&g, c, root);
-        } else if (zone) {
-            char *id = xml_attr(c, "id");
-            rc = xml_error(err, STEADY_EUNSUPPORTED, origin, c,
-                           "more than one top-level zone (%s): SimGrid wants one zone around "
-                           "all the others",
-                           id ? id : element_name(c));
-            xmlFree(id);
-        } else {
-            zone = c;
-            rc = xml_is(c, "cluster") ? read_cluster(&g, c, -1) : read_zone(&g, c, -1);
-        }
-    }
-    if (!rc && !zone)
-        rc = xml_error(err, STEADY_EINVAL, origin, root, "empty platform: no <zone> in <platform>");
+    sg_t g = {.origin = origin,
+              .p = p,
+              .err = err,
+              .progress = src->progress,
+              .progress_ctx = src->progress_ctx};
+    stream_t st = {.g = &g};
+    xml_handlers_t h = {
+        .start = element_start, .end = element_end, .ctx = &st, .streams = streams};
+    steady_err_t rc = xml_parse(src, origin, &h, NULL, err);
+    free(st.open);
     if (!rc)
         rc = sg_seal(&g);
     if (!rc)

@@ -83,6 +83,78 @@ static const char *npname(const sg_t *g, int np)
 
 /* ---- sealing: the routing tables --------------------------------------------- */
 
+/* The declared routes by source vertex, then destination vertex, then
+ * declaration order (two stable counting sorts: O(vertices + routes)), and
+ * the first duplicate (the earliest route that repeats an earlier one's
+ * ends), as a table filled in declaration order would meet it. */
+static steady_err_t seal_index(sg_t *g, sg_zone_t *z)
+{
+    int n = z->nvert, nr = z->nroutes;
+    int *tmp = malloc((size_t)(nr ? nr : 1) * sizeof *tmp);
+    int *count = calloc((size_t)n + 1, sizeof *count);
+    z->bystart = calloc((size_t)n + 1, sizeof *z->bystart);
+    z->byvert = malloc((size_t)(nr ? nr : 1) * sizeof *z->byvert);
+    if (!tmp || !count || !z->bystart || !z->byvert) {
+        free(tmp);
+        free(count);
+        return oom(g);
+    }
+    /* by destination */
+    for (int r = 0; r < nr; r++)
+        count[g->np[z->routes[r].dst].vid + 1]++;
+    for (int v = 0; v < n; v++)
+        count[v + 1] += count[v];
+    for (int r = 0; r < nr; r++)
+        tmp[count[g->np[z->routes[r].dst].vid]++] = r;
+    /* then, stably, by source */
+    for (int r = 0; r < nr; r++)
+        z->bystart[g->np[z->routes[r].src].vid + 1]++;
+    for (int v = 0; v < n; v++)
+        z->bystart[v + 1] += z->bystart[v];
+    memcpy(count, z->bystart, (size_t)n * sizeof *count);
+    for (int k = 0; k < nr; k++) {
+        int r = tmp[k];
+        z->byvert[count[g->np[z->routes[r].src].vid]++] = r;
+    }
+    free(count);
+    free(tmp);
+    int dup = -1, first = -1; /* the earliest repeating route, and the route it repeats */
+    for (int k = 1, head = 0; k < nr; k++) {
+        const sg_route_t *a = &z->routes[z->byvert[k - 1]], *b = &z->routes[z->byvert[k]];
+        if (a->src != b->src || a->dst != b->dst) {
+            head = k;
+        } else if (dup < 0 || z->byvert[k] < dup) {
+            dup = z->byvert[k];
+            first = z->byvert[head];
+        }
+    }
+    if (dup >= 0) {
+        const sg_route_t *rt = &z->routes[dup];
+        return steady_error_set(
+            g->err, STEADY_EINVAL,
+            "%s:%ld: duplicate route from %s to %s: already declared at line %ld (routes are "
+            "symmetrical unless they say symmetrical=\"NO\")",
+            g->origin, rt->line, npname(g, rt->src), npname(g, rt->dst), z->routes[first].line);
+    }
+    return STEADY_OK;
+}
+
+int sg_declared_route(const sg_t *g, const sg_zone_t *z, int va, int vb)
+{
+    /* binary search among the routes from va, sorted by destination */
+    int lo = z->bystart[va], hi = z->bystart[va + 1];
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        int r = z->byvert[mid];
+        if (g->np[z->routes[r].dst].vid < vb)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < z->bystart[va + 1] && g->np[z->routes[z->byvert[lo]].dst].vid == vb ? z->byvert[lo] : -1;
+}
+
+/* Floyd's dense table of direct routes (after seal_index: no duplicate). */
 static steady_err_t seal_table(sg_t *g, sg_zone_t *z)
 {
     size_t n = (size_t)z->nvert;
@@ -93,15 +165,7 @@ static steady_err_t seal_table(sg_t *g, sg_zone_t *z)
         z->table[k] = -1;
     for (int r = 0; r < z->nroutes; r++) {
         const sg_route_t *rt = &z->routes[r];
-        size_t at = (size_t)g->np[rt->src].vid * n + (size_t)g->np[rt->dst].vid;
-        if (z->table[at] >= 0)
-            return steady_error_set(
-                g->err, STEADY_EINVAL,
-                "%s:%ld: duplicate route from %s to %s: already declared at line %ld (routes are "
-                "symmetrical unless they say symmetrical=\"NO\")",
-                g->origin, rt->line, npname(g, rt->src), npname(g, rt->dst),
-                z->routes[z->table[at]].line);
-        z->table[at] = r;
+        z->table[(size_t)g->np[rt->src].vid * n + (size_t)g->np[rt->dst].vid] = r;
     }
     return STEADY_OK;
 }
@@ -169,8 +233,13 @@ steady_err_t sg_seal(sg_t *g)
     for (int i = 0; i < g->nzones && !rc; i++) {
         sg_zone_t *z = &g->zones[i];
         switch (z->routing) {
-        case SG_FULL: rc = seal_table(g, z); break;
-        case SG_FLOYD: rc = seal_floyd(g, z); break;
+        case SG_FULL: rc = seal_index(g, z); break;
+        case SG_FLOYD:
+            /* a steady_routes=edges zone reads its routes as edges: no
+             * Floyd tables (quadratic in memory, cubic in time) */
+            if (!(rc = seal_index(g, z)) && !z->edges)
+                rc = seal_floyd(g, z);
+            break;
         case SG_DIJKSTRA: rc = seal_dijkstra(g, z); break;
         case SG_STAR: break;
         }
@@ -304,7 +373,7 @@ steady_err_t sg_local_route(sg_t *g, int zone, int a, int b, sg_list_t *out, int
         *found = true;
         return star_route(g, z, a, b, out);
     case SG_FULL: {
-        int r = z->table[(size_t)va * n + (size_t)vb];
+        int r = sg_declared_route(g, z, va, vb);
         if (r < 0)
             return STEADY_OK;
         *found = true;

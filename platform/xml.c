@@ -5,9 +5,12 @@
  */
 #include "internal.h"
 
+#include "../common/file.h"
+
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,7 +21,9 @@
  * cause, later ones are consequences, so only the first is kept. */
 typedef struct {
     bool seen;
-    int line, col;
+    int line, col, code;
+    bool at_end; /* raised once the last chunk was given */
+    bool last;   /* the last chunk is being parsed */
     char msg[256];
 } first_error_t;
 
@@ -28,6 +33,8 @@ static void keep_first_error(void *ctx, xmlErrorPtr e)
     if (fe->seen || !e || e->level < XML_ERR_ERROR)
         return;
     fe->seen = true;
+    fe->code = e->code;
+    fe->at_end = fe->last;
     fe->line = e->line;
     fe->col = e->int2;
     snprintf(fe->msg, sizeof fe->msg, "%s", e->message ? e->message : "unknown error");
@@ -223,10 +230,26 @@ static steady_err_t oom(steady_error_t *err)
     return steady_error_set(err, STEADY_ENOMEM, "out of memory");
 }
 
-/* True when node is, or is inside, a streamed child. */
+/* True when node is, or is inside, a streamed child, or is an element
+ * whose children are streamed: text directly under it is dropped. */
 static bool streamed(const parse_state_t *st, xmlNodePtr node)
 {
-    return node && st->h->under && (node == *st->h->under || in_arena(node));
+    if (!node)
+        return false;
+    if (in_arena(node) || (st->h->under && node == *st->h->under))
+        return true;
+    return st->h->streams && st->h->streams(st->h->ctx, node, NULL);
+}
+
+/* True when the element `name` opening under parent is built in the arena:
+ * inside a streamed child, or a child that the handlers stream. */
+static bool streamed_child(const parse_state_t *st, xmlNodePtr parent, const xmlChar *name)
+{
+    if (!parent)
+        return false;
+    if (in_arena(parent) || (st->h->under && parent == *st->h->under))
+        return true;
+    return st->h->streams && st->h->streams(st->h->ctx, parent, name);
 }
 
 /* False (and the parser stopped) once an error is known: later events are
@@ -251,7 +274,7 @@ static void start_element(void *ctx, const xmlChar *localname, const xmlChar *pr
     xmlParserCtxtPtr ctxt = ctx;
     parse_state_t *st = ctxt->_private;
     xmlNodePtr parent = ctxt->node, e;
-    if (streamed(st, parent)) {
+    if (streamed_child(st, parent, localname)) {
         if (!(ctxt->loadsubset & XML_COMPLETE_ATTRS))
             nb_attributes -= nb_defaulted; /* as xmlSAX2StartElementNs does */
         e = arena_element(&st->arena, ctxt, parent, localname, nb_attributes, attributes);
@@ -364,19 +387,69 @@ static void entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar 
     xmlStopParser(ctxt);
 }
 
-steady_err_t xml_parse(const char *text, size_t len, const char *origin, const xml_handlers_t *h,
+/* Handlers that stream every element: nothing is kept. */
+static bool stream_all(void *ctx, xmlNodePtr parent, const xmlChar *child)
+{
+    (void)ctx;
+    (void)parent;
+    (void)child;
+    return true;
+}
+
+/* The first error of the whole text parsed at once, with every element
+ * streamed (no memory kept), into *fe; false when there is none or memory
+ * runs out. */
+static bool whole_parse_error(const char *text, size_t len, first_error_t *fe)
+{
+    xml_handlers_t all = {.streams = stream_all};
+    parse_state_t st = {.h = &all};
+    xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(text, (int)len);
+    if (!ctxt)
+        return false;
+    xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING |
+                                XML_PARSE_NOBLANKS | XML_PARSE_COMPACT);
+    ctxt->_private = &st;
+    ctxt->sax->startElementNs = start_element;
+    ctxt->sax->endElementNs = end_element;
+    ctxt->sax->characters = characters;
+    ctxt->sax->cdataBlock = cdata_block;
+    ctxt->sax->comment = comment;
+    ctxt->sax->processingInstruction = instruction;
+    ctxt->sax->reference = reference;
+    xmlSetStructuredErrorFunc(&st.fe, keep_first_error);
+    xmlParseDocument(ctxt);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    arena_free(&st.arena);
+    xmlFreeDoc(ctxt->myDoc);
+    ctxt->myDoc = NULL;
+    xmlFreeParserCtxt(ctxt);
+    if (!st.fe.seen)
+        return false;
+    *fe = st.fe;
+    return true;
+}
+
+steady_err_t xml_parse(const source_t *src, const char *origin, const xml_handlers_t *h,
                        xmlDocPtr *doc, steady_error_t *err)
 {
     if (doc)
         *doc = NULL;
-    if (len > (size_t)INT32_MAX)
+    if ((src->file ? src->size : src->len) > (size_t)INT32_MAX)
         return steady_error_set(err, STEADY_EINPUT, "%s: file too large for the XML parser",
                                 origin);
     static const xml_handlers_t none = {0};
     parse_state_t st = {.h = h ? h : &none, .origin = origin, .err = err};
-    xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(text, (int)len);
-    if (!ctxt)
+    /* a push parser fed the text in chunks: libxml2 holds a chunk at a time
+     * (xmlCreateMemoryParserCtxt would first copy the whole text, as much
+     * memory again as the file), and the chunks mark the progress */
+    enum { CHUNK = 1 << 20 };
+    char *buf = src->file ? malloc(CHUNK) : NULL;
+    xmlParserCtxtPtr ctxt =
+        !src->file || buf ? xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, NULL) : NULL;
+    if (!ctxt) {
+        free(buf);
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    }
     /* no network, no DTD loading: a platform file cannot make the reader
      * fetch or include anything; no text nodes for the blanks between
      * elements, which no reader looks at */
@@ -392,9 +465,54 @@ steady_err_t xml_parse(const char *text, size_t len, const char *origin, const x
     ctxt->sax->reference = reference;
     ctxt->sax->entityDecl = entity_decl;
     xmlSetStructuredErrorFunc(&st.fe, keep_first_error);
-    xmlParseDocument(ctxt);
+    size_t at = 0, total = src->file ? src->size : src->len;
+    steady_err_t io = STEADY_OK;
+    for (;;) {
+        const char *chunk = src->text + at;
+        size_t n = 0;
+        if (at < src->len) {
+            n = src->len - at < CHUNK ? src->len - at : CHUNK;
+        } else if (src->file) {
+            chunk = buf;
+            n = fread(buf, 1, CHUNK, src->file);
+            if (n == 0 && ferror(src->file))
+                io = steady_error_set(err, STEADY_EINPUT, "%s: cannot read (%s)", src->path,
+                                      strerror(errno));
+        }
+        if (n == 0 || io)
+            break;
+        if (src->progress)
+            src->progress(src->progress_ctx, "reading the platform", (double)at,
+                          (double)(total > at ? total : at));
+        xmlParseChunk(ctxt, chunk, (int)n, 0);
+        at += n;
+        if (st.rc || st.fe.seen || ctxt->instate == XML_PARSER_EOF)
+            break;
+    }
+    if (!io && !st.rc && !st.fe.seen && ctxt->instate != XML_PARSER_EOF) {
+        st.fe.last = true;
+        xmlParseChunk(ctxt, NULL, 0, 1);
+    }
     xmlSetStructuredErrorFunc(NULL, NULL);
+    free(buf);
     arena_free(&st.arena);
+    if (io)
+        st.rc = io;
+    if (!st.rc && st.fe.seen && st.fe.code == XML_ERR_DOCUMENT_END && st.fe.at_end) {
+        /* the push parser says a document cut short has "extra content at
+         * the end"; parsed whole, it says where the data ends and which
+         * element is open, as a reader expects */
+        first_error_t fe = st.fe;
+        char *text = NULL;
+        size_t len = 0;
+        steady_error_t ignored = {0};
+        if (!src->file)
+            whole_parse_error(src->text, src->len, &fe);
+        else if (!read_file(src->path, &text, &len, &ignored))
+            whole_parse_error(text, len, &fe);
+        free(text);
+        st.fe = fe;
+    }
     xmlDocPtr d = ctxt->myDoc;
     bool well_formed = ctxt->wellFormed;
     ctxt->myDoc = NULL;
@@ -420,7 +538,8 @@ steady_err_t xml_parse(const char *text, size_t len, const char *origin, const x
 steady_err_t xml_read(const char *text, size_t len, const char *origin, xmlDocPtr *doc,
                       steady_error_t *err)
 {
-    return xml_parse(text, len, origin, NULL, doc, err);
+    source_t src = {.text = text, .len = len};
+    return xml_parse(&src, origin, NULL, doc, err);
 }
 
 xmlNodePtr xml_keep(xmlNodePtr node)

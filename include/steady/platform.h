@@ -47,6 +47,7 @@
 #include <stdio.h>
 
 #include "steady/error.h"
+#include "steady/progress.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -333,6 +334,22 @@ steady_err_t steady_platform_parse(const char *text, size_t len, const char *ori
 /* Reads the file at path ("-" is standard input) and parses it as above. */
 steady_err_t steady_platform_read(const char *path, steady_format_t format, steady_platform_t **out,
                                   steady_format_t *detected, steady_error_t *err);
+
+/* Options of steady_platform_read_with; zero-initialise. */
+typedef struct {
+    /* called now and then (steady/progress.h) with "reading the platform"
+     * (bytes read, of the file's size), "building the platform" (routes
+     * laid out, SimGrid files) and "checking the platform" */
+    steady_progress_fn progress;
+    void *progress_ctx;
+} steady_read_options_t;
+
+/* steady_platform_read with options (opts may be NULL).  A regular file in
+ * an XML format is parsed as it is read, a chunk at a time, never held
+ * whole in memory. */
+steady_err_t steady_platform_read_with(const char *path, steady_format_t format,
+                                       const steady_read_options_t *opts, steady_platform_t **out,
+                                       steady_format_t *detected, steady_error_t *err);
 
 /* Options of the writers; zero-initialise, then set what you need. */
 typedef struct {
