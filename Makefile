@@ -12,8 +12,16 @@
 #                   in build-fuzz/ (docs/fuzzing.md)
 #   make bench      benchmarks (ratios measured side by side, see bench/)
 #   make format     clang-format every C source and header
+#   make STEADY_CLP=1   the same, with COIN-OR Clp as a second simplex, in
+#                   build-clp/ (docs/performance.md)
 #   make clean
 
+# STEADY_CLP=1: with COIN-OR Clp as a second floating-point simplex
+# (coinor-libclp-dev; scripts/bootstrap --clp), built apart in build-clp/
+STEADY_CLP ?=
+ifneq ($(STEADY_CLP),)
+BUILD    ?= build-clp
+endif
 BUILD    ?= build
 CC       ?= cc
 MPICC    ?= mpicc
@@ -42,6 +50,10 @@ CPPFLAGS  = -Iinclude $(shell pkg-config --cflags $(PKGS))
 CFLAGS   += $(WARN) $(OPT) -MMD -MP
 LDFLAGS  += $(if $(SANITIZE),-fsanitize=address$(comma)undefined)
 LDLIBS    = $(shell pkg-config --libs $(PKGS)) -lglpk -lgmp -lm
+ifneq ($(STEADY_CLP),)
+CPPFLAGS += -DSTEADY_CLP $(shell pkg-config --cflags clp)
+LDLIBS   += $(shell pkg-config --libs clp)
+endif
 TEST_LIBS = $(shell pkg-config --libs cunit)
 comma     = ,
 
@@ -211,6 +223,6 @@ format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(FUZZ_SRC) $(RUN_SRC) $(wildcard include/steady/*.h */*.h tests/*/*.h)
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-clp
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(RUN_OBJ:.o=.d) $(MPICH_OBJ:.o=.d) $(SMPI_OBJ:.o=.d) $(MPI_OBJ:.o=.d)

@@ -107,6 +107,8 @@ enum {
     O_TIME,
     O_FROM,
     O_QUIET,
+    O_FORMULATION,
+    O_SIMPLEX,
     O_PROBLEM_END
 };
 
@@ -119,6 +121,8 @@ enum {
         {"msg-size", required_argument, NULL, O_SIZE},                                             \
         {"task-cost", required_argument, NULL, O_TASK},                                            \
         {"time-limit", required_argument, NULL, O_TIME}, {"quiet", no_argument, NULL, O_QUIET},    \
+        {"formulation", required_argument, NULL, O_FORMULATION},                                   \
+        {"simplex", required_argument, NULL, O_SIMPLEX},                                           \
     {                                                                                              \
         "from", required_argument, NULL, O_FROM                                                    \
     }

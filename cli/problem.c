@@ -29,6 +29,13 @@ const char *const problem_help =
     "                        platforms)\n"
     "  --time-limit SEC      give up (exit 1) when solving takes longer (building the\n"
     "                        LP, simplex; an exact recovery cut short is approximate)\n"
+    "  --formulation F       auto (default): scatter as one flow from the source,\n"
+    "                        gossip as one flow per source, broadcast by cut\n"
+    "                        generation, reduce pruned; full: the per-type LPs of\n"
+    "                        docs/linear-programs.md (same exact optimum, larger)\n"
+    "  --simplex S           auto (default), glpk or clp: the floating-point simplex\n"
+    "                        before the exact recovery (clp only in a build with\n"
+    "                        STEADY_CLP=1; auto takes it on large LPs)\n"
     "  --quiet               no progress line on standard error\n"
     "  --from FORMAT         platform format: auto (default), native, graphml or\n"
     "                        simgrid\n";
@@ -97,6 +104,23 @@ int problem_option(problem_args_t *a, int c, const char *arg)
     }
     case O_FROM: return parse_format(a->cmd, arg, true, &a->from) ? EXIT_OK : EXIT_USAGE;
     case O_QUIET: a->quiet = true; return EXIT_OK;
+    case O_FORMULATION: {
+        int f = steady_formulation_from_name(arg);
+        if (f < 0)
+            return usage_error(a->cmd, "--formulation takes auto or full (%s)", arg);
+        a->sopts.formulation = (steady_formulation_t)f;
+        return EXIT_OK;
+    }
+    case O_SIMPLEX: {
+        int s = steady_simplex_from_name(arg);
+        if (s < 0)
+            return usage_error(a->cmd, "--simplex takes auto, glpk or clp (%s)", arg);
+        if (s == STEADY_SIMPLEX_CLP && !steady_simplex_clp_available())
+            return usage_error(a->cmd, "--simplex clp: this steady was built without Clp (make "
+                                       "STEADY_CLP=1, with coinor-libclp-dev installed)");
+        a->sopts.simplex = (steady_simplex_t)s;
+        return EXIT_OK;
+    }
     default: return -1;
     }
 }

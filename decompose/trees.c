@@ -92,25 +92,53 @@ void steady_trees_destroy(steady_trees_t *t)
 
 /* ---- rates ---------------------------------------------------------------- */
 
-/* A copy of the solution's rates (or zeros), with each type's flow
- * contiguous so that it can be handed to trees_cancel_cycles(). */
+/* A copy of the solution's positive rates (or zeros at the same places),
+ * sparse: the sends by message type, each type's hops increasing
+ * (thop[tstart[t] .. tstart[t + 1])), the tasks by node likewise.  Memory
+ * is the solution's support, never hops x types. */
 typedef struct {
     const steady_solution_t *s;
     const steady_platform_t *p;
     const steady_hop_graph_t *g;
     int nv, nh, ntypes, ntasks;
-    mpq_t *send; /* [type * nh + hop] */
-    mpq_t *cons; /* [node * ntasks + task] */
+    int *tstart, *thop;
+    mpq_t *send;
+    int *vstart, *vtask;
+    mpq_t *cons;
 } rates_t;
 
+/* The rate of (hop, type) / (node, task), or NULL when the solution has
+ * none there (O(log) in the type's / node's support). */
 static mpq_ptr send_rate(const rates_t *r, int hop, int type)
 {
-    return r->send[(size_t)type * r->nh + hop];
+    int lo = r->tstart[type], hi = r->tstart[type + 1];
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (r->thop[mid] < hop)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->tstart[type + 1] && r->thop[lo] == hop ? r->send[lo] : NULL;
 }
 
 static mpq_ptr cons_rate(const rates_t *r, int node, int task)
 {
-    return r->cons[(size_t)node * r->ntasks + task];
+    int lo = r->vstart[node], hi = r->vstart[node + 1];
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (r->vtask[mid] < task)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->vstart[node + 1] && r->vtask[lo] == task ? r->cons[lo] : NULL;
+}
+
+/* Sign of a rate that may be absent (0). */
+static int rate_sgn(mpq_srcptr q)
+{
+    return q ? mpq_sgn(q) : 0;
 }
 
 static mpq_t *new_rationals(size_t n)
@@ -133,15 +161,23 @@ static void free_rationals(mpq_t *a, size_t n)
 
 static void rates_free(rates_t *r)
 {
-    free_rationals(r->send, (size_t)r->nh * r->ntypes);
-    free_rationals(r->cons, (size_t)r->nv * r->ntasks);
+    if (r->tstart)
+        free_rationals(r->send, (size_t)r->tstart[r->ntypes]);
+    if (r->vstart)
+        free_rationals(r->cons, (size_t)r->vstart[r->nv]);
+    free(r->tstart);
+    free(r->thop);
+    free(r->vstart);
+    free(r->vtask);
     r->send = r->cons = NULL;
+    r->tstart = r->thop = r->vstart = r->vtask = NULL;
 }
 
-/* Sets up r for s; with `load`, filled with the solution's rates, otherwise
- * zero.  False when memory runs out (r is then freed). */
+/* Sets up r for s's support; with `load`, filled with the solution's
+ * rates, otherwise zero.  False when memory runs out (r is then freed). */
 static bool rates_init(rates_t *r, const steady_solution_t *s, bool load)
 {
+    memset(r, 0, sizeof *r);
     r->s = s;
     r->p = steady_solution_platform(s);
     r->g = steady_solution_hops(s);
@@ -149,19 +185,52 @@ static bool rates_init(rates_t *r, const steady_solution_t *s, bool load)
     r->nh = steady_hop_graph_count(r->g);
     r->ntypes = steady_solution_type_count(s);
     r->ntasks = steady_solution_op(s) == STEADY_OP_REDUCE ? steady_solution_task_count(s) : 0;
-    r->send = new_rationals((size_t)r->nh * r->ntypes);
-    r->cons = new_rationals((size_t)r->nv * r->ntasks);
-    if (!r->send || !r->cons) {
+    r->tstart = calloc((size_t)r->ntypes + 1, sizeof *r->tstart);
+    r->vstart = calloc((size_t)r->nv + 1, sizeof *r->vstart);
+    if (!r->tstart || !r->vstart) {
         rates_free(r);
         return false;
     }
-    if (load) {
-        for (int t = 0; t < r->ntypes; t++)
-            for (int h = 0; h < r->nh; h++)
-                steady_solution_send(s, h, t, send_rate(r, h, t));
-        for (int v = 0; v < r->nv; v++)
-            for (int q = 0; q < r->ntasks; q++)
-                steady_solution_cons(s, v, q, cons_rate(r, v, q));
+    const int *keys;
+    const mpq_t *vals;
+    for (int h = 0; h < r->nh; h++) { /* the sends, by hop: transposed */
+        int n = steady_solution_hop_rates(s, h, &keys, &vals);
+        for (int i = 0; i < n; i++)
+            r->tstart[keys[i] + 1]++;
+    }
+    for (int t = 0; t < r->ntypes; t++)
+        r->tstart[t + 1] += r->tstart[t];
+    for (int v = 0; v < r->nv && r->ntasks > 0; v++)
+        r->vstart[v + 1] = r->vstart[v] + steady_solution_node_tasks(s, v, &keys, &vals);
+    size_t ns = (size_t)r->tstart[r->ntypes], nc = (size_t)r->vstart[r->nv];
+    r->thop = malloc((ns ? ns : 1) * sizeof *r->thop);
+    r->vtask = malloc((nc ? nc : 1) * sizeof *r->vtask);
+    r->send = new_rationals(ns);
+    r->cons = new_rationals(nc);
+    int *fill = malloc((size_t)(r->ntypes ? r->ntypes : 1) * sizeof *fill);
+    if (!r->thop || !r->vtask || !r->send || !r->cons || !fill) {
+        free(fill);
+        rates_free(r);
+        return false;
+    }
+    memcpy(fill, r->tstart, (size_t)r->ntypes * sizeof *fill);
+    for (int h = 0; h < r->nh; h++) { /* hops increasing within each type */
+        int n = steady_solution_hop_rates(s, h, &keys, &vals);
+        for (int i = 0; i < n; i++) {
+            int at = fill[keys[i]]++;
+            r->thop[at] = h;
+            if (load)
+                mpq_set(r->send[at], vals[i]);
+        }
+    }
+    free(fill);
+    for (int v = 0; v < r->nv && r->ntasks > 0; v++) {
+        int n = steady_solution_node_tasks(s, v, &keys, &vals);
+        for (int i = 0; i < n; i++) {
+            r->vtask[r->vstart[v] + i] = keys[i];
+            if (load)
+                mpq_set(r->cons[r->vstart[v] + i], vals[i]);
+        }
     }
     return true;
 }
@@ -171,9 +240,9 @@ static bool rates_init(rates_t *r, const steady_solution_t *s, bool load)
 static long positive_rates(const rates_t *r)
 {
     long n = 0;
-    for (size_t i = 0; i < (size_t)r->nh * r->ntypes; i++)
+    for (int i = 0; i < r->tstart[r->ntypes]; i++)
         n += mpq_sgn(r->send[i]) > 0;
-    for (size_t i = 0; i < (size_t)r->nv * r->ntasks; i++)
+    for (int i = 0; i < r->vstart[r->nv]; i++)
         n += mpq_sgn(r->cons[i]) > 0;
     return n;
 }
@@ -269,12 +338,25 @@ cleanup:
     return cancelled;
 }
 
+/* Per type, its flow's cycles cancelled: the type's support goes into a
+ * scratch array over the hops (zero elsewhere) and back. */
 static steady_err_t cancel_all_cycles(rates_t *r, steady_error_t *err)
 {
-    for (int t = 0; t < r->ntypes; t++)
-        if (trees_cancel_cycles(r->g, r->nv, &r->send[(size_t)t * r->nh]) < 0)
-            return steady_error_set(err, STEADY_ENOMEM, "out of memory");
-    return STEADY_OK;
+    mpq_t *flow = new_rationals((size_t)r->nh);
+    steady_err_t rc = flow ? STEADY_OK : STEADY_ENOMEM;
+    for (int t = 0; t < r->ntypes && !rc; t++) {
+        int a = r->tstart[t], b = r->tstart[t + 1];
+        for (int i = a; i < b; i++)
+            mpq_swap(flow[r->thop[i]], r->send[i]);
+        if (trees_cancel_cycles(r->g, r->nv, flow) < 0)
+            rc = STEADY_ENOMEM;
+        for (int i = a; i < b; i++) {
+            mpq_swap(flow[r->thop[i]], r->send[i]);
+            mpq_set_ui(flow[r->thop[i]], 0, 1);
+        }
+    }
+    free_rationals(flow, (size_t)r->nh);
+    return rc ? steady_error_set(err, STEADY_ENOMEM, "out of memory") : STEADY_OK;
 }
 
 /* The smallest remaining rate over the steps, subtracted from each of them. */
@@ -402,7 +484,7 @@ static steady_err_t find_tree(const rates_t *r, const reduce_t *x, finder_t *f, 
         bool found = false;
         for (int i = x->prod_start[t]; i < x->prod_start[t + 1] && !found; i++) {
             int q = x->prod[i];
-            if (mpq_sgn(cons_rate(r, v, q)) > 0) {
+            if (rate_sgn(cons_rate(r, v, q)) > 0) {
                 f->steps[f->nsteps++] = (steady_step_t){.kind = STEADY_STEP_COMPUTE,
                                                         .hop = -1,
                                                         .edge = -1,
@@ -417,7 +499,7 @@ static steady_err_t find_tree(const rates_t *r, const reduce_t *x, finder_t *f, 
         int n;
         const int *in = steady_hop_graph_in(r->g, v, &n);
         for (int i = 0; i < n && !found; i++)
-            if (mpq_sgn(send_rate(r, in[i], t)) > 0) {
+            if (rate_sgn(send_rate(r, in[i], t)) > 0) {
                 f->steps[f->nsteps++] = (steady_step_t){.kind = STEADY_STEP_SEND,
                                                         .hop = in[i],
                                                         .edge = -1,
@@ -533,7 +615,7 @@ static steady_err_t route_trees(const steady_solution_t *s, steady_trees_t *out,
                 const int *hs = steady_hop_graph_out(r.g, u, &deg);
                 e = -1;
                 for (int i = 0; i < deg && e < 0; i++)
-                    if (mpq_sgn(send_rate(&r, hs[i], t)) > 0)
+                    if (rate_sgn(send_rate(&r, hs[i], t)) > 0)
                         e = hs[i];
                 if (e >= 0) {
                     steps[n++] = (steady_step_t){.kind = STEADY_STEP_SEND,
@@ -610,27 +692,32 @@ static int step_hop(const rates_t *all, const steady_trees_t *trees, const stead
     return k;
 }
 
-/* Adds weight w of message type t on hop h to `used`. */
-static void use_hop(rates_t *used, int h, int t, const mpq_t w)
+/* Adds weight w of message type t on hop h to `used`; false when the
+ * solution has no rate there (a tree may not use it). */
+static bool use_hop(rates_t *used, int h, int t, const mpq_t w)
 {
-    mpq_add(send_rate(used, h, t), send_rate(used, h, t), w);
+    mpq_ptr q = send_rate(used, h, t);
+    if (q)
+        mpq_add(q, q, w);
+    return q != NULL;
 }
 
-/* Compares the weighted steps `used` with the rates `all` of the solution:
- * used <= all everywhere, used = all on every task, and all - used a
- * circulation (net flow 0 at every node) on every message type.  Destroys
- * `used` (it receives the difference). */
+/* Compares the weighted steps `used` with the rates `all` of the solution
+ * (both on the solution's support): used <= all everywhere, used = all on
+ * every task, and all - used a circulation (net flow 0 at every node) on
+ * every message type.  Destroys `used` (it receives the difference). */
 static steady_err_t check_usage(const rates_t *all, rates_t *used, steady_error_t *err)
 {
     char name[2 * STEADY_NAME_MAX + 2];
-    mpq_t net;
-    mpq_init(net);
+    mpq_t *net = new_rationals((size_t)all->nv);
+    if (!net)
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     steady_err_t rc = STEADY_OK;
     for (int v = 0; v < all->nv && !rc; v++)
-        for (int q = 0; q < all->ntasks && !rc; q++)
-            if (!mpq_equal(cons_rate(all, v, q), cons_rate(used, v, q))) {
+        for (int i = all->vstart[v]; i < all->vstart[v + 1] && !rc; i++)
+            if (!mpq_equal(all->cons[i], used->cons[i])) {
                 int k, l, m;
-                steady_solution_task(all->s, q, &k, &l, &m);
+                steady_solution_task(all->s, all->vtask[i], &k, &l, &m);
                 rc = steady_error_set(err, STEADY_EINTERNAL,
                                       "decomposition check: the trees do not run T(%d,%d,%d) on "
                                       "%s at its rate (a bug)",
@@ -638,34 +725,33 @@ static steady_err_t check_usage(const rates_t *all, rates_t *used, steady_error_
             }
     for (int t = 0; t < all->ntypes && !rc; t++) {
         steady_solution_type_name(all->s, t, name, sizeof name);
-        for (int h = 0; h < all->nh && !rc; h++) {
-            mpq_ptr u = send_rate(used, h, t);
-            mpq_sub(u, send_rate(all, h, t), u); /* what no tree uses */
+        for (int i = all->tstart[t]; i < all->tstart[t + 1] && !rc; i++) {
+            const steady_hop_t *h = steady_hop_graph_hop(all->g, all->thop[i]);
+            mpq_ptr u = used->send[i];
+            mpq_sub(u, all->send[i], u); /* what no tree uses */
             if (mpq_sgn(u) < 0)
                 rc = steady_error_set(
                     err, STEADY_EINTERNAL,
                     "decomposition check: the trees send %s on %s -> %s faster than the "
                     "solution (a bug)",
-                    name, node_name(all, steady_hop_graph_hop(all->g, h)->src),
-                    node_name(all, steady_hop_graph_hop(all->g, h)->dst));
+                    name, node_name(all, h->src), node_name(all, h->dst));
+            mpq_add(net[h->dst], net[h->dst], u);
+            mpq_sub(net[h->src], net[h->src], u);
         }
-        for (int v = 0; v < all->nv && !rc; v++) {
-            int n;
-            const int *hs = steady_hop_graph_in(all->g, v, &n);
-            mpq_set_ui(net, 0, 1);
-            for (int i = 0; i < n; i++)
-                mpq_add(net, net, send_rate(used, hs[i], t));
-            hs = steady_hop_graph_out(all->g, v, &n);
-            for (int i = 0; i < n; i++)
-                mpq_sub(net, net, send_rate(used, hs[i], t));
-            if (mpq_sgn(net) != 0)
-                rc = steady_error_set(err, STEADY_EINTERNAL,
-                                      "decomposition check: the rates of %s that no tree uses "
-                                      "are not a circulation at %s (a bug)",
-                                      name, node_name(all, v));
+        for (int i = all->tstart[t]; i < all->tstart[t + 1]; i++) {
+            const steady_hop_t *h = steady_hop_graph_hop(all->g, all->thop[i]);
+            for (int k = 0; k < 2; k++) {
+                int v = k ? h->src : h->dst;
+                if (mpq_sgn(net[v]) != 0 && !rc)
+                    rc = steady_error_set(err, STEADY_EINTERNAL,
+                                          "decomposition check: the rates of %s that no tree "
+                                          "uses are not a circulation at %s (a bug)",
+                                          name, node_name(all, v));
+                mpq_set_ui(net[v], 0, 1);
+            }
         }
     }
-    mpq_clear(net);
+    free_rationals(net, (size_t)all->nv);
     return rc;
 }
 
@@ -706,7 +792,8 @@ static steady_err_t check_reduce(const steady_solution_t *s, const steady_trees_
                 if (held[h->src * T + st->type]-- <= 0)
                     rc = check_failed(err, "sends a value its source does not hold", i, j);
                 held[h->dst * T + st->type]++;
-                use_hop(used, k, st->type, tr->weight);
+                if (!rc && !use_hop(used, k, st->type, tr->weight))
+                    rc = check_failed(err, "sends where the solution sends nothing", i, j);
             } else if (st->kind == STEADY_STEP_COMPUTE) {
                 if (st->node < 0 || st->node >= all->nv || st->task < 0 ||
                     st->task >= all->ntasks) {
@@ -718,8 +805,11 @@ static steady_err_t check_reduce(const steady_solution_t *s, const steady_trees_
                 if (held[base + x.left[st->task]]-- <= 0 || held[base + x.right[st->task]]-- <= 0)
                     rc = check_failed(err, "computes without both operands", i, j);
                 held[base + x.type_of[k * x.N + m]]++;
-                mpq_add(cons_rate(used, st->node, st->task), cons_rate(used, st->node, st->task),
-                        tr->weight);
+                mpq_ptr q = cons_rate(used, st->node, st->task);
+                if (q)
+                    mpq_add(q, q, tr->weight);
+                else if (!rc)
+                    rc = check_failed(err, "computes where the solution computes nothing", i, j);
             } else {
                 rc = check_failed(err, "unknown step kind", i, j);
             }
@@ -775,7 +865,8 @@ static steady_err_t check_routes(const steady_solution_t *s, const steady_trees_
                 break;
             }
             u = steady_hop_graph_hop(all->g, k)->dst;
-            use_hop(used, k, t, tr->weight);
+            if (!use_hop(used, k, t, tr->weight))
+                rc = check_failed(err, "sends where the solution sends nothing", i, j);
         }
         if (!rc && u != d)
             rc = check_failed(err, "does not end at the message's destination", i, -1);
@@ -828,7 +919,8 @@ static steady_err_t check_broadcast(const steady_solution_t *s, const steady_tre
                 break;
             }
             reached[h->dst] = true;
-            use_hop(used, k, 0, tr->weight);
+            if (!use_hop(used, k, 0, tr->weight))
+                rc = check_failed(err, "uses a hop where n(h) = 0", i, j);
         }
         for (int k = 0; k < nt && !rc; k++)
             if (!reached[targets[k]])
@@ -839,8 +931,8 @@ static steady_err_t check_broadcast(const steady_solution_t *s, const steady_tre
     int cmp = mpq_cmp(sum, tp);
     if (!rc && (cmp > 0 || (cmp < 0 && !steady_solution_is_bound(s))))
         rc = check_failed(err, "the weights do not add up to TP", -1, -1);
-    for (int h = 0; h < all->nh && !rc; h++)
-        if (mpq_cmp(send_rate(used, h, 0), send_rate(all, h, 0)) > 0)
+    for (int i = 0; i < all->tstart[all->ntypes] && !rc; i++)
+        if (mpq_cmp(used->send[i], all->send[i]) > 0)
             rc = check_failed(err, "the trees use a hop more than n(h)", -1, -1);
     mpq_clears(sum, tp, NULL);
     free(reached);

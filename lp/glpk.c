@@ -95,7 +95,7 @@ static steady_err_t load(glp_prob *P, const lp_model_t *m, steady_error_t *err)
     glp_set_obj_dir(P, GLP_MAX);
     glp_add_rows(P, m->nrows);
     for (int i = 0; i < m->nrows; i++) {
-        if (m->row_name[i])
+        if (m->row_name && m->row_name[i])
             glp_set_row_name(P, i + 1, m->row_name[i]);
         if (m->row_kind[i] == ROW_FX)
             glp_set_row_bnds(P, i + 1, GLP_FX, m->row_bound[i], m->row_bound[i]);
@@ -104,7 +104,7 @@ static steady_err_t load(glp_prob *P, const lp_model_t *m, steady_error_t *err)
     }
     glp_add_cols(P, m->ncols);
     for (int j = 0; j < m->ncols; j++) {
-        if (m->col_name[j])
+        if (m->col_name && m->col_name[j])
             glp_set_col_name(P, j + 1, m->col_name[j]);
         glp_set_col_bnds(P, j + 1, GLP_LO, 0.0, 0.0);
     }
@@ -132,10 +132,27 @@ static steady_err_t load(glp_prob *P, const lp_model_t *m, steady_error_t *err)
     return STEADY_OK;
 }
 
+/* Sets P's basis from start: its rows and columns as given (a row at
+ * bound is at its upper bound, or fixed; a column at its lower bound 0),
+ * later rows basic, later columns at 0.  The basis must be square, which
+ * holds when start's was and every later row is basic. */
+static void set_basis(glp_prob *P, const lp_model_t *m, const lp_start_t *start)
+{
+    for (int i = 0; i < m->nrows; i++) {
+        int st = GLP_BS;
+        if (i < start->nrows && start->row_stat[i] == LP_AT_BOUND)
+            st = m->row_kind[i] == ROW_FX ? GLP_NS : GLP_NU;
+        glp_set_row_stat(P, i + 1, st);
+    }
+    for (int j = 0; j < m->ncols; j++)
+        glp_set_col_stat(P, j + 1,
+                         j < start->ncols && start->col_stat[j] == LP_BASIC ? GLP_BS : GLP_NL);
+}
+
 static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_options_t *opts,
-                        lp_watch_t *watch, lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
-                        lp_status_t *col_stat, double *x, bool *accepted, const char **why,
-                        steady_error_t *err)
+                        lp_watch_t *watch, const lp_start_t *start, lp_accept_fn accept, void *ctx,
+                        lp_status_t *row_stat, lp_status_t *col_stat, double *x, bool *accepted,
+                        const char **why, steady_error_t *err)
 {
     steady_err_t lrc = load(P, m, err);
     if (lrc)
@@ -150,6 +167,11 @@ static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_opt
     parm.out_frq = 100;
     parm.presolve = GLP_OFF; /* the exact recovery needs the final basis */
     glp_scale_prob(P, GLP_SF_AUTO);
+    if (start && start->row_stat) {
+        set_basis(P, m, start);
+        if (start->dual)
+            parm.meth = GLP_DUALP;
+    }
     /* the time limit bounds the whole solve: the simplex gets what the
      * building left of it */
     if (watch && watch->deadline > 0 && !lp_watch_tick(watch, "simplex, iteration", 0, 0))
@@ -303,6 +325,7 @@ typedef struct {
     const lp_model_t *m;
     const steady_solve_options_t *opts;
     lp_watch_t *watch;
+    const lp_start_t *start;
     lp_accept_fn accept;
     void *ctx;
     lp_status_t *row_stat, *col_stat;
@@ -315,17 +338,17 @@ typedef struct {
 static steady_err_t lp_work(glp_prob *P, void *arg)
 {
     lp_args_t *a = arg;
-    return run(P, a->m, a->opts, a->watch, a->accept, a->ctx, a->row_stat, a->col_stat, a->x,
-               a->accepted, a->why, a->err);
+    return run(P, a->m, a->opts, a->watch, a->start, a->accept, a->ctx, a->row_stat, a->col_stat,
+               a->x, a->accepted, a->why, a->err);
 }
 
 steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *opts,
-                           lp_watch_t *watch, lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
-                           lp_status_t *col_stat, double *x, bool *accepted, const char **why,
-                           steady_error_t *err)
+                           lp_watch_t *watch, const lp_start_t *start, lp_accept_fn accept,
+                           void *ctx, lp_status_t *row_stat, lp_status_t *col_stat, double *x,
+                           bool *accepted, const char **why, steady_error_t *err)
 {
     *accepted = false;
-    lp_args_t a = {m, opts, watch, accept, ctx, row_stat, col_stat, x, accepted, why, err};
+    lp_args_t a = {m, opts, watch, start, accept, ctx, row_stat, col_stat, x, accepted, why, err};
     return guarded(watch, lp_work, &a, err);
 }
 
@@ -352,4 +375,27 @@ steady_err_t lp_glpk_solve_whole(const lp_model_t *m, long k, long node_limit, l
     *nodes = 0;
     whole_args_t a = {m, k, node_limit, watch, x, found, nodes, err};
     return guarded(watch, whole_work, &a, err);
+}
+
+typedef struct {
+    const lp_model_t *m;
+    const char *path;
+    steady_error_t *err;
+} write_args_t;
+
+static steady_err_t write_work(glp_prob *P, void *arg)
+{
+    write_args_t *a = arg;
+    steady_err_t rc = load(P, a->m, a->err);
+    if (rc)
+        return rc;
+    if (glp_write_lp(P, NULL, a->path) != 0)
+        return steady_error_set(a->err, STEADY_EIO, "%s: cannot write the LP", a->path);
+    return STEADY_OK;
+}
+
+steady_err_t lp_glpk_write(const lp_model_t *m, const char *path, steady_error_t *err)
+{
+    write_args_t a = {m, path, err};
+    return guarded(NULL, write_work, &a, err);
 }

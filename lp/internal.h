@@ -1,6 +1,10 @@
 /*
- * lp/internal.h — the LP module's private pieces: an exact LP model, the
- * GLPK bridge (the only file that calls glp_*), the exact recovery.
+ * lp/internal.h — the LP module's private pieces: the solution object, an
+ * exact LP model, the formulations (full.c: the per-type LPs; aggregate.c:
+ * scatter and gossip as one flow per origin; cuts.c: broadcast by cut
+ * generation), exact maximum flows (maxflow.c), the solver bridges
+ * (glpk.c, the only file that calls glp_*; clp.c, the only one that calls
+ * Clp), the exact recovery (exact.c).
  */
 #ifndef STEADY_LP_INTERNAL_H
 #define STEADY_LP_INTERNAL_H
@@ -29,6 +33,8 @@ double lp_now(void);
 bool lp_watch_tick(lp_watch_t *w, const char *stage, double done, double total);
 /* Milliseconds left before the deadline (at least 1), or 0 without one. */
 int lp_watch_left_ms(const lp_watch_t *w);
+/* The watch of a solve with these options (may be NULL), started now. */
+lp_watch_t lp_watch_of(const steady_solve_options_t *opts);
 
 /* A linear program in the form GLPK uses:
  *     maximise   x[obj]
@@ -42,15 +48,28 @@ typedef struct {
     mpq_t val;
 } lp_entry_t;
 
+/* What a column of a model stands for, so that its value can be put where
+ * the solution keeps it: TP, send(hop a, type b), cons(node a, task b),
+ * the broadcast flow x(hop a, target b), or a formulation's own variable
+ * (an aggregated flow on hop a of origin b, n(h) of hop a). */
+typedef enum { COL_OTHER = 0, COL_TP, COL_SEND, COL_CONS, COL_FLOW, COL_AGG } col_kind_t;
+
+typedef struct {
+    unsigned char kind; /* col_kind_t */
+    int a, b;
+} lp_col_t;
+
 typedef struct {
     int nrows, ncols, nnz;
     int row_cap, col_cap, nnz_cap;
     row_kind_t *row_kind;
     int *row_bound; /* bounds are 0 or 1 in every steady LP */
     char **row_name, **col_name;
+    lp_col_t *col; /* what each column stands for */
     lp_entry_t *a;
-    int obj;  /* the TP column */
-    bool oom; /* an allocation failed while building */
+    int obj;    /* the TP column */
+    bool names; /* name rows and columns (only --write-lp needs them) */
+    bool oom;   /* an allocation failed while building */
     /* building stops (every add is ignored) once the watch has expired */
     lp_watch_t *watch;
     unsigned ticks;
@@ -65,20 +84,34 @@ void lp_model_init(lp_model_t *m);
 steady_err_t lp_check_ranges(const steady_platform_t *p, double msg_size, double task_cost,
                              steady_error_t *err);
 void lp_model_free(lp_model_t *m);
-/* Adds a column / row named by printf; returns its index (-1 after OOM). */
+/* Adds a column / row named by printf (names only when m->names); returns
+ * its index (-1 after OOM).  A column stands for COL_OTHER until set. */
 int lp_add_col(lp_model_t *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int lp_add_row(lp_model_t *m, row_kind_t kind, int bound, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* lp_add_col, standing for (kind, a, b). */
+int lp_add_tagged_col(lp_model_t *m, col_kind_t kind, int a, int b, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 void lp_add_entry(lp_model_t *m, int row, int col, const mpq_t val);
 void lp_add_entry_si(lp_model_t *m, int row, int col, long val);
 
-/* Basis status of a row or column, as GLPK leaves it. */
+/* Basis status of a row or column, as the solver leaves it. */
 typedef enum { LP_BASIC, LP_AT_BOUND } lp_status_t;
 
-/* Called with a basis GLPK found optimal in floating point; returns true to
- * accept it (the exact recovery succeeded). */
+/* Called with a basis the solver found optimal in floating point; returns
+ * true to accept it (the exact recovery succeeded). */
 typedef bool (*lp_accept_fn)(const lp_model_t *m, const lp_status_t *row_stat,
                              const lp_status_t *col_stat, void *ctx);
+
+/* Where a simplex starts: a basis of the first nrows rows and ncols
+ * columns of the model (the rows and columns beyond are basic and at
+ * bound respectively: rows added since, such as new cuts), or none (the
+ * solver's standard basis); and the method. */
+typedef struct {
+    const lp_status_t *row_stat, *col_stat;
+    int nrows, ncols;
+    bool dual; /* the dual simplex: after adding rows to an optimal basis */
+} lp_start_t;
 
 /* GLPK bridge (glpk.c): solves m with the simplex method and fills the
  * basis statuses and GLPK's primal values (arrays sized nrows / ncols).
@@ -87,11 +120,12 @@ typedef bool (*lp_accept_fn)(const lp_model_t *m, const lp_status_t *row_stat,
  * again; *accepted tells whether it finally said yes, and *why (when not)
  * explains.  The simplex runs within the watch's deadline (GLP_ETMLIM:
  * STEADY_ESOLVER, "time limit ... reached in the simplex"); glp_exact
- * too, but running out there only leaves the basis unaccepted. */
+ * too, but running out there only leaves the basis unaccepted.  start may
+ * be NULL. */
 steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *opts,
-                           lp_watch_t *watch, lp_accept_fn accept, void *ctx, lp_status_t *row_stat,
-                           lp_status_t *col_stat, double *x, bool *accepted, const char **why,
-                           steady_error_t *err);
+                           lp_watch_t *watch, const lp_start_t *start, lp_accept_fn accept,
+                           void *ctx, lp_status_t *row_stat, lp_status_t *col_stat, double *x,
+                           bool *accepted, const char **why, steady_error_t *err);
 
 /* GLPK bridge, whole counts per period (glpk.c): m with the TP column
  * fixed at k, every capacity row (ROW_UP with bound 1: one-port and
@@ -101,8 +135,23 @@ steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *op
  * relaxation, solved by GLPK's presolver, does not watch).  *found tells
  * whether it found an integer solution; x (ncols) gets its values; *nodes
  * the subproblems it examined. */
+/* Writes m in CPLEX LP format to path (glpk.c). */
+steady_err_t lp_glpk_write(const lp_model_t *m, const char *path, steady_error_t *err);
+
 steady_err_t lp_glpk_solve_whole(const lp_model_t *m, long k, long node_limit, lp_watch_t *watch,
                                  double *x, bool *found, long *nodes, steady_error_t *err);
+
+/* Clp bridge (clp.c, built with STEADY_CLP=1): the floating-point simplex
+ * of m by COIN-OR Clp (primal, or dual with start->dual), its final basis
+ * and values; the exact recovery then runs on that basis, and when it
+ * refuses it GLPK's exact simplex takes over from the same basis
+ * (lp_glpk_solve with that start).  Without Clp in the build,
+ * STEADY_EUNSUPPORTED. */
+bool lp_clp_available(void);
+steady_err_t lp_clp_solve(const lp_model_t *m, lp_watch_t *watch, const lp_start_t *start,
+                          lp_status_t *row_stat, lp_status_t *col_stat, double *x,
+                          steady_error_t *err);
+
 /* Exact recovery (exact.c): from a basis, computes the basic solution in
  * rationals and checks exactly that it is primal feasible and optimal.
  * Returns true and fills x (ncols initialised mpq_t) when it is; otherwise
@@ -110,5 +159,181 @@ steady_err_t lp_glpk_solve_whole(const lp_model_t *m, long k, long node_limit, l
  * elimination: "the exact recovery ran out of time"). */
 bool lp_exact_solution(const lp_model_t *m, const lp_status_t *row_stat,
                        const lp_status_t *col_stat, mpq_t *x, lp_watch_t *watch, const char **why);
+
+/* ---- rates kept by the solution: sparse, by row --------------------------- */
+
+/* Row r (a hop, or a node) has the keys key[start[r] .. start[r + 1]),
+ * increasing, each with a positive value. */
+typedef struct {
+    int nrows, nnz;
+    int *start; /* nrows + 1 */
+    int *key;
+    mpq_t *val;
+} lp_rates_t;
+
+void lp_rates_free(lp_rates_t *r);
+/* The value at (row, key), 0 when absent.  O(log row length). */
+void lp_rates_get(const lp_rates_t *r, int row, int key, mpq_t out);
+
+/* Collects (row, key, value) triplets in any order, duplicates summed. */
+typedef struct {
+    int *row, *key;
+    mpq_t *val;
+    int n, cap, ninit;
+    bool oom;
+} lp_rate_builder_t;
+
+void lp_rb_init(lp_rate_builder_t *b);
+void lp_rb_free(lp_rate_builder_t *b);
+/* Adds v at (row, key) (nothing when v is 0). */
+void lp_rb_add(lp_rate_builder_t *b, int row, int key, const mpq_t v);
+/* Sorts, sums duplicates, drops zeros, into out (nrows rows); frees b.
+ * False when memory runs out (out is then empty). */
+bool lp_rb_finish(lp_rate_builder_t *b, int nrows, lp_rates_t *out);
+
+/* ---- the solution ------------------------------------------------------- */
+
+struct steady_solution {
+    const steady_platform_t *p;
+    steady_hop_graph_t *hops; /* the LP's graph */
+    int nhops;
+    steady_op_t op;
+    double msg_size, task_cost;
+    int *sources, nsources; /* scatter/broadcast: source; gossip: senders; reduce: participants */
+    int *targets, ntargets; /* reduce: the target */
+    bool bound;             /* broadcast to a subset: TP is an upper bound */
+    /* message types: ends (a, b) as documented in lp.h */
+    int ntypes;
+    int *type_a, *type_b;
+    /* reduce tasks (k, l, m) */
+    int ntasks;
+    int *task_k, *task_l, *task_m;
+    mpq_t tp;
+    lp_rates_t send; /* by hop: type -> messages per time unit */
+    lp_rates_t cons; /* by node: task -> tasks per time unit (reduce) */
+    lp_rates_t flow; /* by hop: target index -> x(h, k) (broadcast, per-target flows) */
+    bool has_flows;
+    mpq_t *comm; /* per hop: its time, for which both ports are held */
+    mpq_t *work; /* w(i) per node (0 for routers: unused) */
+    bool exact;
+    const char *note;
+    steady_formulation_t formulation; /* as solved (never AUTO) */
+    steady_lp_stats_t stats;
+};
+
+/* A new solution of prob on p, before its LP: the problem checked (sets,
+ * reachability, ranges), its hops and costs set, its types and tasks
+ * listed.  *out is new (steady_solution_destroy). */
+steady_err_t lp_solution_prepare(const steady_platform_t *p, const steady_problem_t *prob,
+                                 steady_solution_t **out, steady_error_t *err);
+/* The problem checks of lp_solution_prepare (problem.c). */
+steady_err_t lp_check_problem(steady_solution_t *s, const steady_problem_t *prob,
+                              steady_error_t *err);
+/* A copy of s's problem (its node sets borrowed from s). */
+steady_problem_t lp_problem_of(const steady_solution_t *s);
+const char *lp_node_name(const steady_solution_t *s, int v);
+
+/* ---- building and solving one model -------------------------------------- */
+
+/* The rows every formulation shares (docs/linear-programs.md, "The
+ * network model"): one-port on every rank and one row per shared
+ * resource, over the columns cols[h * stride + j] (j < stride; -1 for
+ * none) that send messages on hop h. */
+void lp_capacity_rows(const steady_solution_t *s, lp_model_t *m, const int *cols, int stride);
+/* Conservation of the flow cols[h * stride + j] at node v:
+ * in - out - rhs_col = 0 (rhs_col -1: none), skipped when no variable
+ * takes part and rhs_col < 0; returns the row or -1. */
+int lp_flow_row(const steady_solution_t *s, lp_model_t *m, int v, const int *cols, int stride,
+                int j, int rhs_col, long rhs_coef, const char *label);
+/* ",via:S1:S2" for a hop through switches S1, S2 (unique LP names), ""
+ * for an edge; buf of n bytes. */
+const char *lp_via_label(const steady_solution_t *s, const steady_hop_t *h, char *buf, size_t n);
+
+/* Solves m once (GLPK, or Clp when opts asks and it is built in), with the
+ * exact recovery when opts->exact: values (ncols initialised mpq_t) get
+ * the exact optimum or the floating-point one (then *exact false and *note
+ * says why).  start may be NULL; row_stat / col_stat (may be NULL) get the
+ * final basis; x (may be NULL) the floating-point values. */
+typedef struct {
+    const lp_start_t *start;
+    bool want_exact; /* recover the exact optimum (else only floats) */
+    lp_status_t *row_stat, *col_stat;
+    double *x;
+    /* results */
+    bool exact;
+    const char *note;
+    double simplex_s, exact_s;
+} lp_run_t;
+
+steady_err_t lp_run(const lp_model_t *m, const steady_solve_options_t *opts, lp_watch_t *watch,
+                    lp_run_t *run, mpq_t *values, steady_error_t *err);
+
+/* Puts the values of m's tagged columns (TP, send, cons, flow) into s. */
+steady_err_t lp_store_values(steady_solution_t *s, const lp_model_t *m, mpq_t *values,
+                             steady_error_t *err);
+
+/* The formulations: each builds its model(s), solves, and fills s's TP
+ * and rates (exact when it could), stats and note. */
+steady_err_t lp_solve_full(steady_solution_t *s, const steady_solve_options_t *opts,
+                           lp_watch_t *watch, steady_error_t *err);
+/* The full model alone (for the whole counts), columns tagged. */
+steady_err_t lp_build_full(steady_solution_t *s, lp_model_t *m);
+steady_err_t lp_solve_aggregate(steady_solution_t *s, const steady_solve_options_t *opts,
+                                lp_watch_t *watch, steady_error_t *err);
+steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *opts,
+                           lp_watch_t *watch, steady_error_t *err);
+
+/* ---- reduce: what the LP can leave out (reduce.c) ------------------------ */
+
+/* v[k,m] can only be held by a node that every participant r_k .. r_m
+ * reaches and that reaches the target: nothing else can ever form it or
+ * bring it to the result.  lo[v * N + m] is the smallest k such that
+ * r_k .. r_m all reach v (m + 1 when r_m does not), or N + 1 everywhere on
+ * a node that cannot reach the target. */
+typedef struct {
+    const steady_solution_t *s;
+    int N;
+    int *lo;
+    long pruned_sends, pruned_tasks; /* variables left out */
+} lp_reduce_prune_t;
+
+bool lp_reduce_prune(const steady_solution_t *s, lp_reduce_prune_t *pr);
+void lp_reduce_prune_free(lp_reduce_prune_t *pr);
+/* Whether v[type] may cross hop h / task q may run on processor v. */
+bool lp_reduce_can_send(const lp_reduce_prune_t *pr, int h, int type);
+bool lp_reduce_can_compute(const lp_reduce_prune_t *pr, int v, int task);
+
+/* ---- maximum flows (maxflow.c) ------------------------------------------ */
+
+/* A directed graph for flows: arcs tail[a] -> head[a], a < m, nodes < n. */
+typedef struct {
+    int n, m;
+    const int *tail, *head;
+} lp_graph_t;
+
+typedef struct lp_flow lp_flow_t;
+
+/* Working space for maximum flows on g (which it borrows); NULL when
+ * memory runs out. */
+lp_flow_t *lp_flow_new(const lp_graph_t *g);
+void lp_flow_free(lp_flow_t *f);
+/* Floating-point maximum flow from s to t under cap (Dinic), stopping at
+ * `limit` (<= 0: none); when below the limit and sink_side is given,
+ * sink_side[v] = v is on t's side of a minimum cut.  Returns the value. */
+double lp_flow_max_d(lp_flow_t *f, const double *cap, int s, int t, double limit, bool *sink_side);
+/* Exact maximum flow from s to t under cap (rationals), stopping as soon as
+ * it reaches `limit` (NULL: none); the value in *value; sink_side as
+ * above.  False when memory runs out. */
+bool lp_flow_max_q(lp_flow_t *f, const mpq_t *cap, int s, int t, const mpq_t limit, mpq_t value,
+                   bool *sink_side);
+
+/* The ranks that every s-t cut of capacity < need lets through: grows the
+ * set C from {s} with every node whose arcs from C carry at least need
+ * (then every cut separating s from it has capacity >= need: a cut that
+ * leaves out a node of C is one of that node's cuts, one that takes in no
+ * node of C is crossed by all those arcs).  in_c (n entries) gets C.
+ * Floating point (capd) or exact (capq: one of them NULL). */
+void lp_flow_certify(const lp_flow_t *f, const double *capd, const mpq_t *capq, int s,
+                     double need_d, const mpq_t need_q, bool *in_c);
 
 #endif

@@ -32,6 +32,20 @@ bool lp_watch_tick(lp_watch_t *w, const char *stage, double done, double total)
     return !w->expired;
 }
 
+lp_watch_t lp_watch_of(const steady_solve_options_t *opts)
+{
+    lp_watch_t watch = {.start = lp_now()};
+    if (opts && opts->time_limit_ms > 0) {
+        watch.limit_s = opts->time_limit_ms / 1000.0;
+        watch.deadline = watch.start + watch.limit_s;
+    }
+    if (opts) {
+        watch.progress = opts->progress;
+        watch.ctx = opts->progress_ctx;
+    }
+    return watch;
+}
+
 int lp_watch_left_ms(const lp_watch_t *w)
 {
     if (!w || w->deadline <= 0)
@@ -61,9 +75,9 @@ void lp_model_init(lp_model_t *m)
 
 void lp_model_free(lp_model_t *m)
 {
-    for (int i = 0; i < m->nrows; i++)
+    for (int i = 0; m->row_name && i < m->nrows; i++)
         free(m->row_name[i]);
-    for (int j = 0; j < m->ncols; j++)
+    for (int j = 0; m->col_name && j < m->ncols; j++)
         free(m->col_name[j]);
     for (int k = 0; k < m->nnz; k++)
         mpq_clear(m->a[k].val);
@@ -71,10 +85,13 @@ void lp_model_free(lp_model_t *m)
     free(m->row_bound);
     free(m->row_name);
     free(m->col_name);
+    free(m->col);
     free(m->a);
     lp_watch_t *w = m->watch;
+    bool names = m->names;
     lp_model_init(m);
     m->watch = w;
+    m->names = names;
 }
 
 /* Names for GLPK's CPLEX LP writer, which accepts letters, digits and
@@ -92,18 +109,46 @@ static char *lp_name(const char *fmt, va_list ap)
     return strdup(buf);
 }
 
+static int add_col(lp_model_t *m, col_kind_t kind, int a, int b, const char *fmt, va_list ap)
+{
+    if (!model_tick(m) || m->oom)
+        return -1;
+    if (m->ncols == m->col_cap) {
+        int ncap = m->col_cap ? 2 * m->col_cap : 64;
+        lp_col_t *cols = realloc(m->col, (size_t)ncap * sizeof *cols);
+        if (cols)
+            m->col = cols;
+        char **names = m->names ? realloc(m->col_name, (size_t)ncap * sizeof *names) : NULL;
+        if (names)
+            m->col_name = names;
+        if (!cols || (m->names && !names)) {
+            m->oom = true;
+            return -1;
+        }
+        m->col_cap = ncap;
+    }
+    m->col[m->ncols] = (lp_col_t){.kind = (unsigned char)kind, .a = a, .b = b};
+    if (m->names)
+        m->col_name[m->ncols] = lp_name(fmt, ap);
+    return m->ncols++;
+}
+
 int lp_add_col(lp_model_t *m, const char *fmt, ...)
 {
-    if (!model_tick(m) || m->oom ||
-        !array_grow((void **)&m->col_name, &m->col_cap, m->ncols + 1, sizeof(char *), 64)) {
-        m->oom = true;
-        return -1;
-    }
     va_list ap;
     va_start(ap, fmt);
-    m->col_name[m->ncols] = lp_name(fmt, ap);
+    int c = add_col(m, COL_OTHER, -1, -1, fmt, ap);
     va_end(ap);
-    return m->ncols++;
+    return c;
+}
+
+int lp_add_tagged_col(lp_model_t *m, col_kind_t kind, int a, int b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int c = add_col(m, kind, a, b, fmt, ap);
+    va_end(ap);
+    return c;
 }
 
 int lp_add_row(lp_model_t *m, row_kind_t kind, int bound, const char *fmt, ...)
@@ -112,7 +157,7 @@ int lp_add_row(lp_model_t *m, row_kind_t kind, int bound, const char *fmt, ...)
         return -1;
     if (m->nrows == m->row_cap) {
         int ncap = m->row_cap ? 2 * m->row_cap : 64;
-        char **names = realloc(m->row_name, (size_t)ncap * sizeof *names);
+        char **names = m->names ? realloc(m->row_name, (size_t)ncap * sizeof *names) : NULL;
         if (names)
             m->row_name = names;
         row_kind_t *kinds = realloc(m->row_kind, (size_t)ncap * sizeof *kinds);
@@ -121,7 +166,7 @@ int lp_add_row(lp_model_t *m, row_kind_t kind, int bound, const char *fmt, ...)
         int *bounds = realloc(m->row_bound, (size_t)ncap * sizeof *bounds);
         if (bounds)
             m->row_bound = bounds;
-        if (!names || !kinds || !bounds) {
+        if ((m->names && !names) || !kinds || !bounds) {
             m->oom = true;
             return -1;
         }
@@ -129,10 +174,12 @@ int lp_add_row(lp_model_t *m, row_kind_t kind, int bound, const char *fmt, ...)
     }
     m->row_kind[m->nrows] = kind;
     m->row_bound[m->nrows] = bound;
-    va_list ap;
-    va_start(ap, fmt);
-    m->row_name[m->nrows] = lp_name(fmt, ap);
-    va_end(ap);
+    if (m->names) {
+        va_list ap;
+        va_start(ap, fmt);
+        m->row_name[m->nrows] = lp_name(fmt, ap);
+        va_end(ap);
+    }
     return m->nrows++;
 }
 

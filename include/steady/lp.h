@@ -64,8 +64,45 @@ typedef struct {
                          abstract platforms, msg_size (one flop per byte) otherwise */
 } steady_problem_t;
 
+/* How the LP of a problem is written (docs/linear-programs.md,
+ * "Formulations"); every formulation gives the same exact optimum. */
+typedef enum {
+    /* the smallest exact one: scatter as one flow from the source, gossip
+     * as one flow per source (both decomposed back into per-type rates),
+     * broadcast by cut generation, reduce per type with its useless
+     * variables pruned */
+    STEADY_FORMULATION_AUTO = 0,
+    /* the per-type LPs as the paper writes them: one flow per message type,
+     * one flow per broadcast target */
+    STEADY_FORMULATION_FULL,
+    /* as solved (steady_solution_formulation): */
+    STEADY_FORMULATION_AGGREGATED, /* scatter, gossip: one flow per origin */
+    STEADY_FORMULATION_CUTS        /* broadcast: n(h) and the cuts it needs */
+} steady_formulation_t;
+
+/* "auto", "full" -> formulation, or -1; and back ("aggregated", "cuts" too). */
+int steady_formulation_from_name(const char *name);
+const char *steady_formulation_name(steady_formulation_t f);
+
+/* The simplex that solves the LP in floating point before the exact
+ * recovery (docs/performance.md): GLPK always, or COIN-OR Clp when steady
+ * is built with it (make STEADY_CLP=1). */
+typedef enum {
+    STEADY_SIMPLEX_AUTO = 0, /* Clp when built in and the LP is large, else GLPK */
+    STEADY_SIMPLEX_GLPK,
+    STEADY_SIMPLEX_CLP
+} steady_simplex_t;
+
+/* "auto", "glpk", "clp" -> simplex, or -1; and back. */
+int steady_simplex_from_name(const char *name);
+const char *steady_simplex_name(steady_simplex_t s);
+/* True when this build of steady has Clp. */
+bool steady_simplex_clp_available(void);
+
 typedef struct {
-    bool exact; /* recover the exact rational optimum (default true) */
+    bool exact;                       /* recover the exact rational optimum (default true) */
+    steady_formulation_t formulation; /* AUTO (default) or FULL */
+    steady_simplex_t simplex;         /* AUTO (default), GLPK or CLP */
     /* A bound on the whole of steady_lp_solve, in milliseconds (0: none):
      * building the LP, GLPK's simplex and the exact recovery.  Running out
      * while building or in the simplex is STEADY_ESOLVER ("time limit of
@@ -171,8 +208,25 @@ void steady_solution_task(const steady_solution_t *s, int task, int *k, int *l, 
 /* Tasks of that kind computed on the node per time unit (0 on routers). */
 void steady_solution_cons(const steady_solution_t *s, int node, int task, mpq_t rate);
 
-/* Broadcast: per-target flow x(h, k) (target index into the targets). */
+/* The positive rates on hop h: *count types, increasing, in types[i] with
+ * the rate rates[i] (arrays owned by the solution); every other type's
+ * rate on h is 0.  The solution keeps only these: its size is its
+ * support's, not hops x types.  O(1). */
+int steady_solution_hop_rates(const steady_solution_t *s, int hop, const int **types,
+                              const mpq_t **rates);
+/* Reduce: the tasks with a positive rate on node v, likewise. */
+int steady_solution_node_tasks(const steady_solution_t *s, int node, const int **tasks,
+                               const mpq_t **rates);
+
+/* Broadcast: per-target flow x(h, k) (target index into the targets), when
+ * steady_solution_has_flows(): the full formulation solves them; the cut
+ * formulation has none (every target's flow exists, by max-flow min-cut,
+ * and is checked exactly, but is not kept), and then this gives 0. */
+bool steady_solution_has_flows(const steady_solution_t *s);
 void steady_solution_flow(const steady_solution_t *s, int hop, int target, mpq_t rate);
+
+/* How the LP was written and solved (never STEADY_FORMULATION_AUTO). */
+steady_formulation_t steady_solution_formulation(const steady_solution_t *s);
 
 /* ---- occupation -------------------------------------------------------- */
 
@@ -214,8 +268,11 @@ void steady_exact_task_time(const steady_platform_t *p, int node, double task_co
 /* ---- statistics -------------------------------------------------------- */
 
 typedef struct {
-    int rows, cols, nonzeros;         /* of the LP given to GLPK */
-    double build_s, solve_s, exact_s; /* wall seconds: building, GLPK simplex, exact recovery */
+    int rows, cols, nonzeros;         /* of the (last) LP given to the simplex */
+    double build_s, solve_s, exact_s; /* wall seconds: building, simplex, exact recovery */
+    int rounds;                       /* LPs solved: cut generation's rounds (1 otherwise) */
+    int cuts;                         /* broadcast by cuts: the cut rows generated */
+    steady_simplex_t simplex;         /* the simplex that ran (GLPK or CLP) */
 } steady_lp_stats_t;
 
 void steady_solution_stats(const steady_solution_t *s, steady_lp_stats_t *stats);

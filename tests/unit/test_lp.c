@@ -30,6 +30,68 @@ static void net_inflow(const steady_solution_t *s, int v, int t, mpq_t net)
     mpq_clear(r);
 }
 
+/* Exact maximum flow from s to t under the capacities n(e) of a
+ * broadcast (Edmonds-Karp in rationals, on the edges and their reverses):
+ * the cut formulation keeps no per-target flow, so each target's is
+ * recomputed here. */
+static void max_flow_n(const steady_solution_t *s, int src, int dst, mpq_t value)
+{
+    const steady_platform_t *p = steady_solution_platform(s);
+    int ne = steady_platform_edge_count(p), nv = steady_platform_node_count(p);
+    mpq_t *res = malloc((size_t)(2 * ne + 1) * sizeof *res); /* 2e: e forward, 2e+1 back */
+    int *pred = malloc((size_t)nv * sizeof *pred), *queue = malloc((size_t)nv * sizeof *queue);
+    mpq_t b;
+    mpq_init(b);
+    for (int e = 0; e < ne; e++) {
+        mpq_inits(res[2 * e], res[2 * e + 1], NULL);
+        steady_solution_send(s, e, 0, res[2 * e]);
+    }
+    mpq_set_ui(value, 0, 1);
+    for (;;) {
+        for (int v = 0; v < nv; v++)
+            pred[v] = -1;
+        int qh = 0, qt = 0;
+        queue[qt++] = src;
+        pred[src] = 2 * ne;
+        while (qh < qt && pred[dst] < 0) {
+            int u = queue[qh++];
+            for (int a = 0; a < 2 * ne; a++) {
+                const steady_edge_t *ed = steady_platform_edge(p, a / 2);
+                int from = a % 2 ? ed->dst : ed->src, to = a % 2 ? ed->src : ed->dst;
+                if (from == u && pred[to] < 0 && mpq_sgn(res[a]) > 0) {
+                    pred[to] = a;
+                    queue[qt++] = to;
+                }
+            }
+        }
+        if (pred[dst] < 0)
+            break;
+        int first = 1;
+        for (int v = dst; v != src;) {
+            int a = pred[v];
+            if (first || mpq_cmp(res[a], b) < 0)
+                mpq_set(b, res[a]);
+            first = 0;
+            const steady_edge_t *ed = steady_platform_edge(p, a / 2);
+            v = a % 2 ? ed->dst : ed->src;
+        }
+        for (int v = dst; v != src;) {
+            int a = pred[v];
+            mpq_sub(res[a], res[a], b);
+            mpq_add(res[a ^ 1], res[a ^ 1], b);
+            const steady_edge_t *ed = steady_platform_edge(p, a / 2);
+            v = a % 2 ? ed->dst : ed->src;
+        }
+        mpq_add(value, value, b);
+    }
+    for (int e = 0; e < 2 * ne; e++)
+        mpq_clear(res[e]);
+    mpq_clear(b);
+    free(res);
+    free(pred);
+    free(queue);
+}
+
 /* Re-checks a solution against docs/linear-programs.md with the public
  * accessors only: one-port limits, non-negative rates, conservation and the
  * throughput at each destination.  Returns the number of violations. */
@@ -67,6 +129,11 @@ static int violations(const steady_solution_t *s)
                 else
                     bad += mpq_sgn(a) != 0;
             }
+        }
+    } else if (op == STEADY_OP_BROADCAST && !steady_solution_has_flows(s)) {
+        for (int k = 0; k < nt; k++) { /* max-flow min-cut: each target gets TP under n */
+            max_flow_n(s, src[0], dst[k], a);
+            bad += mpq_cmp(a, tp) < 0;
         }
     } else if (op == STEADY_OP_BROADCAST) {
         for (int k = 0; k < nt; k++)

@@ -42,6 +42,18 @@ steady_solution_t *solve_ok(const steady_platform_t *p, steady_problem_t prob)
     return s;
 }
 
+steady_solution_t *solve_full_ok(const steady_platform_t *p, steady_problem_t prob)
+{
+    steady_solution_t *s = NULL;
+    steady_error_t err = {0};
+    steady_solve_options_t opts = {.exact = true, .formulation = STEADY_FORMULATION_FULL};
+    steady_err_t rc = steady_lp_solve(p, &prob, &opts, &s, &err);
+    if (rc)
+        fprintf(stderr, "\n    unexpected solve error: %s\n", err.msg);
+    CU_ASSERT_EQUAL(rc, STEADY_OK);
+    return s;
+}
+
 steady_trees_t *trees_ok(const steady_solution_t *s)
 {
     steady_trees_t *t = NULL;
@@ -101,13 +113,16 @@ int platforms_equal(const steady_platform_t *a, const steady_platform_t *b, char
         return 0;
     }
     for (int c = 0; c < steady_platform_channel_count(a); c++) {
-        const steady_channel_t *x = steady_platform_channel(a, c), *y = steady_platform_channel(b, c);
+        const steady_channel_t *x = steady_platform_channel(a, c),
+                               *y = steady_platform_channel(b, c);
         if (strcmp(x->name, y->name) != 0 || x->sharing != y->sharing ||
             !same_double(x->bandwidth, y->bandwidth) || !same_double(x->latency, y->latency) ||
             !same_double(x->cost, y->cost)) {
-            snprintf(why, 256, "channel %d: %s bw %.17g lat %.17g cost %.17g vs %s bw %.17g "
-                     "lat %.17g cost %.17g", c, x->name, x->bandwidth, x->latency, x->cost,
-                     y->name, y->bandwidth, y->latency, y->cost);
+            snprintf(why, 256,
+                     "channel %d: %s bw %.17g lat %.17g cost %.17g vs %s bw %.17g "
+                     "lat %.17g cost %.17g",
+                     c, x->name, x->bandwidth, x->latency, x->cost, y->name, y->bandwidth,
+                     y->latency, y->cost);
             return 0;
         }
     }
@@ -115,8 +130,8 @@ int platforms_equal(const steady_platform_t *a, const steady_platform_t *b, char
         const steady_edge_t *x = steady_platform_edge(a, k), *y = steady_platform_edge(b, k);
         bool same_cross = x->ncross == y->ncross;
         for (int j = 0; j < x->ncross && same_cross; j++)
-            same_cross = x->cross[j].channel == y->cross[j].channel &&
-                         x->cross[j].down == y->cross[j].down;
+            same_cross =
+                x->cross[j].channel == y->cross[j].channel && x->cross[j].down == y->cross[j].down;
         if (!same_cross) {
             snprintf(why, 256, "edge %d: crosses %d channels vs %d, or others", k, x->ncross,
                      y->ncross);

@@ -1,0 +1,334 @@
+/*
+ * aggregate.c — scatter and gossip as one flow per origin
+ * (docs/linear-programs.md, "Formulations"), decomposed back into the
+ * per-type rates of the full LP.
+ *
+ * The port and resource rows of SSSP only see the sum over the types of
+ * send(h, k).  Writing f(h) = sum_k send(h, k) for the messages of one
+ * origin, the full LP's rows sum up to
+ *     in_f(v) - out_f(v) = TP [v a target]     at every node but the origin
+ * with f(h) = 0 on the hops into the origin: |H| + 1 columns instead of
+ * |H| |T|.  Every solution of the full LP gives one of this LP with the
+ * same TP (sum the types).  Conversely, a solution f of this LP, once its
+ * circulations are cancelled (they carry nothing and only free capacity),
+ * is an acyclic flow from the origin with TP leaving it for each target;
+ * walking it from the origin until a target still owed messages,
+ * repeatedly, decomposes it into paths, each carrying messages of the
+ * target it ends at (a path may cross other targets on its way: a message
+ * then leaves a target that is not its destination, which the full LP
+ * allows).  Each type's paths carry TP, so the per-type rates solve the
+ * full LP with the same TP and within the same capacities.  Hence the two
+ * optima are equal, and the exact optimum of this LP, verified by
+ * exact.c (its primal and dual checked in rationals), is the full LP's.
+ * The decomposition is exact (rationals) and its result checked: every
+ * type carries exactly TP.
+ *
+ * A gossip is one such flow per source, sharing the ports: |H| |S|
+ * columns instead of |H| |S| |T|.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    steady_solution_t *s;
+    int norig;
+    const int *orig; /* the origins: the source, or the gossip's sources */
+    int *col;        /* [h * norig + o] */
+} agg_t;
+
+static steady_err_t build(agg_t *g, lp_model_t *m)
+{
+    steady_solution_t *s = g->s;
+    int nh = s->nhops, nv = steady_platform_node_count(s->p), no = g->norig;
+    g->col = malloc((size_t)(nh ? nh : 1) * no * sizeof *g->col);
+    bool *target = calloc((size_t)nv, sizeof *target);
+    if (!g->col || !target) {
+        free(target);
+        return STEADY_ENOMEM;
+    }
+    for (int i = 0; i < s->ntargets; i++)
+        target[s->targets[i]] = true;
+    int tp = lp_add_tagged_col(m, COL_TP, -1, -1, "TP");
+    char via[512];
+    for (int o = 0; o < no && !m->stopped; o++)
+        for (int h = 0; h < nh; h++) {
+            const steady_hop_t *hop = steady_hop_graph_hop(s->hops, h);
+            g->col[(size_t)h * no + o] =
+                hop->dst == g->orig[o]
+                    ? -1
+                    : lp_add_tagged_col(m, COL_AGG, h, o, "f(%s,%s%s;%s)",
+                                        lp_node_name(s, hop->src), lp_node_name(s, hop->dst),
+                                        m->names ? lp_via_label(s, hop, via, sizeof via) : "",
+                                        lp_node_name(s, g->orig[o]));
+        }
+    lp_capacity_rows(s, m, g->col, no);
+    char label[2 * STEADY_NAME_MAX + 2];
+    for (int o = 0; o < no && !m->stopped; o++)
+        for (int v = 0; v < nv; v++) {
+            if (v == g->orig[o])
+                continue;
+            if (m->names)
+                snprintf(label, sizeof label, "%s>%s", lp_node_name(s, g->orig[o]),
+                         lp_node_name(s, v));
+            lp_flow_row(s, m, v, g->col, no, o, target[v] ? tp : -1, -1, label);
+        }
+    m->obj = tp;
+    free(target);
+    return STEADY_OK;
+}
+
+/* Removes the circulations of flow (one value per hop): while a directed
+ * cycle of positive values exists, its smallest value is subtracted along
+ * it.  Net flows are unchanged.  False when memory runs out. */
+static bool cancel_cycles(const steady_hop_graph_t *hg, int nv, mpq_t *flow)
+{
+    int nh = steady_hop_graph_count(hg);
+    int *mark = malloc((size_t)nv * sizeof *mark), *vstack = malloc((size_t)nv * sizeof *vstack);
+    int *kstack = malloc((size_t)nv * sizeof *kstack),
+        *cyc = malloc((size_t)(nh + 1) * sizeof *cyc);
+    bool ok = mark && vstack && kstack && cyc;
+    mpq_t low;
+    mpq_init(low);
+    for (bool again = ok; again;) {
+        again = false;
+        memset(mark, 0, (size_t)nv * sizeof *mark); /* 0 new, 1 on the stack, 2 done */
+        for (int root = 0; root < nv && !again; root++) {
+            if (mark[root])
+                continue;
+            int depth = 0;
+            vstack[0] = root;
+            kstack[0] = 0;
+            mark[root] = 1;
+            while (depth >= 0 && !again) {
+                int u = vstack[depth], n;
+                const int *out = steady_hop_graph_out(hg, u, &n);
+                if (kstack[depth] == n) {
+                    mark[u] = 2;
+                    depth--;
+                    continue;
+                }
+                int e = out[kstack[depth]++];
+                if (mpq_sgn(flow[e]) <= 0)
+                    continue;
+                int w = steady_hop_graph_hop(hg, e)->dst;
+                if (mark[w] == 2)
+                    continue;
+                if (mark[w] == 1) { /* a cycle: the stack from w to u, then e */
+                    int d = depth, len = 0;
+                    while (vstack[d] != w)
+                        d--;
+                    for (; d < depth; d++) {
+                        int m;
+                        cyc[len++] = steady_hop_graph_out(hg, vstack[d], &m)[kstack[d] - 1];
+                    }
+                    cyc[len++] = e;
+                    mpq_set(low, flow[cyc[0]]);
+                    for (int i = 1; i < len; i++)
+                        if (mpq_cmp(flow[cyc[i]], low) < 0)
+                            mpq_set(low, flow[cyc[i]]);
+                    for (int i = 0; i < len; i++)
+                        mpq_sub(flow[cyc[i]], flow[cyc[i]], low);
+                    again = true; /* search again from scratch */
+                    break;
+                }
+                mark[w] = 1;
+                vstack[++depth] = w;
+                kstack[depth] = 0;
+            }
+        }
+    }
+    mpq_clear(low);
+    free(mark);
+    free(vstack);
+    free(kstack);
+    free(cyc);
+    return ok;
+}
+
+/* Decomposes origin o's flow (flow[h], acyclic after cancel_cycles) into
+ * paths to the targets, each owed TP (type[v]: the type of the messages
+ * from o to v, -1 when v is not a target), into b.  With exact values
+ * every target gets exactly TP (false otherwise: a bug, or approximate
+ * values, whose paths are then cut where they stall). */
+static bool decompose(const agg_t *g, int o, mpq_t *flow, const int *type, lp_rate_builder_t *b,
+                      bool *complete)
+{
+    steady_solution_t *s = g->s;
+    int nv = steady_platform_node_count(s->p), nh = s->nhops;
+    mpq_t *owed = malloc((size_t)nv * sizeof *owed);
+    int *next = calloc((size_t)nv, sizeof *next); /* the first out-hop that may still carry */
+    int *path = malloc((size_t)(nh + 1) * sizeof *path);
+    bool ok = owed && next && path;
+    if (!ok) {
+        free(owed);
+        free(next);
+        free(path);
+        return false;
+    }
+    int left = 0;
+    for (int v = 0; v < nv; v++) {
+        mpq_init(owed[v]);
+        if (type[v] >= 0) {
+            mpq_set(owed[v], s->tp);
+            left += mpq_sgn(owed[v]) > 0;
+        }
+    }
+    mpq_t a;
+    mpq_init(a);
+    *complete = true;
+    int src = g->orig[o];
+    while (left > 0) {
+        int u = src, len = 0;
+        bool stalled = false;
+        while (!(u != src && mpq_sgn(owed[u]) > 0)) {
+            int n;
+            const int *out = steady_hop_graph_out(s->hops, u, &n);
+            while (next[u] < n && mpq_sgn(flow[out[next[u]]]) <= 0)
+                next[u]++;
+            if (next[u] == n || len > nh) {
+                stalled = true;
+                break;
+            }
+            int h = out[next[u]];
+            path[len++] = h;
+            u = steady_hop_graph_hop(s->hops, h)->dst;
+        }
+        if (stalled && len == 0) {
+            *complete = false;
+            break; /* nothing leaves the origin any more */
+        }
+        mpq_set(a, stalled ? flow[path[0]] : owed[u]);
+        for (int i = 0; i < len; i++)
+            if (mpq_cmp(flow[path[i]], a) < 0)
+                mpq_set(a, flow[path[i]]);
+        for (int i = 0; i < len; i++) {
+            mpq_sub(flow[path[i]], flow[path[i]], a);
+            if (!stalled)
+                lp_rb_add(b, path[i], type[u], a);
+        }
+        if (stalled) {
+            *complete = false;
+            continue;
+        }
+        mpq_sub(owed[u], owed[u], a);
+        left -= mpq_sgn(owed[u]) == 0;
+    }
+    for (int v = 0; v < nv; v++)
+        mpq_clear(owed[v]);
+    mpq_clear(a);
+    free(owed);
+    free(next);
+    free(path);
+    return true;
+}
+
+steady_err_t lp_solve_aggregate(steady_solution_t *s, const steady_solve_options_t *opts,
+                                lp_watch_t *watch, steady_error_t *err)
+{
+    agg_t g = {.s = s};
+    bool gossip = s->op == STEADY_OP_GOSSIP;
+    g.norig = gossip ? s->nsources : 1;
+    g.orig = s->sources;
+    lp_model_t m;
+    lp_model_init(&m);
+    m.watch = watch;
+    m.names = opts && opts->write_lp;
+    mpq_t *values = NULL, *flow = NULL;
+    int *type = NULL;
+    int nv = steady_platform_node_count(s->p), nh = s->nhops;
+    s->formulation = STEADY_FORMULATION_AGGREGATED;
+    steady_err_t rc = build(&g, &m);
+    if (watch->expired) {
+        rc = steady_error_set(err, STEADY_ESOLVER,
+                              "time limit of %g s reached while building the LP (%d rows and %d "
+                              "columns so far)",
+                              watch->limit_s, m.nrows, m.ncols);
+        goto done;
+    }
+    if (rc || m.oom) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory building the LP");
+        goto done;
+    }
+    s->stats.rows = m.nrows;
+    s->stats.cols = m.ncols;
+    s->stats.nonzeros = m.nnz;
+    s->stats.build_s = lp_now() - watch->start;
+    s->stats.rounds = 1;
+    values = malloc((size_t)m.ncols * sizeof *values);
+    flow = malloc((size_t)(nh ? nh : 1) * sizeof *flow);
+    type = malloc((size_t)nv * sizeof *type);
+    if (!values || !flow || !type) {
+        free(values);
+        free(flow);
+        values = flow = NULL;
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (int j = 0; j < m.ncols; j++)
+        mpq_init(values[j]);
+    for (int h = 0; h < nh; h++)
+        mpq_init(flow[h]);
+    lp_run_t run = {.want_exact = !opts || opts->exact};
+    if ((rc = lp_run(&m, opts, watch, &run, values, err)))
+        goto done;
+    s->stats.solve_s = run.simplex_s;
+    s->stats.exact_s = run.exact_s;
+    s->exact = run.exact;
+    s->note = run.note;
+    mpq_set(s->tp, values[m.obj]);
+
+    /* per origin: its flow, cycles cancelled, into paths per type */
+    double t0 = lp_now();
+    lp_rate_builder_t b;
+    lp_rb_init(&b);
+    int t = 0;
+    for (int o = 0; o < g.norig; o++) {
+        for (int v = 0; v < nv; v++)
+            type[v] = -1;
+        for (; t < s->ntypes && (!gossip || s->type_a[t] == g.orig[o]); t++)
+            type[s->type_b[t]] = t;
+        for (int h = 0; h < nh; h++) {
+            int c = g.col[(size_t)h * g.norig + o];
+            if (c >= 0)
+                mpq_set(flow[h], values[c]);
+            else
+                mpq_set_ui(flow[h], 0, 1);
+        }
+        bool complete;
+        if (!cancel_cycles(s->hops, nv, flow) || !decompose(&g, o, flow, type, &b, &complete)) {
+            lp_rb_free(&b);
+            rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+            goto done;
+        }
+        if (!complete && s->exact) {
+            lp_rb_free(&b);
+            rc = steady_error_set(err, STEADY_EINTERNAL,
+                                  "the flow from %s does not carry TP to every target (a bug)",
+                                  lp_node_name(s, g.orig[o]));
+            goto done;
+        }
+        if ((o & 15) == 0)
+            lp_watch_tick(watch, "routes of the flows, origin", o, g.norig);
+    }
+    if (!lp_rb_finish(&b, nh, &s->send)) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto done;
+    }
+    s->stats.exact_s += lp_now() - t0;
+
+done:
+    if (values)
+        for (int j = 0; j < m.ncols; j++)
+            mpq_clear(values[j]);
+    if (flow)
+        for (int h = 0; h < nh; h++)
+            mpq_clear(flow[h]);
+    free(values);
+    free(flow);
+    free(type);
+    free(g.col);
+    lp_model_free(&m);
+    return rc;
+}
