@@ -144,7 +144,17 @@ static steady_err_t plan_sets(calib_t *c, steady_error_t *err)
     }
     /* C: per resource, the hops crossing it that can run at once */
     int n = 0;
+    size_t cap = (size_t)H + 1;
     for (int r = 0; r < R; r++) {
+        if ((size_t)n + (size_t)H + 1 > cap) { /* room for every hop in this set */
+            cap = 2 * cap + (size_t)H;
+            int *more = realloc(c->set_hops, cap * sizeof *more);
+            if (!more) {
+                rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+                goto done;
+            }
+            c->set_hops = more;
+        }
         c->set_first[r] = n;
         memset(send, 0, (size_t)N);
         memset(recv, 0, (size_t)N);
