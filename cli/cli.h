@@ -163,6 +163,9 @@ int problem_solve(problem_args_t *a, const char *path, steady_platform_t **p,
  * erases it before anything else is printed. */
 void problem_progress_start(problem_args_t *a);
 void problem_progress_clear(problem_args_t *a);
+/* The progress callback of the commands that take the problem flags: the
+ * progress line, and the stage remembered for --time-limit's message. */
+void problem_progress_report(void *ctx, const char *stage, double done, double total);
 
 /* Human-readable quantities: "125 MB/s", "10 us", "2.5 Gflop/s". */
 void human(char *buf, size_t n, double value, const char *unit);

@@ -250,7 +250,7 @@ int cmd_plan(int argc, char **argv)
     int status = problem_solve(&a, argv[optind], &p, &sol);
     if (status != EXIT_OK)
         return status;
-    popts.progress = steady_progress_line_report;
+    popts.progress = problem_progress_report;
     popts.progress_ctx = &a.progress;
     steady_err_t rc = steady_schedule_plan(sol, &a.sopts, &popts, &sc, &err);
     problem_progress_clear(&a);

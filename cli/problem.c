@@ -3,8 +3,12 @@
  * plan`: parsed, resolved against the platform, and solved.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "steady/schedule.h"
@@ -27,8 +31,10 @@ const char *const problem_help =
     "  --task-cost FLOP      reduce: flop per reduction task, from 1e-6 to 1e21\n"
     "                        (default: one flop per byte of message; 1 on abstract\n"
     "                        platforms)\n"
-    "  --time-limit SEC      give up (exit 1) when solving takes longer (building the\n"
-    "                        LP, simplex; an exact recovery cut short is approximate)\n"
+    "  --time-limit SEC      give up (exit 1) when the whole command takes longer\n"
+    "                        (reading, the LP, planning, writing), naming the stage\n"
+    "                        it was in (an exact recovery cut short leaves the\n"
+    "                        solution approximate)\n"
     "  --formulation F       auto (default): scatter as one flow from the source,\n"
     "                        gossip as one flow per source, broadcast by cut\n"
     "                        generation, reduce pruned; full: the per-type LPs of\n"
@@ -77,6 +83,63 @@ bool parse_segments(const char *arg, long *segments)
     return !*end && end != arg && *segments >= 1 && *segments <= STEADY_SEGMENTS_LIMIT;
 }
 
+/* --time-limit bounds the whole command: the LP gets what is left of it
+ * when it starts (its own clean message when it runs out), and an alarm at
+ * the limit plus a short grace ends the command wherever it is (planning,
+ * the trees, writing) with the stage it was in.  Only async-signal-safe
+ * calls in the handler: the message's start is written beforehand. */
+static char deadline_msg[160];
+static size_t deadline_len;
+static volatile const char *deadline_stage;
+static double deadline_at; /* CLOCK_MONOTONIC seconds, 0: none */
+#define DEADLINE_GRACE_S 0.25
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void deadline_hit(int sig)
+{
+    (void)sig;
+    const char *st = (const char *)deadline_stage;
+    ssize_t w = write(STDERR_FILENO, deadline_msg, deadline_len);
+    if (st) {
+        w = write(STDERR_FILENO, " (", 2);
+        w = write(STDERR_FILENO, st, strlen(st));
+        w = write(STDERR_FILENO, ")", 1);
+    }
+    w = write(STDERR_FILENO, "\n", 1);
+    (void)w;
+    _exit(EXIT_FAILURE);
+}
+
+static void deadline_arm(const char *cmd, double sec)
+{
+    deadline_at = mono_now() + sec;
+    deadline_len = (size_t)snprintf(deadline_msg, sizeof deadline_msg,
+                                    "steady %s: time limit of %g s reached", cmd, sec);
+    if (deadline_len >= sizeof deadline_msg)
+        deadline_len = sizeof deadline_msg - 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = deadline_hit;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    double t = sec + DEADLINE_GRACE_S;
+    struct itimerval it = {.it_value = {.tv_sec = (time_t)t,
+                                        .tv_usec = (suseconds_t)((t - (double)(time_t)t) * 1e6)}};
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
+void problem_progress_report(void *ctx, const char *stage, double done, double total)
+{
+    deadline_stage = stage;
+    steady_progress_line_report(ctx, stage, done, total);
+}
+
 int problem_option(problem_args_t *a, int c, const char *arg)
 {
     steady_error_t err = {0};
@@ -100,6 +163,7 @@ int problem_option(problem_args_t *a, int c, const char *arg)
         if (sec < 0)
             return usage_error(a->cmd, "--time-limit takes a positive number of seconds (%s)", arg);
         a->sopts.time_limit_ms = sec * 1000 < 1 ? 1 : (int)(sec * 1000);
+        deadline_arm(a->cmd, sec);
         return EXIT_OK;
     }
     case O_FROM: return parse_format(a->cmd, arg, true, &a->from) ? EXIT_OK : EXIT_USAGE;
@@ -219,6 +283,10 @@ int problem_solve(problem_args_t *a, const char *path, steady_platform_t **pp,
     a->prob.source = one.n ? one.ids[0] : first;
     a->prob.target = one.n ? one.ids[0] : p_set.n ? p_set.ids[0] : first;
     problem_progress_start(a);
+    if (deadline_at > 0) { /* the LP gets what reading the platform left */
+        double left = deadline_at - mono_now();
+        a->sopts.time_limit_ms = left * 1000 < 1 ? 1 : (int)(left * 1000);
+    }
     steady_err_t rc = steady_lp_solve(p, &a->prob, &a->sopts, sol, &err);
     problem_progress_clear(a);
     status = rc ? report(&err) : EXIT_OK;
@@ -242,7 +310,7 @@ void problem_progress_start(problem_args_t *a)
         return; /* already started */
     snprintf(a->prefix, sizeof a->prefix, "steady %s", a->cmd);
     steady_progress_line_init(&a->progress, stderr, a->prefix, a->quiet);
-    a->sopts.progress = steady_progress_line_report;
+    a->sopts.progress = problem_progress_report;
     a->sopts.progress_ctx = &a->progress;
 }
 

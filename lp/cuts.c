@@ -35,6 +35,7 @@
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,9 +50,20 @@ typedef struct {
     int *in_start, *in_arc;   /* arcs entering each node */
     int *out_start, *out_arc; /* arcs leaving each node */
     bool *target;
+    bool *flowed; /* targets given a flow of their own */
+    int *xcol;    /* scratch: a target's flow column per hop */
     int tp;
-    int ncuts;
+    int ncuts, nflows;
+    int flows_per_round; /* targets given a flow per round (FLOWS_PER_ROUND) */
 } cuts_t;
+
+/* Each round gives its first violated target a flow of its own (the others
+ * get their minimum cuts): measured on random and tiers platforms of 200
+ * nodes (docs/performance.md), cuts alone take ~100 rounds on the large
+ * optimal face of a broadcast (TP is right from the first round, n wanders
+ * from one optimal vertex to the next), one flow per round ends them in a
+ * few, and more flows make the LP larger for nothing. */
+#define FLOWS_PER_ROUND 1
 
 static void cuts_free(cuts_t *c)
 {
@@ -65,6 +77,8 @@ static void cuts_free(cuts_t *c)
     free(c->out_start);
     free(c->out_arc);
     free(c->target);
+    free(c->flowed);
+    free(c->xcol);
 }
 
 /* The row TP - n(δin X) <= 0 of the cut X (sink[v]). */
@@ -85,6 +99,35 @@ static void add_cut(cuts_t *c, const bool *sink)
     c->ncuts++;
 }
 
+/* Target k's own flow, as in the full LP: x(h, k) on every hop that does
+ * not enter the source, conservation with TP arriving at k, and
+ * x(h, k) <= n(h).  Then no later n violates a cut of k: the rounds end
+ * after at most one flow per target, where cuts alone can take many
+ * rounds when the optimal face is large (TP is found at once, n moves
+ * from one vertex of it to the next). */
+static void add_target_flow(cuts_t *c, int k)
+{
+    steady_solution_t *s = c->s;
+    lp_model_t *m = c->m;
+    int nh = s->nhops, nv = c->g.n, src = s->sources[0];
+    for (int h = 0; h < nh; h++)
+        c->xcol[h] = -1;
+    for (int a = 0; a < c->narcs; a++) {
+        int h = c->hop[a];
+        c->xcol[h] = lp_add_col(m, "x(%d,%s)", h, lp_node_name(s, k));
+        int row = lp_add_row(m, ROW_UP, 0, "use%d_%s", h, lp_node_name(s, k));
+        lp_add_entry_si(m, row, c->xcol[h], 1);
+        lp_add_entry_si(m, row, c->col[a], -1);
+    }
+    char label[STEADY_NAME_MAX + 8];
+    snprintf(label, sizeof label, "x%s", lp_node_name(s, k));
+    for (int v = 0; v < nv; v++)
+        if (v != src)
+            lp_flow_row(s, m, v, c->xcol, 1, 0, v == k ? c->tp : -1, -1, label);
+    c->flowed[k] = true;
+    c->nflows++;
+}
+
 static steady_err_t build(cuts_t *c)
 {
     steady_solution_t *s = c->s;
@@ -99,6 +142,8 @@ static steady_err_t build(cuts_t *c)
     c->out_start = calloc((size_t)nv + 1, sizeof *c->out_start);
     c->out_arc = malloc((size_t)(nh + 1) * sizeof *c->out_arc);
     c->target = calloc((size_t)nv, sizeof *c->target);
+    c->flowed = calloc((size_t)nv, sizeof *c->flowed);
+    c->xcol = malloc((size_t)(nh + 1) * sizeof *c->xcol);
     int *hopcol = malloc((size_t)(nh + 1) * sizeof *hopcol);
     bool *one = calloc((size_t)nv, sizeof *one);
     if (!c->tail || !c->head || !c->hop || !c->col || !c->in_start || !c->in_arc || !c->out_start ||
@@ -229,6 +274,7 @@ static steady_err_t separate(cuts_t *c, const double *capd, const mpq_t *capq, d
             covered[v] = covered[v] || sink[v];
     }
     /* the others: propagation, then flows */
+    int flows_left = c->flows_per_round;
     lp_flow_certify(c->flow, capd, capq, src, tpd, tpq, in_c);
     double limit = tpd * (1 - 1e-9);
     for (int i = 0; i < c->s->ntargets; i++) {
@@ -247,6 +293,12 @@ static steady_err_t separate(cuts_t *c, const double *capd, const mpq_t *capq, d
         }
         if (!below)
             continue;
+        if (!c->flowed[k] && flows_left > 0) {
+            flows_left--;
+            add_target_flow(c, k);
+            (*added)++;
+            continue;
+        }
         add_cut(c, sink);
         (*added)++;
         for (int v = 0; v < nv; v++)
@@ -269,7 +321,7 @@ steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *o
     lp_model_init(&m);
     m.watch = watch;
     m.names = opts && opts->write_lp;
-    cuts_t c = {.s = s, .m = &m};
+    cuts_t c = {.s = s, .m = &m, .flows_per_round = FLOWS_PER_ROUND};
     lp_status_t *row_stat = NULL, *col_stat = NULL;
     double *x = NULL, *capd = NULL;
     mpq_t *values = NULL, *capq = NULL;
@@ -294,7 +346,7 @@ steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *o
         mpq_init(capq[a]);
     s->stats.build_s = lp_now() - watch->start;
     bool want_exact = !opts || opts->exact, exact_round = false;
-    int basis_rows = 0;
+    int basis_rows = 0, basis_cols = 0;
     for (int round = 1;; round++) {
         if (!lp_watch_tick(watch, "broadcast cuts, round", round, 0)) {
             rc = steady_error_set(err, STEADY_ESOLVER,
@@ -303,25 +355,26 @@ steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *o
                                   watch->limit_s, round, c.ncuts, m.nrows, m.ncols);
             goto done;
         }
-        /* room for this round's model and its results */
+        /* room for this round's model and its results (rows and columns
+         * only grow) */
         lp_status_t *rs = realloc(row_stat, (size_t)m.nrows * sizeof *rs);
         if (rs)
             row_stat = rs;
-        if (!col_stat)
-            col_stat = malloc((size_t)m.ncols * sizeof *col_stat);
-        if (!x)
-            x = malloc((size_t)m.ncols * sizeof *x);
-        if (!values) {
-            values = malloc((size_t)m.ncols * sizeof *values);
-            if (values)
-                for (; nvalues < m.ncols; nvalues++)
-                    mpq_init(values[nvalues]);
-        }
-        if (!rs || !col_stat || !x || !values) {
+        lp_status_t *cs = realloc(col_stat, (size_t)m.ncols * sizeof *cs);
+        if (cs)
+            col_stat = cs;
+        double *xs = realloc(x, (size_t)m.ncols * sizeof *xs);
+        if (xs)
+            x = xs;
+        mpq_t *vs = realloc(values, (size_t)m.ncols * sizeof *vs);
+        if (vs)
+            for (values = vs; nvalues < m.ncols; nvalues++)
+                mpq_init(values[nvalues]);
+        if (!rs || !cs || !xs || !vs) {
             rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
             goto done;
         }
-        lp_start_t start = {row_stat, col_stat, basis_rows, m.ncols, true};
+        lp_start_t start = {row_stat, col_stat, basis_rows, basis_cols, true};
         lp_run_t run = {.start = round > 1 ? &start : NULL,
                         .want_exact = exact_round,
                         .row_stat = row_stat,
@@ -330,6 +383,7 @@ steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *o
         if ((rc = lp_run(&m, &o, watch, &run, values, err)))
             goto done;
         basis_rows = m.nrows;
+        basis_cols = m.ncols;
         s->stats.solve_s += run.simplex_s;
         s->stats.exact_s += run.exact_s;
         s->stats.rounds = round;

@@ -211,11 +211,26 @@ static void dinic(lp_flow_t *f, const arith_t *ar, int s, int t, bool limit_set,
         mpq_clear(room);
 }
 
-static void sink_side_of(lp_flow_t *f, const arith_t *ar, int s, bool *sink_side)
+/* The smallest sink side of a minimum cut, once the flow is maximum: the
+ * nodes that still reach t through positive residual arcs (a breadth-first
+ * search backwards from t: the residual arc r ^ 1 enters w from head[r]).
+ * Small sets near the target make sparse cut rows. */
+static void sink_side_of(lp_flow_t *f, const arith_t *ar, int t, bool *sink_side)
 {
-    levels(f, ar, s, -1);
-    for (int v = 0; v < f->n; v++)
-        sink_side[v] = f->level[v] < 0;
+    memset(sink_side, 0, (size_t)f->n * sizeof *sink_side);
+    int qh = 0, qt = 0;
+    sink_side[t] = true;
+    f->queue[qt++] = t;
+    while (qh < qt) {
+        int w = f->queue[qh++];
+        for (int i = f->start[w]; i < f->start[w + 1]; i++) {
+            int r = f->adj[i], u = f->head[r];
+            if (!sink_side[u] && positive(f, ar, r ^ 1)) {
+                sink_side[u] = true;
+                f->queue[qt++] = u;
+            }
+        }
+    }
 }
 
 double lp_flow_max_d(lp_flow_t *f, const double *cap, int s, int t, double limit, bool *sink_side)
@@ -231,7 +246,7 @@ double lp_flow_max_d(lp_flow_t *f, const double *cap, int s, int t, double limit
     double value = 0;
     dinic(f, &ar, s, t, limit > 0, limit, NULL, &value, NULL);
     if (sink_side && !(limit > 0 && value >= limit))
-        sink_side_of(f, &ar, s, sink_side);
+        sink_side_of(f, &ar, t, sink_side);
     return value;
 }
 
@@ -253,7 +268,7 @@ bool lp_flow_max_q(lp_flow_t *f, const mpq_t *cap, int s, int t, const mpq_t lim
     mpq_set_ui(value, 0, 1);
     dinic(f, &ar, s, t, limit != NULL, 0, limit, NULL, value);
     if (sink_side && !(limit && mpq_cmp(value, limit) >= 0))
-        sink_side_of(f, &ar, s, sink_side);
+        sink_side_of(f, &ar, t, sink_side);
     return true;
 }
 

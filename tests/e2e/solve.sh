@@ -137,6 +137,11 @@ expect 0 "" "$steady" solve --help
 "$steady" gen --kind random --nodes 20 --seed 1 -o "$tmp/r20.plat"
 expect 1 "" "$steady" solve --op gossip --time-limit 0.001 "$tmp/r20.plat"
 grep -qx "time limit of 0.001 s reached \(while building the LP\|in the simplex\|before the simplex\) (.*)" "$tmp/err" || fail "--time-limit 0.001: $(cat "$tmp/err")"
+# --time-limit bounds the whole command, planning included: a 400-node
+# broadcast takes far more than 1 s to solve and plan
+"$steady" gen --kind random --nodes 400 --seed 1 -o "$tmp/r400.plat"
+expect 1 "" "$steady" plan --op broadcast --time-limit 1 -o "$tmp/r400.sched" "$tmp/r400.plat"
+grep -q "time limit of 1 s reached" "$tmp/err" || fail "plan --time-limit 1: $(cat "$tmp/err")"
 # an unwritable --write-lp is a runtime failure
 expect 1 "/nonexistent/dir/x.lp: cannot write the LP" "$steady" solve --op scatter --write-lp /nonexistent/dir/x.lp $ex/paper-reduce.plat
 

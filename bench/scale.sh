@@ -1,0 +1,110 @@
+#!/bin/bash
+# Issue 17's scale targets (docs/performance.md): wall time and peak memory
+# (/usr/bin/time -v) of `steady solve` and `steady plan` with the default
+# formulation on 1,000-node tiers and random platforms (4 links per node),
+# 10,000-node solves, gossip on 100 processors, reduce with 32 participants
+# on 100 nodes; then, at 100 and 200 nodes, steady against glpsol (and Clp's
+# clp binary when installed) on the *full* per-type LP that
+# `--formulation full --write-lp` writes, side by side; then the growth of
+# the solve time with the number of nodes and its fitted exponent.
+#   bench/scale.sh BUILD_DIR [quick]
+# Every run is capped by LIMIT seconds (default 120): "-" is a run that
+# did not finish.
+set -uo pipefail
+steady="$1/steady"
+quick=${2:-}
+limit=${LIMIT:-120}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+measure() { # CMD...: prints "seconds MiB" or "- -"
+    if timeout "$limit" /usr/bin/time -v "$@" >"$tmp/out" 2>"$tmp/time"; then
+        awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]}
+                    /Maximum resident/ {m = $2 / 1024}
+                    END {printf "%.2f %.0f", s, m}' "$tmp/time"
+    else
+        echo "- -"
+    fi
+}
+
+if [ -n "$quick" ]; then big="100"; huge=""; sizes="25 50 100"; cmp="50"; else
+    big="1000"; huge="10000"; sizes="125 250 500 1000"; cmp="100 200"; fi
+
+echo "# solve and plan, default formulation (seconds, peak MiB)"
+printf '%-8s %-10s %6s %10s %10s %10s %10s\n' kind op nodes solve_s solve_MiB plan_s plan_MiB
+for n in $big; do
+    for kind in tiers random; do
+        "$steady" gen --kind $kind --nodes "$n" --seed 1 -o "$tmp/p.plat"
+        for op in scatter broadcast; do
+            read -r st sm < <(measure "$steady" solve --quiet --op $op "$tmp/p.plat")
+            read -r pt pm < <(measure "$steady" plan --quiet --op $op -o "$tmp/p.sched" "$tmp/p.plat")
+            printf '%-8s %-10s %6s %10s %10s %10s %10s\n' $kind $op "$n" "$st" "$sm" "$pt" "$pm"
+        done
+    done
+done
+for n in $huge; do
+    for kind in tiers random; do
+        "$steady" gen --kind $kind --nodes "$n" --seed 1 -o "$tmp/p.plat"
+        for op in scatter broadcast; do
+            read -r st sm < <(measure "$steady" solve --quiet --op $op "$tmp/p.plat")
+            printf '%-8s %-10s %6s %10s %10s %10s %10s\n' $kind $op "$n" "$st" "$sm" "" ""
+        done
+    done
+done
+"$steady" gen --kind random --nodes 100 --seed 1 -o "$tmp/r100.plat"
+read -r st sm < <(measure "$steady" solve --quiet --op gossip "$tmp/r100.plat")
+printf '%-8s %-10s %6s %10s %10s\n' random gossip 100 "$st" "$sm"
+for N in 8 16 32; do
+    list=$(seq -s, 0 $((N - 1)) | sed 's/[0-9]\+/P&/g')
+    read -r st sm < <(measure "$steady" solve --quiet --op reduce --participants "$list" "$tmp/r100.plat")
+    printf '%-8s %-10s %6s %10s %10s   (N=%d)\n' random reduce 100 "$st" "$sm" "$N"
+done
+
+echo
+echo "# the full LP (--formulation full --write-lp): steady auto, steady full, glpsol, clp (seconds)"
+printf '%-8s %-10s %6s %8s %8s %8s %8s %8s\n' kind op nodes auto_s full_s glpsol_s clp_s full/auto
+for n in $cmp; do
+    for kind in tiers random; do
+        "$steady" gen --kind $kind --nodes "$n" --seed 1 -o "$tmp/p.plat"
+        for op in scatter broadcast; do
+            read -r at _ < <(measure "$steady" solve --quiet --op $op "$tmp/p.plat")
+            read -r ft _ < <(measure "$steady" solve --quiet --op $op --formulation full --write-lp "$tmp/full.lp" "$tmp/p.plat")
+            gt=- ct=-
+            if [ -s "$tmp/full.lp" ]; then
+                # (never -o /dev/null: glpsol replaces the device with a regular file)
+                read -r gt _ < <(measure glpsol --lp "$tmp/full.lp" -o "$tmp/full.sol")
+                if command -v clp >/dev/null; then
+                    read -r ct _ < <(measure clp "$tmp/full.lp" -primalsimplex)
+                fi
+            fi
+            rm -f "$tmp/full.lp"
+            ratio=$(awk -v a="$at" -v f="$ft" 'BEGIN{ if (a + 0 > 0 && f != "-") printf "%.1f", f / a; else print "-" }')
+            printf '%-8s %-10s %6s %8s %8s %8s %8s %8s\n' $kind $op "$n" "$at" "$ft" "$gt" "$ct" "$ratio"
+        done
+    done
+done
+
+echo
+echo "# growth of the solve time (default formulation), exponent of a least-squares fit t = c n^k"
+for kind in tiers random; do
+    for op in scatter broadcast; do
+        pts=""
+        for n in $sizes; do
+            "$steady" gen --kind $kind --nodes "$n" --seed 1 -o "$tmp/p.plat"
+            read -r st sm < <(measure "$steady" solve --quiet --op $op "$tmp/p.plat")
+            pts="$pts $n:$st:$sm"
+        done
+        python3 - "$kind" "$op" $pts <<'PY'
+import math, sys
+kind, op, pts = sys.argv[1], sys.argv[2], [p.split(":") for p in sys.argv[3:]]
+ok = [(int(n), float(t)) for n, t, _ in pts if t != "-" and float(t) > 0.05]
+row = "  ".join(f"{n}: {t} s {m} MiB" for n, t, m in pts)
+k = "-"
+if len(ok) >= 2:
+    xs = [math.log(n) for n, _ in ok]; ys = [math.log(t) for _, t in ok]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    k = "%.2f" % (sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs))
+print(f"{kind:<8} {op:<10} exponent {k:>5}   {row}")
+PY
+    done
+done

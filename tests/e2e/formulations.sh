@@ -1,0 +1,79 @@
+#!/bin/bash
+# The formulations of docs/linear-programs.md ("Formulations") give the same
+# exact optimum: `steady solve --formulation auto` (scatter as one flow from
+# the source, gossip one flow per source, broadcast by cuts and target
+# flows, reduce pruned) and `--formulation full` (the per-type LPs) must
+# print the same rational TP, both verified exact, on every example
+# platform and on generated platforms of every kind, every operation (and
+# a subset of targets); and the plans of the auto formulation must pass
+# `steady check`.
+#   tests/e2e/formulations.sh BUILD_DIR
+set -u
+steady="$1/steady"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+checks=0
+fail() { echo "FAIL formulations: $*"; failures=$((failures + 1)); }
+
+tp() { # FORMULATION ARGS...: "fraction exact-flag" or "error: ..."
+    local f=$1
+    shift
+    "$steady" solve --quiet --json --formulation "$f" "$@" >"$tmp/s.json" 2>"$tmp/s.err" ||
+        { echo "error: $(head -1 "$tmp/s.err")"; return; }
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["throughput"]["exact"], d["exact"])' "$tmp/s.json"
+}
+
+same() { # ARGS...: auto and full agree exactly
+    checks=$((checks + 1))
+    local a f
+    a=$(tp auto "$@")
+    f=$(tp full "$@")
+    case "$a $f" in *error*) fail "$*: auto '$a', full '$f'"; return ;; esac
+    [ "$a" = "$f" ] && [ "${a#* }" = True ] || fail "$*: auto TP $a, full TP $f"
+}
+
+plats="examples/platforms/*.plat examples/platforms/*.xml tests/sg/platforms/*.xml"
+for kind in random tiers cluster ring star; do
+    for seed in 1 2; do
+        n=$((5 + seed))
+        "$steady" gen --kind $kind --nodes $n --seed $seed -o "$tmp/$kind$seed.plat"
+        plats="$plats $tmp/$kind$seed.plat"
+    done
+done
+# random platforms of 12 processors: the broadcast needs more than the
+# single-target cuts there (cut rounds, target flows)
+for seed in 3 4 5; do
+    "$steady" gen --kind random --nodes 12 --seed $seed -o "$tmp/big$seed.plat"
+    plats="$plats $tmp/big$seed.plat"
+done
+for p in $plats; do
+    for op in scatter gossip broadcast reduce; do
+        same --op $op "$p"
+    done
+done
+# subsets of targets: a scatter to some, a multicast (its LP value a bound)
+for seed in 1 2; do
+    same --op scatter --source P1 --targets P0,P3 "$tmp/random$seed.plat"
+    same --op broadcast --source P2 --targets P0,P4 "$tmp/random$seed.plat"
+    same --op broadcast --source P0 --targets P1,P3 "$tmp/tiers$seed.plat"
+done
+# message size and switches: a SimGrid cluster in bytes
+same --op broadcast --msg-size 65536 examples/platforms/sg-two-sites.xml
+
+# the plans of the auto formulation: broadcast arborescences packed from n
+# alone (no per-target flow), routes from the aggregated flows
+for p in "$tmp/big3.plat" "$tmp/tiers1.plat" examples/platforms/sg-backbone.xml; do
+    for op in scatter gossip broadcast; do
+        checks=$((checks + 1))
+        s="$tmp/plan.sched"
+        "$steady" plan --quiet --op $op -o "$s" "$p" >/dev/null 2>"$tmp/err" || { fail "plan --op $op $p: $(head -1 "$tmp/err")"; continue; }
+        "$steady" check "$s" "$p" >"$tmp/check.out" 2>&1 || fail "check rejects plan --op $op $p: $(head -2 "$tmp/check.out")"
+    done
+done
+
+if [ "$failures" -eq 0 ]; then
+    echo "PASS formulations ($checks checks)"
+else
+    exit 1
+fi
