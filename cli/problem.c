@@ -35,10 +35,11 @@ const char *const problem_help =
     "                        (reading, the LP, planning, writing), naming the stage\n"
     "                        it was in (an exact recovery cut short leaves the\n"
     "                        solution approximate)\n"
-    "  --formulation F       auto (default): scatter as one flow from the source,\n"
-    "                        gossip as one flow per source, broadcast by cut\n"
-    "                        generation, reduce pruned; full: the per-type LPs of\n"
-    "                        docs/linear-programs.md (same exact optimum, larger)\n"
+    "  --formulation F       full: the per-type LPs of docs/linear-programs.md;\n"
+    "                        compact: scatter as one flow from the source, gossip\n"
+    "                        as one flow per source, broadcast by cut generation,\n"
+    "                        reduce pruned (same exact optimum, smaller); auto\n"
+    "                        (default): full up to 20000 hops x types, else compact\n"
     "  --simplex S           auto (default), glpk or clp: the floating-point simplex\n"
     "                        before the exact recovery (clp only in a build with\n"
     "                        STEADY_CLP=1; auto takes it on large LPs)\n"
@@ -171,7 +172,7 @@ int problem_option(problem_args_t *a, int c, const char *arg)
     case O_FORMULATION: {
         int f = steady_formulation_from_name(arg);
         if (f < 0)
-            return usage_error(a->cmd, "--formulation takes auto or full (%s)", arg);
+            return usage_error(a->cmd, "--formulation takes auto, full or compact (%s)", arg);
         a->sopts.formulation = (steady_formulation_t)f;
         return EXIT_OK;
     }

@@ -8,6 +8,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 
+/* The largest per-type LP (hops x types columns) that --formulation auto
+ * solves as it is (docs/linear-programs.md, "Formulations"). */
+#define AUTO_FULL_MAX 20000
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +151,8 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
         return rc;
     s->stats.simplex = STEADY_SIMPLEX_GLPK;
     steady_formulation_t f = opts ? opts->formulation : STEADY_FORMULATION_AUTO;
-    if (f != STEADY_FORMULATION_AUTO && f != STEADY_FORMULATION_FULL) {
+    if (f != STEADY_FORMULATION_AUTO && f != STEADY_FORMULATION_FULL &&
+        f != STEADY_FORMULATION_COMPACT) {
         steady_solution_destroy(s);
         return steady_error_set(err, STEADY_EINVAL, "unknown formulation (%d)", (int)f);
     }
@@ -156,7 +161,11 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
         return steady_error_set(err, STEADY_EUNSUPPORTED,
                                 "this steady was built without Clp (make STEADY_CLP=1)");
     }
-    if (f == STEADY_FORMULATION_FULL || s->op == STEADY_OP_REDUCE)
+    /* auto: the per-type LP while it is small (it solves in well under a
+     * second, and its vertices give the plans the planner's tests and
+     * benchmarks were measured on), the smaller formulations beyond */
+    double full_cols = (double)s->nhops * (s->op == STEADY_OP_BROADCAST ? s->ntargets : s->ntypes);
+    if (f == STEADY_FORMULATION_FULL || s->op == STEADY_OP_REDUCE || (f == STEADY_FORMULATION_AUTO && full_cols <= AUTO_FULL_MAX))
         rc = lp_solve_full(s, opts, &watch, err);
     else if (s->op == STEADY_OP_BROADCAST)
         rc = lp_solve_cuts(s, opts, &watch, err);

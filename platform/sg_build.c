@@ -513,12 +513,6 @@ static steady_err_t build_edges(sg_t *g, int z)
                                 "%s:%ld: steady_routes=edges in zone %s, which holds no routes of "
                                 "its own",
                                 g->origin, zz->line, zz->id);
-    for (int i = 0; i < zz->nvert && !rc; i++) {
-        sg_np_t *v = &g->np[zz->vert[i]];
-        if (v->kind == SG_ROUTER &&
-            (rc = steady_platform_add_node(g->p, v->name, STEADY_SWITCH, 0, &v->node, g->err)))
-            steady_error_prefix(g->err, "%s:%ld: ", g->origin, v->line);
-    }
     /* the channels in the file's order, crossed or not, as they were */
     for (int k = 0; k < g->nlinks && !rc; k++)
         if (g->links[k].channel_prop)
@@ -570,18 +564,24 @@ steady_err_t sg_build(sg_t *g)
     bool edges = false;
     for (int z = 0; z < g->nzones; z++)
         edges = edges || g->zones[z].edges;
-    /* the hosts, in the file's order: the ranks */
+    /* the hosts, in the file's order: the ranks; in steady's own exports
+     * the routers too, as switches, where the file has them (the node
+     * order is part of the platform) */
+    int hosts = 0;
     for (int v = 0; v < g->nnp && !rc; v++) {
         sg_np_t *n = &g->np[v];
-        if (n->kind != SG_HOST)
+        if (n->kind != SG_HOST && !(edges && n->kind == SG_ROUTER))
             continue;
-        steady_node_kind_t kind = n->steady_router ? STEADY_ROUTER : STEADY_PROCESSOR;
+        steady_node_kind_t kind = n->kind == SG_ROUTER ? STEADY_SWITCH
+                                  : n->steady_router   ? STEADY_ROUTER
+                                                       : STEADY_PROCESSOR;
+        hosts += n->kind == SG_HOST;
         if ((rc = steady_platform_add_node(g->p, n->name, kind,
-                                           kind == STEADY_ROUTER ? 0 : n->speed, &n->node,
+                                           kind == STEADY_PROCESSOR ? n->speed : 0, &n->node,
                                            g->err)))
             steady_error_prefix(g->err, "%s:%ld: ", g->origin, n->line);
     }
-    if (!rc && steady_platform_node_count(g->p) == 0)
+    if (!rc && hosts == 0)
         rc = steady_error_set(g->err, STEADY_EINVAL,
                               "%s:%ld: no <host> in the platform (%s): steady's ranks run on hosts",
                               g->origin, g->zones[0].line, g->zones[0].id);

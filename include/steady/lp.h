@@ -67,20 +67,24 @@ typedef struct {
 /* How the LP of a problem is written (docs/linear-programs.md,
  * "Formulations"); every formulation gives the same exact optimum. */
 typedef enum {
-    /* the smallest exact one: scatter as one flow from the source, gossip
-     * as one flow per source (both decomposed back into per-type rates),
-     * broadcast by cut generation, reduce per type with its useless
-     * variables pruned */
+    /* FULL while the per-type LP is small (hops x types <= 20000), COMPACT
+     * beyond */
     STEADY_FORMULATION_AUTO = 0,
     /* the per-type LPs as the paper writes them: one flow per message type,
      * one flow per broadcast target */
     STEADY_FORMULATION_FULL,
     /* as solved (steady_solution_formulation): */
     STEADY_FORMULATION_AGGREGATED, /* scatter, gossip: one flow per origin */
-    STEADY_FORMULATION_CUTS        /* broadcast: n(h) and the cuts it needs */
+    STEADY_FORMULATION_CUTS,       /* broadcast: n(h) and the cuts it needs */
+    /* the smallest exact one whatever the size: scatter as one flow from
+     * the source, gossip as one flow per source (both decomposed back into
+     * per-type rates), broadcast by cut generation, reduce per type with
+     * its useless variables pruned */
+    STEADY_FORMULATION_COMPACT
 } steady_formulation_t;
 
-/* "auto", "full" -> formulation, or -1; and back ("aggregated", "cuts" too). */
+/* "auto", "full", "compact" -> formulation, or -1; and back ("aggregated",
+ * "cuts" too). */
 int steady_formulation_from_name(const char *name);
 const char *steady_formulation_name(steady_formulation_t f);
 

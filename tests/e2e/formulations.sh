@@ -1,11 +1,11 @@
 #!/bin/bash
 # The formulations of docs/linear-programs.md ("Formulations") give the same
-# exact optimum: `steady solve --formulation auto` (scatter as one flow from
+# exact optimum: `steady solve --formulation compact` (scatter as one flow from
 # the source, gossip one flow per source, broadcast by cuts and target
 # flows, reduce pruned) and `--formulation full` (the per-type LPs) must
 # print the same rational TP, both verified exact, on every example
 # platform and on generated platforms of every kind, every operation (and
-# a subset of targets); and the plans of the auto formulation must pass
+# a subset of targets); and the plans of the compact formulation must pass
 # `steady check`.
 #   tests/e2e/formulations.sh BUILD_DIR
 set -u
@@ -24,13 +24,13 @@ tp() { # FORMULATION ARGS...: "fraction exact-flag" or "error: ..."
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["throughput"]["exact"], d["exact"])' "$tmp/s.json"
 }
 
-same() { # ARGS...: auto and full agree exactly
+same() { # ARGS...: compact and full agree exactly
     checks=$((checks + 1))
     local a f
-    a=$(tp auto "$@")
+    a=$(tp compact "$@")
     f=$(tp full "$@")
-    case "$a $f" in *error*) fail "$*: auto '$a', full '$f'"; return ;; esac
-    [ "$a" = "$f" ] && [ "${a#* }" = True ] || fail "$*: auto TP $a, full TP $f"
+    case "$a $f" in *error*) fail "$*: compact '$a', full '$f'"; return ;; esac
+    [ "$a" = "$f" ] && [ "${a#* }" = True ] || fail "$*: compact TP $a, full TP $f"
 }
 
 plats="examples/platforms/*.plat examples/platforms/*.xml tests/sg/platforms/*.xml"
@@ -61,13 +61,13 @@ done
 # message size and switches: a SimGrid cluster in bytes
 same --op broadcast --msg-size 65536 examples/platforms/sg-two-sites.xml
 
-# the plans of the auto formulation: broadcast arborescences packed from n
+# the plans of the compact formulation: broadcast arborescences packed from n
 # alone (no per-target flow), routes from the aggregated flows
 for p in "$tmp/big3.plat" "$tmp/tiers1.plat" examples/platforms/sg-backbone.xml; do
     for op in scatter gossip broadcast; do
         checks=$((checks + 1))
         s="$tmp/plan.sched"
-        "$steady" plan --quiet --op $op -o "$s" "$p" >/dev/null 2>"$tmp/err" || { fail "plan --op $op $p: $(head -1 "$tmp/err")"; continue; }
+        "$steady" plan --quiet --formulation compact --op $op -o "$s" "$p" >/dev/null 2>"$tmp/err" || { fail "plan --op $op $p: $(head -1 "$tmp/err")"; continue; }
         "$steady" check "$s" "$p" >"$tmp/check.out" 2>&1 || fail "check rejects plan --op $op $p: $(head -2 "$tmp/check.out")"
     done
 done
