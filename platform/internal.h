@@ -128,8 +128,11 @@ typedef struct {
     bool (*streams)(void *ctx, xmlNodePtr parent, const xmlChar *child); /* may be NULL */
 } xml_handlers_t;
 
-/* xml_read with handlers (h may be NULL); doc may be NULL when the caller
- * does not want what is left of the document. */
+/* xml_read of a source, with handlers (h may be NULL); doc may be NULL
+ * when the caller does not want what is left of the document.  libxml2's
+ * push parser is fed 1 MiB at a time (from src->text, then src->file),
+ * reporting src->progress per chunk; a document cut short is parsed again
+ * whole (read again from src->path) for libxml2's usual message. */
 steady_err_t xml_parse(const source_t *src, const char *origin, const xml_handlers_t *h,
                        xmlDocPtr *doc, steady_error_t *err);
 

@@ -5,8 +5,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 
-#include "../common/file.h"
-
 #include <errno.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -226,19 +224,23 @@ steady_err_t steady_platform_read_with(const char *path, steady_format_t format,
     const char *origin = strcmp(path, "-") == 0 ? "<stdin>" : path;
     source_t src = {.progress = opts->progress, .progress_ctx = opts->progress_ctx};
     /* a regular file is read as it is parsed (XML) or at once (native);
-     * standard input and other files whole, as before */
+     * standard input, pipes and devices whole first, as before */
+    bool is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return steady_error_set(err, STEADY_EINPUT, "%s: cannot open (%s)", path, strerror(errno));
+    const char *name = is_stdin ? "standard input" : path; /* in read errors */
     struct stat sb;
-    FILE *f = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
-    if (!f || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        if (f)
+    if (is_stdin || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        char *text = NULL;
+        size_t len = 0, cap = 0;
+        bool eof = false, more;
+        steady_err_t rc = STEADY_OK;
+        for (size_t want = 65536; !rc && !eof; want *= 2) /* a directory fails here */
+            rc = read_more(f, name, &text, &len, &cap, want, &eof, err);
+        if (!is_stdin)
             fclose(f);
-        char *text;
-        size_t len;
-        steady_err_t rc = read_file(path, &text, &len, err);
-        if (rc)
-            return rc;
-        bool more;
-        if (!(rc = detect(text, len, true, origin, &format, &more, err))) {
+        if (!rc && !(rc = detect(text, len, true, origin, &format, &more, err))) {
             src.text = text;
             src.len = src.size = len;
             rc = parse_source(&src, origin, format, out, detected, err);
@@ -252,11 +254,11 @@ steady_err_t steady_platform_read_with(const char *path, steady_format_t format,
     steady_err_t rc = STEADY_OK;
     /* the first bytes, then more while the root element is not in them */
     for (size_t want = 65536; !rc && more; want *= 2)
-        if (!(rc = read_more(f, path, &text, &len, &cap, want, &eof, err)))
+        if (!(rc = read_more(f, name, &text, &len, &cap, want, &eof, err)))
             rc = detect(text, len, eof, origin, &format, &more, err);
     if (!rc && format == STEADY_FORMAT_NATIVE && !eof) /* the rest, at once */
         while (!rc && !eof)
-            rc = read_more(f, path, &text, &len, &cap, size > len ? size - len + 1 : 65536, &eof,
+            rc = read_more(f, name, &text, &len, &cap, size > len ? size - len + 1 : 65536, &eof,
                            err);
     if (!rc) {
         src.text = text;
