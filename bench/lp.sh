@@ -1,5 +1,6 @@
 #!/bin/bash
-# LP sizes and times of `steady solve` for growing platforms, per operation,
+# LP sizes and times of `steady solve --formulation full` (the per-type LPs;
+# bench/scale.sh measures the default formulations) for growing platforms,
 # side by side with glpsol solving the very same LP (steady's --write-lp
 # file) in the same run.  steady's total = build + simplex + exact recovery;
 # the ratio steady/glpsol shows what the exact recovery costs on top of the
@@ -22,7 +23,7 @@ row() { # LABEL OP ARGS... : one line of the table
     shift 2
     local start end wall
     start=$(date +%s%N)
-    "$steady" solve --op "$op" --json --write-lp "$tmp/p.lp" "$@" >"$tmp/s.json"
+    "$steady" solve --op "$op" --json --formulation full --write-lp "$tmp/p.lp" "$@" >"$tmp/s.json"
     end=$(date +%s%N)
     wall=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.3f", (b - a) / 1e9}')
     start=$(date +%s%N)

@@ -290,6 +290,12 @@ static void print_text(const steady_solution_t *s)
     steady_solution_stats(s, &st);
     printf("\nLP: %d rows, %d columns, %d nonzeros; build %.3f s, simplex %.3f s, exact %.3f s\n",
            st.rows, st.cols, st.nonzeros, st.build_s, st.solve_s, st.exact_s);
+    printf("    %s formulation, %s simplex",
+           steady_formulation_name(steady_solution_formulation(s)),
+           steady_simplex_name(st.simplex));
+    if (st.rounds > 1 || st.cuts > 0)
+        printf(", %d rounds, %d cuts", st.rounds, st.cuts);
+    putchar('\n');
     mpq_clears(tp, a, b, c, NULL);
 }
 
@@ -314,14 +320,16 @@ static int print_json(const steady_solution_t *s)
     steady_solution_stats(s, &st);
     json_t *j = json_pack(
         "{s:s, s:s, s:b, s:f, s:f, s:o, s:b, s:s, s:b, s:o, s:o, "
-        "s:{s:i, s:i, s:i, s:f, s:f, s:f}}",
+        "s:{s:i, s:i, s:i, s:f, s:f, s:f, s:s, s:s, s:i, s:i}}",
         "op", steady_op_name(steady_solution_op(s)), "platform", steady_platform_name(p),
         "abstract", abstract, "msg_size", steady_solution_msg_size(s), "task_cost",
         steady_solution_task_cost(s), "throughput", thr, "exact", steady_solution_is_exact(s),
         "note", steady_solution_note(s), "upper_bound", steady_solution_is_bound(s),
         steady_solution_op(s) == STEADY_OP_REDUCE ? "participants" : "sources", sources, "targets",
         targets, "lp", "rows", st.rows, "cols", st.cols, "nonzeros", st.nonzeros, "build_s",
-        st.build_s, "solve_s", st.solve_s, "exact_s", st.exact_s);
+        st.build_s, "solve_s", st.solve_s, "exact_s", st.exact_s, "formulation",
+        steady_formulation_name(steady_solution_formulation(s)), "simplex",
+        steady_simplex_name(st.simplex), "rounds", st.rounds, "cuts", st.cuts);
     if (!j) {
         mpq_clears(tp, a, b, c, NULL);
         return EXIT_FAIL;

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -32,9 +31,10 @@ const char *const problem_help =
     "                        (default: one flop per byte of message; 1 on abstract\n"
     "                        platforms)\n"
     "  --time-limit SEC      give up (exit 1) when the whole command takes longer\n"
-    "                        (reading, the LP, planning, writing), naming the stage\n"
-    "                        it was in (an exact recovery cut short leaves the\n"
-    "                        solution approximate)\n"
+    "                        (reading, the LP, planning, writing; within the\n"
+    "                        limit plus max(1 s, 10%)), naming the stage it was\n"
+    "                        in (an exact recovery cut short leaves the solution\n"
+    "                        approximate)\n"
     "  --formulation F       full: the per-type LPs of docs/linear-programs.md;\n"
     "                        compact: scatter as one flow from the source, gossip\n"
     "                        as one flow per source, broadcast by cut generation,\n"
@@ -84,23 +84,17 @@ bool parse_segments(const char *arg, long *segments)
     return !*end && end != arg && *segments >= 1 && *segments <= STEADY_SEGMENTS_LIMIT;
 }
 
-/* --time-limit bounds the whole command: the LP gets what is left of it
- * when it starts (its own clean message when it runs out), and an alarm at
- * the limit plus a short grace ends the command wherever it is (planning,
- * the trees, writing) with the stage it was in.  Only async-signal-safe
+/* --time-limit bounds the whole command: the LP watches the limit itself
+ * (its own message, with what it was building or solving), and an alarm
+ * at the limit plus a grace (DEADLINE_GRACE: the LP checks its clock
+ * between chunks of work, later under load) ends the command wherever it
+ * is (planning, the trees, writing) with the stage it was in.  Only async-signal-safe
  * calls in the handler: the message's start is written beforehand. */
 static char deadline_msg[160];
 static size_t deadline_len;
 static volatile const char *deadline_stage;
-static double deadline_at; /* CLOCK_MONOTONIC seconds, 0: none */
-#define DEADLINE_GRACE_S 0.25
-
-static double mono_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+/* max(1 s, 10% of the limit) */
+#define DEADLINE_GRACE(sec) ((sec) / 10 > 1 ? (sec) / 10 : 1.0)
 
 static void deadline_hit(int sig)
 {
@@ -119,7 +113,6 @@ static void deadline_hit(int sig)
 
 static void deadline_arm(const char *cmd, double sec)
 {
-    deadline_at = mono_now() + sec;
     deadline_len = (size_t)snprintf(deadline_msg, sizeof deadline_msg,
                                     "steady %s: time limit of %g s reached", cmd, sec);
     if (deadline_len >= sizeof deadline_msg)
@@ -129,9 +122,9 @@ static void deadline_arm(const char *cmd, double sec)
     sa.sa_handler = deadline_hit;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGALRM, &sa, NULL);
-    double t = sec + DEADLINE_GRACE_S;
-    struct itimerval it = {.it_value = {.tv_sec = (time_t)t,
-                                        .tv_usec = (suseconds_t)((t - (double)(time_t)t) * 1e6)}};
+    double t = sec + DEADLINE_GRACE(sec);
+    struct itimerval it = {
+        .it_value = {.tv_sec = (time_t)t, .tv_usec = (suseconds_t)((t - (double)(time_t)t) * 1e6)}};
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
@@ -284,10 +277,6 @@ int problem_solve(problem_args_t *a, const char *path, steady_platform_t **pp,
     a->prob.source = one.n ? one.ids[0] : first;
     a->prob.target = one.n ? one.ids[0] : p_set.n ? p_set.ids[0] : first;
     problem_progress_start(a);
-    if (deadline_at > 0) { /* the LP gets what reading the platform left */
-        double left = deadline_at - mono_now();
-        a->sopts.time_limit_ms = left * 1000 < 1 ? 1 : (int)(left * 1000);
-    }
     steady_err_t rc = steady_lp_solve(p, &a->prob, &a->sopts, sol, &err);
     problem_progress_clear(a);
     status = rc ? report(&err) : EXIT_OK;
