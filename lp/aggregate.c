@@ -240,22 +240,8 @@ steady_err_t lp_solve_aggregate(steady_solution_t *s, const steady_solve_options
     int nv = steady_platform_node_count(s->p), nh = s->nhops;
     s->formulation = STEADY_FORMULATION_AGGREGATED;
     steady_err_t rc = build(&g, &m);
-    if (watch->expired) {
-        rc = steady_error_set(err, STEADY_ESOLVER,
-                              "time limit of %g s reached while building the LP (%d rows and %d "
-                              "columns so far)",
-                              watch->limit_s, m.nrows, m.ncols);
+    if ((rc = lp_built(s, &m, rc, watch, err)))
         goto done;
-    }
-    if (rc || m.oom) {
-        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory building the LP");
-        goto done;
-    }
-    s->stats.rows = m.nrows;
-    s->stats.cols = m.ncols;
-    s->stats.nonzeros = m.nnz;
-    s->stats.build_s = lp_now() - watch->start;
-    s->stats.rounds = 1;
     values = malloc((size_t)m.ncols * sizeof *values);
     flow = malloc((size_t)(nh ? nh : 1) * sizeof *flow);
     type = malloc((size_t)nv * sizeof *type);

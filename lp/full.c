@@ -266,22 +266,8 @@ steady_err_t lp_solve_full(steady_solution_t *s, const steady_solve_options_t *o
     mpq_t *values = NULL;
     s->formulation = STEADY_FORMULATION_FULL;
     steady_err_t rc = lp_build_full(s, &m);
-    if (watch->expired) {
-        rc = steady_error_set(err, STEADY_ESOLVER,
-                              "time limit of %g s reached while building the LP (%d rows and %d "
-                              "columns so far)",
-                              watch->limit_s, m.nrows, m.ncols);
+    if ((rc = lp_built(s, &m, rc, watch, err)))
         goto done;
-    }
-    if (rc || m.oom) {
-        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory building the LP");
-        goto done;
-    }
-    s->stats.rows = m.nrows;
-    s->stats.cols = m.ncols;
-    s->stats.nonzeros = m.nnz;
-    s->stats.build_s = lp_now() - watch->start;
-    s->stats.rounds = 1;
     values = malloc((size_t)m.ncols * sizeof *values);
     if (!values) {
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");

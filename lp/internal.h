@@ -268,6 +268,12 @@ typedef struct {
 steady_err_t lp_run(const lp_model_t *m, const steady_solve_options_t *opts, lp_watch_t *watch,
                     lp_run_t *run, mpq_t *values, steady_error_t *err);
 
+/* After building the single model m of a formulation (rc: the builder's
+ * status): the time-limit or out-of-memory error if building stopped,
+ * else STEADY_OK with s's model statistics (one round) filled in. */
+steady_err_t lp_built(steady_solution_t *s, const lp_model_t *m, steady_err_t rc,
+                      const lp_watch_t *watch, steady_error_t *err);
+
 /* Puts the values of m's tagged columns (TP, send, cons, flow) into s. */
 steady_err_t lp_store_values(steady_solution_t *s, const lp_model_t *m, mpq_t *values,
                              steady_error_t *err);

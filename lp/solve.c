@@ -47,6 +47,24 @@ static bool use_clp(const lp_model_t *m, const steady_solve_options_t *opts)
     return want == STEADY_SIMPLEX_CLP || m->ncols >= CLP_MIN_COLS;
 }
 
+steady_err_t lp_built(steady_solution_t *s, const lp_model_t *m, steady_err_t rc,
+                      const lp_watch_t *watch, steady_error_t *err)
+{
+    if (watch->expired)
+        return steady_error_set(err, STEADY_ESOLVER,
+                                "time limit of %g s reached while building the LP (%d rows and %d "
+                                "columns so far)",
+                                watch->limit_s, m->nrows, m->ncols);
+    if (rc || m->oom)
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory building the LP");
+    s->stats.rows = m->nrows;
+    s->stats.cols = m->ncols;
+    s->stats.nonzeros = m->nnz;
+    s->stats.build_s = lp_now() - watch->start;
+    s->stats.rounds = 1;
+    return STEADY_OK;
+}
+
 steady_err_t lp_run(const lp_model_t *m, const steady_solve_options_t *opts, lp_watch_t *watch,
                     lp_run_t *run, mpq_t *values, steady_error_t *err)
 {
