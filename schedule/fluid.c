@@ -72,6 +72,7 @@ typedef struct {
 typedef struct {
     const replay_t *r;
     const steady_replay_observer_t *obs;
+    double *last; /* (may be NULL) each piece's latest completion */
     long msgs, P, L;
     int nv, np, nports;
     int *pstart, *plist; /* port p's pieces in period order: plist[pstart[p] .. pstart[p + 1]) */
@@ -361,6 +362,8 @@ static void finish(fluid_t *f, long q, int i, double start, double amount, bool 
     if (!ring_put(f, i, b, n, done))
         f->oom = true;
     f->makespan = later(f->makespan, done);
+    if (f->last)
+        f->last[i] = later(f->last[i], done);
     if (i < r->nx)
         f->ntransfers++;
     else
@@ -564,11 +567,12 @@ static bool build(fluid_t *f)
 }
 
 steady_err_t replay_fluid(const replay_t *r, long msgs, const steady_replay_observer_t *obs,
-                          steady_replay_t *res, steady_error_t *err)
+                          double *last, steady_replay_t *res, steady_error_t *err)
 {
     const steady_schedule_t *sc = r->sc;
     fluid_t f = {.r = r,
                  .obs = obs && obs->event ? obs : NULL,
+                 .last = last,
                  .msgs = msgs,
                  .L = sc->max_lag,
                  .nv = steady_platform_node_count(r->p),

@@ -533,11 +533,15 @@ steady_err_t plan_whole_search(const steady_solution_t *s, const steady_plan_opt
                                long series, int depth, double best_score, whole_cands_t *w,
                                steady_error_t *err)
 {
-    steady_lp_stats_t st;
-    steady_solution_stats(s, &st);
-    long left = WHOLE_BUDGET / (st.cols > 0 ? st.cols : 1);
+    /* the branch and cut runs on the per-type LP, whatever formulation
+     * s was solved in: hops x types columns */
+    int ntargets = 0;
+    steady_solution_targets(s, &ntargets);
     steady_op_t op = steady_solution_op(s);
-    if ((op != STEADY_OP_BROADCAST && op != STEADY_OP_SCATTER) || st.cols > WHOLE_MAX_COLS)
+    long cols = (long)steady_hop_graph_count(steady_solution_hops(s)) *
+                (op == STEADY_OP_BROADCAST ? ntargets : steady_solution_type_count(s));
+    long left = WHOLE_BUDGET / (cols > 0 ? cols : 1);
+    if ((op != STEADY_OP_BROADCAST && op != STEADY_OP_SCATTER) || cols > WHOLE_MAX_COLS)
         return STEADY_OK;
     mpq_t tp, q;
     mpq_inits(tp, q, NULL);

@@ -105,8 +105,10 @@ void observe(const steady_replay_observer_t *obs, const replay_t *r, long q, int
 
 /* fluid.c: the replay of `msgs` messages when transfers share resources:
  * a simulation in time in which the transfers running at once share each
- * resource max-min fairly; res->makespan, transfers and tasks. */
+ * resource max-min fairly; res->makespan, transfers and tasks, and (last
+ * not NULL) each piece's latest completion raised into last[piece]
+ * (transfers 0 .. nx - 1, then compute entries). */
 steady_err_t replay_fluid(const replay_t *r, long msgs, const steady_replay_observer_t *obs,
-                          steady_replay_t *res, steady_error_t *err);
+                          double *last, steady_replay_t *res, steady_error_t *err);
 
 #endif

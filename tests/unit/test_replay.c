@@ -481,7 +481,7 @@ static void test_refused(void)
 
     /* half of each message never leaves A */
     mpq_set_ui(sc->slots[0].transfers[0].to, 1, 2);
-    expect_refused(sc, p, 5, "not its weight");
+    expect_refused(sc, p, 5, "do not carry its weight 1 of messages, each position once");
     mpq_set_ui(sc->slots[0].transfers[0].to, 1, 1);
 
     /* a transfer of a step that does not exist */
