@@ -279,9 +279,9 @@ static int cmp_slot_key(const void *a, const void *b)
 /* Evaluations the local search may spend, in pieces examined (each
  * evaluation looks at every piece and every overlapping pair): about 25 ms
  * per candidate period, which the planner builds a dozen of per segment
- * count (4·10^7 took a third of a 12-node broadcast's plan; with this
- * tenth of it, the plans of tests/e2e/messages.sh and plan.sh keep their
- * messages and replay ratios). */
+ * count (4·10^7 took more than half of a 12-node broadcast's plan; with
+ * a quarter of it, the plans of tests/e2e/messages.sh and plan.sh keep
+ * their messages and replay ratios). */
 #define ORDER_BUDGET 10000000L
 
 /* Chooses the order of the slots (order[position] = slot).  depth[f] is

@@ -346,12 +346,6 @@ static bool add_uses(replay_t *r, int *cap, rtransfer_t *x, const steady_hop_t *
     return ok;
 }
 
-/* The period's transfers and compute entries as flat arrays, with c(e),
- * latency(e), w(x) as doubles (the simulation clock is a double; the
- * values come from the exact c(e) and w(x) the LP used).  Checks that each
- * send step's transfers carry exactly its weight of messages and each
- * compute step's entries exactly its weight of tasks, so that every batch
- * of every step is produced in full. */
 /* A transfer by its step, then its first position (exactly: the double,
  * then the rational on a tie). */
 typedef struct {
@@ -407,6 +401,12 @@ static int untiled_step(const replay_t *r)
     return bad;
 }
 
+/* The period's transfers and compute entries as flat arrays, with c(e),
+ * latency(e), w(x) as doubles (the simulation clock is a double; the
+ * values come from the exact c(e) and w(x) the LP used).  Checks that each
+ * send step's transfers carry exactly its weight of messages and each
+ * compute step's entries exactly its weight of tasks, so that every batch
+ * of every step is produced in full. */
 static steady_err_t prepare_events(replay_t *r, steady_error_t *err)
 {
     const steady_schedule_t *sc = r->sc;
@@ -1040,9 +1040,9 @@ static steady_err_t extrapolate(const replay_t *r, long msgs, long P, long p1, d
                         &res, err);
     *periodic = !rc;
     *makespan = 0;
-    for (size_t i = 0; i < n && *periodic; i++) {
+    for (size_t i = 0; i < n && !rc; i++) {
         double a = done[n + i] - done[i], b = done[2 * n + i] - done[n + i];
-        *periodic = fabs(a - b) <= 1e-9 * done[2 * n + i];
+        *periodic = *periodic && fabs(a - b) <= 1e-9 * done[2 * n + i];
         *makespan = later(*makespan, done[2 * n + i] + (double)(P - 3 * p1) * b / (double)p1);
     }
     free(done);
