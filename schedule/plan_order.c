@@ -244,7 +244,7 @@ static order_score_t evaluate_order(search_t *s, const int *order)
     }
     for (int i = 0; i < s->sc->ntrees; i++)
         sc.tree_lags += s->sc->trees[i].weight * s->tlag[i];
-    /* the messages (replay.c's joins()): a comm's part in the slot after
+    /* the messages (replay_prepare.c's joins()): a comm's part in the slot after
      * its previous part continues that part's message when the latency is
      * worth it (JOIN_LATENCY_SHARE) and it waits for no producer's part of
      * the same period that is not sent before the message starts */

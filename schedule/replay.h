@@ -1,7 +1,7 @@
 /*
  * schedule/replay.h — the replay's shared pieces (not installed): the
  * schedule flattened into steps, the period's transfers and compute
- * entries with their dependencies (replay.c prepares them), and the two
+ * entries with their dependencies (replay_prepare.c prepares them), and the two
  * engines that run them: replay.c's, in program order, for platforms whose
  * messages share nothing but ports, and fluid.c's, in simulated time, for
  * messages that share channels.
@@ -12,7 +12,7 @@
 #include "steady/schedule.h"
 
 /* A latency this share of the shorter of two consecutive parts' transfers
- * is worth their being one message (replay.c's joins(); the planner's
+ * is worth their being one message (replay_prepare.c's joins(); the planner's
  * count of messages, plan_order.c, follows it). */
 #define JOIN_LATENCY_SHARE 0.1
 
