@@ -31,6 +31,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "plan.h"
+#include "replay.h"
 
 #include <limits.h>
 #include <math.h>
@@ -119,13 +120,28 @@ static steady_err_t fill_header(steady_schedule_t *sc, const steady_solution_t *
  * from shorter runs (steady_schedule_series_makespan): ring-80's scatter
  * has 46 932 transfers per period (REPLAY_EVENTS, plan.h). */
 
-/* Operations per time unit of x over the series, as replayed. */
+/* The makespan of x's series, as replayed, and (msgs not NULL) its MPI
+ * messages per operation. */
+static steady_err_t series_replay(const steady_schedule_t *x, const steady_platform_t *p,
+                                  long series, double *makespan, double *msgs, steady_error_t *err)
+{
+    long count = 0;
+    *makespan = 0;
+    steady_err_t rc = replay_series(x, p, series, REPLAY_EVENTS, makespan, NULL, &count, err);
+    if (msgs)
+        *msgs = x->ops_per_period > 0
+                    ? (double)count * (double)x->segments / (double)x->ops_per_period
+                    : 0;
+    return rc;
+}
+
+/* Operations per time unit of x over the series, as replayed, and (msgs
+ * not NULL) its MPI messages per operation. */
 steady_err_t plan_series_rate(const steady_schedule_t *x, const steady_platform_t *p, long series,
-                              double *rate, steady_error_t *err)
+                              double *rate, double *msgs, steady_error_t *err)
 {
     double makespan = 0;
-    steady_err_t rc =
-        steady_schedule_series_makespan(x, p, series, REPLAY_EVENTS, &makespan, NULL, err);
+    steady_err_t rc = series_replay(x, p, series, &makespan, msgs, err);
     *rate = makespan > 0 ? (double)series / makespan : 0;
     return rc;
 }
@@ -143,13 +159,10 @@ static steady_err_t keep(steady_schedule_t *x, const steady_platform_t *p, long 
                          steady_error_t *err)
 {
     double rate = 0, msgs = 0;
-    long count;
     b->x[b->n] = x;
     b->rate[b->n] = b->msgs[b->n] = 0;
     b->n++;
-    steady_err_t rc = plan_series_rate(x, p, series, &rate, err);
-    if (!rc)
-        rc = steady_schedule_message_count(x, p, &count, &msgs, err);
+    steady_err_t rc = plan_series_rate(x, p, series, &rate, &msgs, err);
     b->rate[b->n - 1] = rate;
     b->msgs[b->n - 1] = msgs;
     return rc;
@@ -421,13 +434,9 @@ steady_err_t steady_schedule_plan(const steady_solution_t *s, const steady_solve
     for (long m = most; !rc && m >= 1; m /= 2) {
         steady_schedule_t *sc = NULL;
         double makespan = 0, msgs = 0;
-        long count;
         rc = plan_segments(s, m, sopts, opts, &sc, err);
         if (!rc && most > 1)
-            rc =
-                steady_schedule_series_makespan(sc, p, series, REPLAY_EVENTS, &makespan, NULL, err);
-        if (!rc && most > 1)
-            rc = steady_schedule_message_count(sc, p, &count, &msgs, err);
+            rc = series_replay(sc, p, series, &makespan, &msgs, err);
         bool within = !rc && (!*out || makespan * (1 - MESSAGE_SLACK) <= fastest);
         if (within && (!fastest || makespan < fastest))
             fastest = makespan;

@@ -152,6 +152,6 @@ steady_err_t plan_shift_trees(steady_schedule_t *sc, const steady_platform_t *p,
 
 /* plan.c */
 steady_err_t plan_series_rate(const steady_schedule_t *x, const steady_platform_t *p, long series,
-                              double *rate, steady_error_t *err);
+                              double *rate, double *msgs, steady_error_t *err);
 
 #endif

@@ -46,7 +46,7 @@ steady_err_t plan_shift_trees(steady_schedule_t *sc, const steady_platform_t *p,
     if (left < per)
         return STEADY_OK;
     /* best: the series' rate when the candidates' replays gave it, else 0 */
-    steady_err_t rc = best > 0 ? STEADY_OK : plan_series_rate(sc, p, series, &best, err);
+    steady_err_t rc = best > 0 ? STEADY_OK : plan_series_rate(sc, p, series, &best, NULL, err);
     for (bool again = true; again && !rc;) {
         again = false;
         for (int i = 0; i < sc->ntrees && !rc; i++) {
@@ -63,7 +63,7 @@ steady_err_t plan_shift_trees(steady_schedule_t *sc, const steady_platform_t *p,
                 tries--;
                 double rate = 0;
                 shift_tree(t, by);
-                rc = plan_series_rate(sc, p, series, &rate, err);
+                rc = plan_series_rate(sc, p, series, &rate, NULL, err);
                 if (!rc && rate > best * (1 + 1e-9)) {
                     best = rate;
                     again = true;

@@ -353,10 +353,9 @@ static steady_err_t extrapolate(const replay_t *r, long msgs, long P, long p1, d
     return rc;
 }
 
-steady_err_t steady_schedule_series_makespan(const steady_schedule_t *sc,
-                                             const steady_platform_t *p, long ops, long max_events,
-                                             double *makespan, bool *extrapolated,
-                                             steady_error_t *err)
+steady_err_t replay_series(const steady_schedule_t *sc, const steady_platform_t *p, long ops,
+                           long max_events, double *makespan, bool *extrapolated, long *messages,
+                           steady_error_t *err)
 {
     *makespan = 0;
     if (extrapolated)
@@ -370,6 +369,8 @@ steady_err_t steady_schedule_series_makespan(const steady_schedule_t *sc,
         replay_free(&r);
         return rc;
     }
+    if (messages)
+        *messages = r.nmsg;
     bool periodic = false;
     long K = sc->ops_per_period, L = sc->max_lag, events = r.nx + r.nc;
     long P = msgs / K + (msgs % K != 0);
@@ -397,4 +398,12 @@ steady_err_t steady_schedule_series_makespan(const steady_schedule_t *sc,
     if (extrapolated)
         *extrapolated = !rc && (periodic || estimate);
     return rc;
+}
+
+steady_err_t steady_schedule_series_makespan(const steady_schedule_t *sc,
+                                             const steady_platform_t *p, long ops, long max_events,
+                                             double *makespan, bool *extrapolated,
+                                             steady_error_t *err)
+{
+    return replay_series(sc, p, ops, max_events, makespan, extrapolated, NULL, err);
 }

@@ -82,6 +82,12 @@ typedef struct {
 steady_err_t replay_prepare(replay_t *r, steady_error_t *err);
 void replay_free(replay_t *r);
 
+/* steady_schedule_series_makespan, which also counts the MPI messages of
+ * a period (messages may be NULL): one preparation of the schedule. */
+steady_err_t replay_series(const steady_schedule_t *sc, const steady_platform_t *p, long ops,
+                           long max_events, double *makespan, bool *extrapolated, long *messages,
+                           steady_error_t *err);
+
 /* fmax / fmin without their NaN handling, which costs a library call on
  * the hot path (no time here is ever NaN). */
 static inline double later(double a, double b)
