@@ -48,12 +48,6 @@ typedef struct {
 steady_err_t broadcast_trees(const steady_solution_t *s, steady_trees_t *out, hop_table_t *hops,
                              steady_error_t *err);
 
-/* trees.c: removes every directed cycle from flow (one non-negative
- * rational per hop of g, whose nodes number nv) without changing any
- * node's net flow; returns the number of cycles cancelled, -1 when memory
- * runs out. */
-int trees_cancel_cycles(const steady_hop_graph_t *g, int nv, mpq_t *flow);
-
 /* arborescence.c: the maximum flow value from s to t over the m edges
  * tail[e] -> head[e] with capacities cap[e] >= 0, exactly (Edmonds-Karp on
  * GMP integers); false when memory runs out. */

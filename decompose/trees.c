@@ -254,90 +254,6 @@ static const char *node_name(const rates_t *r, int v)
 
 /* ---- cycle cancelling ------------------------------------------------------ */
 
-/* Looks for a directed cycle of edges with positive flow (depth-first, from
- * every node in order).  Stores its edges, in order along the cycle, in cyc
- * and returns their number; 0 when the flow is acyclic.  mark, vstack and
- * kstack have one entry per node.  O(V + E). */
-static int find_cycle(const steady_hop_graph_t *g, int nv, mpq_t *flow, int *mark, int *vstack,
-                      int *kstack, int *cyc)
-{
-    memset(mark, 0, (size_t)nv * sizeof *mark); /* 0 new, 1 on the stack, 2 done */
-    for (int root = 0; root < nv; root++) {
-        if (mark[root])
-            continue;
-        int depth = 0;
-        vstack[0] = root;
-        kstack[0] = 0;
-        mark[root] = 1;
-        while (depth >= 0) {
-            int u = vstack[depth], n;
-            const int *out = steady_hop_graph_out(g, u, &n);
-            if (kstack[depth] == n) {
-                mark[u] = 2;
-                depth--;
-                continue;
-            }
-            int e = out[kstack[depth]++];
-            if (mpq_sgn(flow[e]) <= 0)
-                continue;
-            int w = steady_hop_graph_hop(g, e)->dst;
-            if (mark[w] == 2)
-                continue;
-            if (mark[w] == 1) { /* back edge: the stack from w to u, then e */
-                int d = depth, len = 0;
-                while (vstack[d] != w)
-                    d--;
-                for (; d < depth; d++) {
-                    int m;
-                    cyc[len++] = steady_hop_graph_out(g, vstack[d], &m)[kstack[d] - 1];
-                }
-                cyc[len++] = e;
-                return len;
-            }
-            mark[w] = 1;
-            vstack[++depth] = w;
-            kstack[depth] = 0;
-        }
-    }
-    return 0;
-}
-
-/* Removes every directed cycle from flow (one non-negative rational per
- * edge of p): while a cycle of positive values exists, subtracts its
- * smallest value along it.  Net flows at every node are unchanged, no value
- * grows, and the result is acyclic.  Returns the number of cycles
- * cancelled (at most |E|: each one zeroes an edge), -1 when memory runs
- * out.  O(E (V + E)) in the worst case, O(V + E) on an acyclic flow. */
-int trees_cancel_cycles(const steady_hop_graph_t *g, int nv, mpq_t *flow)
-{
-    int ne = steady_hop_graph_count(g);
-    int *mark = malloc((size_t)nv * sizeof *mark), *vstack = malloc((size_t)nv * sizeof *vstack);
-    int *kstack = malloc((size_t)nv * sizeof *kstack);
-    int *cyc = malloc((size_t)(ne ? ne : 1) * sizeof *cyc);
-    int cancelled = -1, len;
-    mpq_t low;
-    mpq_init(low);
-    if (!mark || !vstack || !kstack || !cyc)
-        goto cleanup;
-    cancelled = 0;
-    while ((len = find_cycle(g, nv, flow, mark, vstack, kstack, cyc)) > 0) {
-        mpq_set(low, flow[cyc[0]]);
-        for (int i = 1; i < len; i++)
-            if (mpq_cmp(flow[cyc[i]], low) < 0)
-                mpq_set(low, flow[cyc[i]]);
-        for (int i = 0; i < len; i++)
-            mpq_sub(flow[cyc[i]], flow[cyc[i]], low);
-        cancelled++;
-    }
-cleanup:
-    mpq_clear(low);
-    free(mark);
-    free(vstack);
-    free(kstack);
-    free(cyc);
-    return cancelled;
-}
-
 /* Per type, its flow's cycles cancelled: the type's support goes into a
  * scratch array over the hops (zero elsewhere) and back. */
 static steady_err_t cancel_all_cycles(rates_t *r, steady_error_t *err)
@@ -348,7 +264,7 @@ static steady_err_t cancel_all_cycles(rates_t *r, steady_error_t *err)
         int a = r->tstart[t], b = r->tstart[t + 1];
         for (int i = a; i < b; i++)
             mpq_swap(flow[r->thop[i]], r->send[i]);
-        if (trees_cancel_cycles(r->g, r->nv, flow) < 0)
+        if (steady_hop_flow_cancel_cycles(r->g, r->nv, flow) < 0)
             rc = STEADY_ENOMEM;
         for (int i = a; i < b; i++) {
             mpq_swap(flow[r->thop[i]], r->send[i]);

@@ -79,79 +79,90 @@ static steady_err_t build(agg_t *g, lp_model_t *m)
     return STEADY_OK;
 }
 
-/* Removes the circulations of flow (one value per hop): while a directed
- * cycle of positive values exists, its smallest value is subtracted along
- * it.  Net flows are unchanged.  False when memory runs out. */
-static bool cancel_cycles(const steady_hop_graph_t *hg, int nv, mpq_t *flow)
+/* Looks for a directed cycle of edges with positive flow (depth-first, from
+ * every node in order).  Stores its edges, in order along the cycle, in cyc
+ * and returns their number; 0 when the flow is acyclic.  mark, vstack and
+ * kstack have one entry per node.  O(V + E). */
+static int find_cycle(const steady_hop_graph_t *g, int nv, mpq_t *flow, int *mark, int *vstack,
+                      int *kstack, int *cyc)
 {
-    int nh = steady_hop_graph_count(hg);
-    int *mark = malloc((size_t)nv * sizeof *mark), *vstack = malloc((size_t)nv * sizeof *vstack);
-    int *kstack = malloc((size_t)nv * sizeof *kstack),
-        *cyc = malloc((size_t)(nh + 1) * sizeof *cyc);
-    bool ok = mark && vstack && kstack && cyc;
-    mpq_t low;
-    mpq_init(low);
-    for (bool again = ok; again;) {
-        again = false;
-        memset(mark, 0, (size_t)nv * sizeof *mark); /* 0 new, 1 on the stack, 2 done */
-        for (int root = 0; root < nv && !again; root++) {
-            if (mark[root])
+    memset(mark, 0, (size_t)nv * sizeof *mark); /* 0 new, 1 on the stack, 2 done */
+    for (int root = 0; root < nv; root++) {
+        if (mark[root])
+            continue;
+        int depth = 0;
+        vstack[0] = root;
+        kstack[0] = 0;
+        mark[root] = 1;
+        while (depth >= 0) {
+            int u = vstack[depth], n;
+            const int *out = steady_hop_graph_out(g, u, &n);
+            if (kstack[depth] == n) {
+                mark[u] = 2;
+                depth--;
                 continue;
-            int depth = 0;
-            vstack[0] = root;
-            kstack[0] = 0;
-            mark[root] = 1;
-            while (depth >= 0 && !again) {
-                int u = vstack[depth], n;
-                const int *out = steady_hop_graph_out(hg, u, &n);
-                if (kstack[depth] == n) {
-                    mark[u] = 2;
-                    depth--;
-                    continue;
-                }
-                int e = out[kstack[depth]++];
-                if (mpq_sgn(flow[e]) <= 0)
-                    continue;
-                int w = steady_hop_graph_hop(hg, e)->dst;
-                if (mark[w] == 2)
-                    continue;
-                if (mark[w] == 1) { /* a cycle: the stack from w to u, then e */
-                    int d = depth, len = 0;
-                    while (vstack[d] != w)
-                        d--;
-                    for (; d < depth; d++) {
-                        int m;
-                        cyc[len++] = steady_hop_graph_out(hg, vstack[d], &m)[kstack[d] - 1];
-                    }
-                    cyc[len++] = e;
-                    mpq_set(low, flow[cyc[0]]);
-                    for (int i = 1; i < len; i++)
-                        if (mpq_cmp(flow[cyc[i]], low) < 0)
-                            mpq_set(low, flow[cyc[i]]);
-                    for (int i = 0; i < len; i++)
-                        mpq_sub(flow[cyc[i]], flow[cyc[i]], low);
-                    again = true; /* search again from scratch */
-                    break;
-                }
-                mark[w] = 1;
-                vstack[++depth] = w;
-                kstack[depth] = 0;
             }
+            int e = out[kstack[depth]++];
+            if (mpq_sgn(flow[e]) <= 0)
+                continue;
+            int w = steady_hop_graph_hop(g, e)->dst;
+            if (mark[w] == 2)
+                continue;
+            if (mark[w] == 1) { /* back edge: the stack from w to u, then e */
+                int d = depth, len = 0;
+                while (vstack[d] != w)
+                    d--;
+                for (; d < depth; d++) {
+                    int m;
+                    cyc[len++] = steady_hop_graph_out(g, vstack[d], &m)[kstack[d] - 1];
+                }
+                cyc[len++] = e;
+                return len;
+            }
+            mark[w] = 1;
+            vstack[++depth] = w;
+            kstack[depth] = 0;
         }
     }
+    return 0;
+}
+
+/* lp.h */
+int steady_hop_flow_cancel_cycles(const steady_hop_graph_t *g, int nv, mpq_t *flow)
+{
+    int ne = steady_hop_graph_count(g);
+    int *mark = malloc((size_t)nv * sizeof *mark), *vstack = malloc((size_t)nv * sizeof *vstack);
+    int *kstack = malloc((size_t)nv * sizeof *kstack);
+    int *cyc = malloc((size_t)(ne ? ne : 1) * sizeof *cyc);
+    int cancelled = -1, len;
+    mpq_t low;
+    mpq_init(low);
+    if (!mark || !vstack || !kstack || !cyc)
+        goto cleanup;
+    cancelled = 0;
+    while ((len = find_cycle(g, nv, flow, mark, vstack, kstack, cyc)) > 0) {
+        mpq_set(low, flow[cyc[0]]);
+        for (int i = 1; i < len; i++)
+            if (mpq_cmp(flow[cyc[i]], low) < 0)
+                mpq_set(low, flow[cyc[i]]);
+        for (int i = 0; i < len; i++)
+            mpq_sub(flow[cyc[i]], flow[cyc[i]], low);
+        cancelled++;
+    }
+cleanup:
     mpq_clear(low);
     free(mark);
     free(vstack);
     free(kstack);
     free(cyc);
-    return ok;
+    return cancelled;
 }
 
-/* Decomposes origin o's flow (flow[h], acyclic after cancel_cycles) into
- * paths to the targets, each owed TP (type[v]: the type of the messages
- * from o to v, -1 when v is not a target), into b.  With exact values
- * every target gets exactly TP (false otherwise: a bug, or approximate
- * values, whose paths are then cut where they stall). */
+/* Decomposes origin o's flow (flow[h], acyclic after
+ * steady_hop_flow_cancel_cycles) into  * paths to the targets, each owed TP (type[v]: the type of
+ * the messages from o to v, -1 when v is not a target), into b.  With exact values every target
+ * gets exactly TP (false otherwise: a bug, or approximate values, whose paths are then cut where
+ * they stall). */
 static bool decompose(const agg_t *g, int o, mpq_t *flow, const int *type, lp_rate_builder_t *b,
                       bool *complete)
 {
@@ -283,7 +294,8 @@ steady_err_t lp_solve_aggregate(steady_solution_t *s, const steady_solve_options
                 mpq_set_ui(flow[h], 0, 1);
         }
         bool complete;
-        if (!cancel_cycles(s->hops, nv, flow) || !decompose(&g, o, flow, type, &b, &complete)) {
+        if (steady_hop_flow_cancel_cycles(s->hops, nv, flow) < 0 ||
+            !decompose(&g, o, flow, type, &b, &complete)) {
             lp_rb_free(&b);
             rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
             goto done;

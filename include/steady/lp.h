@@ -234,6 +234,16 @@ steady_formulation_t steady_solution_formulation(const steady_solution_t *s);
 
 /* ---- occupation -------------------------------------------------------- */
 
+/* Removes every directed cycle from flow (one non-negative rational per
+ * hop of g, nv nodes): while a cycle of positive values exists, subtracts
+ * its smallest value along it.  Net flows at every node are unchanged, no
+ * value grows, and the result is acyclic.  Returns the number of cycles
+ * cancelled (at most one per hop: each one zeroes a hop), -1 when memory
+ * runs out.  O(H (V + H)) in the worst case, O(V + H) on an acyclic flow.
+ * (The aggregated formulations' flows and the per-type rates of
+ * decompose/trees.c.) */
+int steady_hop_flow_cancel_cycles(const steady_hop_graph_t *g, int nv, mpq_t *flow);
+
 /* The exact time of one message on hop h (steady_exact_hop_time), for
  * which it holds both ports. */
 void steady_solution_hop_time(const steady_solution_t *s, int hop, mpq_t c);
