@@ -230,6 +230,7 @@ typedef struct {
     int *start;
     int *hops; /* capacity cap */
     int cap;
+    bool rendezvous; /* a chunk's latency holds its ports (steady_cost_model_t) */
     /* per chunk count: */
     double *cc;                /* per hop: its time for one chunk, which holds both ports */
     double *send, *recv, *cpu; /* per node: busy time per operation */
@@ -544,7 +545,7 @@ static bool simulate(routed_t *m, int C, double task_cost, double *makespan)
         double start = tl_fit(&tl[3 * e->src], &tl[3 * e->dst + 1], ev.t, d);
         ok = tl_book(&tl[3 * e->src], start, start + d) &&
              tl_book(&tl[3 * e->dst + 1], start, start + d);
-        double at = start + d + steady_hop_latency(p, e);
+        double at = start + d + (m->rendezvous ? 0 : steady_hop_latency(p, e));
         if (!ok) {
             break;
         } else if (ev.h + 1 < n) {
@@ -582,8 +583,11 @@ static steady_err_t evaluate(routed_t *m, int C, double msg_size, double task_co
     int nres = steady_platform_resource_count(p);
     bool abstract = steady_platform_is_abstract(p);
     double chunk = abstract ? msg_size : msg_size / C, scale = abstract ? 1.0 / C : 1;
-    for (int h = 0; h < nh; h++)
-        m->cc[h] = steady_hop_time(p, steady_hop_graph_hop(r->hops, h), chunk) * scale;
+    for (int h = 0; h < nh; h++) {
+        const steady_hop_t *e = steady_hop_graph_hop(r->hops, h);
+        m->cc[h] = steady_hop_time(p, e, chunk) * scale +
+                   (m->rendezvous ? steady_hop_latency(p, e) : 0);
+    }
     for (int v = 0; v < nv; v++)
         m->send[v] = m->recv[v] = m->cpu[v] = 0;
     for (int k = 0; k < nres; k++)
@@ -684,6 +688,7 @@ steady_err_t steady_model_evaluate(const steady_routes_t *r, steady_algo_t algo,
         return rc;
     if ((rc = routed_build(&m, r, c, err)))
         goto cleanup;
+    m.rendezvous = o.cost_model == STEADY_COST_RENDEZVOUS;
     if (o.chunks > 0 || r->nproc == 1) { /* one rank: nothing to split */
         if ((rc = evaluate(&m, o.chunks > 0 ? o.chunks : 1, msg, task, out, err)))
             goto cleanup;

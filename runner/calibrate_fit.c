@@ -80,7 +80,14 @@ static double round_sig(double x, int digits)
 {
     if (!(x > 0) || !isfinite(x))
         return x;
-    double scale = pow(10, digits - 1 - (int)floor(log10(x)));
+    int e = digits - 1 - (int)floor(log10(x));
+    /* an integral power of ten on the exact side: 1.12e8 is 1120 * 1e5,
+     * where 1120 / 1e-5 would be 111999999.99999999 */
+    if (e < 0) {
+        double unit = pow(10, -e);
+        return round(x / unit) * unit;
+    }
+    double scale = pow(10, e);
     return round(x * scale) / scale;
 }
 

@@ -21,6 +21,13 @@ typedef struct {
     int n;
     int *port;
     mpq_t *amount;
+    double *approx; /* amount, in doubles */
+    /* under the rendezvous cost model: the latency the tree's sends hold
+     * each port for, once per period (a step's messages of a period go as
+     * one MPI message at best): nlat (port, latency) pairs */
+    int nlat;
+    int *lport;
+    double *lat;
 } tree_load_t;
 
 static int load_count(const steady_platform_t *p)
@@ -37,20 +44,27 @@ static void loads_free(tree_load_t *loads, int ntrees)
             mpq_clear(loads[i].amount[k]);
         free(loads[i].port);
         free(loads[i].amount);
+        free(loads[i].approx);
+        free(loads[i].lport);
+        free(loads[i].lat);
     }
     free(loads);
 }
 
-static tree_load_t *tree_loads(const steady_solution_t *s, const steady_trees_t *tr)
+static tree_load_t *tree_loads(const steady_schedule_t *sc, const steady_solution_t *s,
+                               const steady_trees_t *tr)
 {
     const steady_platform_t *p = steady_solution_platform(s);
     int nv = steady_platform_node_count(p), np = load_count(p);
     double size = steady_solution_msg_size(s);
+    bool rendezvous = sc->cost_model == STEADY_COST_RENDEZVOUS;
     tree_load_t *loads = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *loads);
     mpq_t *dense = malloc((size_t)np * sizeof *dense);
-    if (!loads || !dense) {
+    double *dlat = calloc((size_t)np, sizeof *dlat);
+    if (!loads || !dense || !dlat) {
         free(loads);
         free(dense);
+        free(dlat);
         return NULL;
     }
     mpq_t c;
@@ -66,6 +80,10 @@ static tree_load_t *tree_loads(const steady_solution_t *s, const steady_trees_t 
                 steady_exact_hop_time(p, h, size, c);
                 mpq_add(dense[h->src], dense[h->src], c);
                 mpq_add(dense[nv + h->dst], dense[nv + h->dst], c);
+                if (rendezvous) {
+                    dlat[h->src] += steady_hop_latency(p, h);
+                    dlat[nv + h->dst] += steady_hop_latency(p, h);
+                }
                 for (int k = 0; k < h->nedges; k++) {
                     int nu;
                     const steady_use_t *u = steady_platform_edge_uses(p, h->edges[k], &nu);
@@ -79,23 +97,37 @@ static tree_load_t *tree_loads(const steady_solution_t *s, const steady_trees_t 
                 mpq_add(dense[2 * nv + st->node], dense[2 * nv + st->node], c);
             }
         }
-        int n = 0;
-        for (int x = 0; x < np; x++)
+        int n = 0, nl = 0;
+        for (int x = 0; x < np; x++) {
             n += mpq_sgn(dense[x]) != 0;
+            nl += dlat[x] > 0;
+        }
         loads[i].port = malloc((size_t)(n ? n : 1) * sizeof(int));
         loads[i].amount = malloc((size_t)(n ? n : 1) * sizeof(mpq_t));
-        ok = loads[i].port && loads[i].amount;
-        for (int x = 0; x < np && ok; x++)
+        loads[i].approx = malloc((size_t)(n ? n : 1) * sizeof(double));
+        loads[i].lport = malloc((size_t)(nl ? nl : 1) * sizeof(int));
+        loads[i].lat = malloc((size_t)(nl ? nl : 1) * sizeof(double));
+        ok = loads[i].port && loads[i].amount && loads[i].approx && loads[i].lport &&
+             loads[i].lat;
+        for (int x = 0; x < np && ok; x++) {
             if (mpq_sgn(dense[x]) != 0) {
                 loads[i].port[loads[i].n] = x;
+                loads[i].approx[loads[i].n] = mpq_get_d(dense[x]);
                 mpq_init(loads[i].amount[loads[i].n]);
                 mpq_swap(loads[i].amount[loads[i].n++], dense[x]);
                 mpq_set_ui(dense[x], 0, 1);
             }
+            if (dlat[x] > 0) {
+                loads[i].lport[loads[i].nlat] = x;
+                loads[i].lat[loads[i].nlat++] = dlat[x];
+                dlat[x] = 0;
+            }
+        }
     }
     for (int x = 0; x < np; x++)
         mpq_clear(dense[x]);
     free(dense);
+    free(dlat);
     mpq_clear(c);
     if (!ok) {
         loads_free(loads, tr->ntrees);
@@ -300,6 +332,35 @@ static bool round_period(const steady_schedule_t *sc, const steady_trees_t *tr,
     return ok;
 }
 
+/* The period that `weight` operations per tree take when, under the
+ * rendezvous cost model, every port also holds the latency of each send
+ * step a tree with operations makes through it (one MPI message per step
+ * per period, at best), in doubles: at least T, the transfers' period.
+ * busy: nports doubles, scratch. */
+static double latency_period(const tree_load_t *loads, int ntrees, const long *weight,
+                             int nports, const mpq_t T, double *busy)
+{
+    double period = mpq_get_d(T);
+    bool any = false;
+    for (int i = 0; i < ntrees && !any; i++)
+        any = weight[i] > 0 && loads[i].nlat > 0;
+    if (!any)
+        return period;
+    for (int x = 0; x < nports; x++)
+        busy[x] = 0;
+    for (int i = 0; i < ntrees; i++) {
+        if (weight[i] <= 0)
+            continue;
+        for (int x = 0; x < loads[i].n; x++)
+            busy[loads[i].port[x]] += (double)weight[i] * loads[i].approx[x];
+        for (int x = 0; x < loads[i].nlat; x++)
+            busy[loads[i].lport[x]] += loads[i].lat[x];
+    }
+    for (int x = 0; x < nports; x++)
+        period = busy[x] > period ? busy[x] : period;
+    return period;
+}
+
 /* The rates that follow from period and ops_per_period. */
 void plan_set_rates(steady_schedule_t *sc, int ntrees)
 {
@@ -363,7 +424,9 @@ static bool candidates_offer(candidates_t *c, int ntrees, const long *weight, co
  *           filled by fill_period() or in the shortest period that holds
  *           exactly K (round_period()).  Candidates are ranked by
  *               (throughput / TP) * P / (P + (L + 1) / 2),  P = series / K,
- *           L the deepest tree's lag: the throughput, discounted by the
+ *           L the deepest tree's lag: the throughput (under rendezvous,
+ *           with each port holding once per period the latency of every
+ *           send step through it: latency_period()), discounted by the
  *           periods the pipeline takes to fill and drain; the best NCAND are
  *           then built and replayed, which measures what the estimate
  *           guesses.  Few operations per period keep the pipeline short;
@@ -418,7 +481,7 @@ steady_err_t plan_choose_period(steady_schedule_t *sc, const steady_solution_t *
         }
         sc->ops_per_period = k;
     } else {
-        if (!(loads = tree_loads(s, tr)) || !groups_init(&groups, sc, tr)) {
+        if (!(loads = tree_loads(sc, s, tr)) || !groups_init(&groups, sc, tr)) {
             rc = oom(err);
             goto cleanup;
         }
@@ -430,9 +493,19 @@ steady_err_t plan_choose_period(steady_schedule_t *sc, const steady_solution_t *
             /* for each K, two candidates: the period K / TP filled with
              * whole operations, and exactly K operations in the shortest
              * period they fit (kept only within §4.6's loss bound) */
-            double best_score = -1;
+            double best_score = -1, tp = mpq_get_d(sc->optimum);
             long best = -1;
-            for (long k = 1; k <= AUTO_MAX_OPS && best_score < 1; k++) {
+            double *busy = malloc((size_t)nports * sizeof *busy);
+            if (!busy) {
+                rc = oom(err);
+                goto cleanup;
+            }
+            for (long k = 1; k <= AUTO_MAX_OPS; k++) {
+                /* no candidate of k operations scores above its fill */
+                double batches = (double)series / (double)k;
+                double fill = batches / (batches + (depth + 1) / 2.0);
+                if (fill <= best_score)
+                    break;
                 for (int kind = 0; kind < 2; kind++) {
                     long got;
                     if (kind == 0) {
@@ -449,20 +522,25 @@ steady_err_t plan_choose_period(steady_schedule_t *sc, const steady_solution_t *
                             continue;
                     }
                     if (got < 0) {
+                        free(busy);
                         rc = oom(err);
                         goto cleanup;
                     }
                     if (got == 0)
                         continue;
-                    /* the share of the optimum, discounted by the pipeline's fill */
+                    /* the share of the optimum, the latencies held counted,
+                     * discounted by the pipeline's fill */
                     mpq_set_si(q, got, 1);
                     mpq_div(q, q, T);
                     mpq_div(q, q, sc->optimum);
-                    double batches = (double)series / (double)got;
-                    double score = mpq_get_d(q) * batches / (batches + (depth + 1) / 2.0);
-                    if (mpq_cmp_ui(q, 1, 1) == 0)
+                    double held = latency_period(loads, tr->ntrees, trial, nports, T, busy);
+                    double share = held > mpq_get_d(T) ? (double)got / held / tp : mpq_get_d(q);
+                    double b = (double)series / (double)got;
+                    double score = share * b / (b + (depth + 1) / 2.0);
+                    if (held <= mpq_get_d(T) && mpq_cmp_ui(q, 1, 1) == 0)
                         score = 1; /* the optimum itself: no longer period is better */
                     if (!candidates_offer(cands, tr->ntrees, trial, T, got, score)) {
+                        free(busy);
                         rc = oom(err);
                         goto cleanup;
                     }
@@ -474,6 +552,7 @@ steady_err_t plan_choose_period(steady_schedule_t *sc, const steady_solution_t *
                     }
                 }
             }
+            free(busy);
             sc->ops_per_period = best;
         }
         if (sc->ops_per_period < 0) {

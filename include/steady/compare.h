@@ -38,6 +38,7 @@
 #include "steady/error.h"
 #include "steady/lp.h"
 #include "steady/platform.h"
+#include "steady/schedule.h" /* steady_cost_model_t */
 
 #ifdef __cplusplus
 extern "C" {
@@ -215,6 +216,10 @@ typedef struct {
                          steady_problem_t: 1 on abstract platforms, msg_size otherwise */
     int chunks;       /* chunks per message; 0: chosen per algorithm (see makespan) */
     int max_chunks;   /* the largest count that choice considers; 0 means 64 */
+    /* what a chunk's latency holds (docs/comparison.md): rendezvous (the
+     * default) both ports, until the chunk has arrived, as every send of
+     * steady-run's algorithms under SMPI; eager, none (the paper's model) */
+    steady_cost_model_t cost_model;
 } steady_model_options_t;
 
 /* What bounds an algorithm: a node's send or receive port or processor, or
@@ -229,7 +234,8 @@ typedef enum {
 
 /* An algorithm's model on a platform.  A chunk of a message of s bytes
  * split into C holds the ports of hop h for its time with s/C bytes
- * (steady_hop_time; cost/C on abstract platforms) and each shared resource
+ * (steady_hop_time; cost/C on abstract platforms), plus the hop's latency
+ * under the rendezvous cost model, and each shared resource
  * of its path for that resource's time; combining two chunks takes
  * (task_cost/C)/speed(i) on processor i.  Per operation, every chunk of
  * every phase crosses every hop of its tree's route and every reduce

@@ -18,8 +18,10 @@
 #     every algorithm's measured time per operation within 5% of the
 #     Hockney series prediction for broadcast, reduce and allreduce (0.989
 #     to 1.025 when written), the chain's and the binomial tree's
-#     broadcasts within 2%; and closer than the one-port model of the same
-#     table, which lets a latency hold no port.
+#     broadcasts within 2%; and the one-port model of the same table (under
+#     the rendezvous cost model: a chunk holds its ports through its
+#     latency) a bound the measurement stays within 7% of (the series'
+#     fill: 1.00 to 1.05 when written).
 #  3. Usage errors: one line, exit 2.
 #
 #   tests/e2e/compare_hockney.sh BUILD_DIR      (from the repository root)
@@ -122,8 +124,8 @@ for a in d["algorithms"]:
     tol = 0.02 if d["op"] == "broadcast" and a["name"] in ("chain", "binomial") else 0.05
     assert abs(r - 1) <= tol, (a["name"], r, tol)
     one_port = 1 / a["model_throughput"]
-    assert abs(k["measured_per_op"] - k["series_per_op"]) < abs(k["measured_per_op"] - one_port), \
-        (a["name"], "one-port model closer")
+    assert one_port * 0.999 <= k["measured_per_op"] <= one_port * 1.07, \
+        (a["name"], "one-port model", k["measured_per_op"] / one_port)
     print("%s %.4f" % (a["name"], r))
 assert n == {"broadcast": 6, "reduce": 6, "allreduce": 8}[d["op"]], n
 PY

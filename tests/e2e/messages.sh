@@ -1,11 +1,13 @@
 #!/bin/bash
 # End-to-end: the message objective of `steady plan` (issue 16 item 3,
 # docs/schedule-format.md "Messages").  On every example platform and
-# operation, the default plan sends no more MPI messages per operation
-# than the planner did before the objective (main at 0d7a686, the table
-# below: messages per operation, replay ratio over 2000 operations), is
-# accepted by `steady check`, and replays within 0.5% of that ratio or
-# better.  On a chain built here the count falls strictly, to what the
+# operation, the plan for a series of 2000 operations is accepted by
+# `steady check`, replays them within 0.5% of the ratio the planner reached
+# before the objective (main at 0d7a686, the table below: messages per
+# operation, replay ratio over 2000 operations) or better, and sends no
+# more MPI messages per operation — unless it replays more than 0.5%
+# faster, which the objective prefers (sg-crossbar's broadcast: one
+# operation per period, 7 messages and 0.985, against 4.2 and 0.968).  On a chain built here the count falls strictly, to what the
 # schedule's structure gives by hand.
 #   tests/e2e/messages.sh BUILD_DIR
 set -u
@@ -21,13 +23,14 @@ field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.ar
 le() { python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) + 1e-9 else 1)' "$1" "$2"; }
 
 # platform-op, messages per operation and replay ratio before the objective
+faster=0 # plans with more messages, more than 0.5% faster
 while read -r name before ratio; do
     # tests/e2e/run --sanitized: the gossips of the larger platforms left out
     case "${STEADY_E2E_QUICK:-}:$name" in 1:tiers*gossip | 1:two-cluster*gossip | 1:sg-*gossip) continue ;; esac
     plat=$ex/${name%-*}
     op=${name##*-}
     s="$tmp/$name.sched"
-    "$steady" plan --op "$op" --json -o "$s" "$plat" >"$tmp/plan.json" 2>"$tmp/err" ||
+    "$steady" plan --op "$op" --series 2000 --json -o "$s" "$plat" >"$tmp/plan.json" 2>"$tmp/err" ||
         { fail "plan $name: $(head -1 "$tmp/err")"; continue; }
     "$steady" check "$s" "$plat" >"$tmp/check.out" 2>&1 || fail "check rejects $name: $(head -2 "$tmp/check.out")"
     "$steady" replay --json --ops 2000 "$s" "$plat" >"$tmp/replay.json" 2>"$tmp/err" ||
@@ -35,7 +38,11 @@ while read -r name before ratio; do
     m=$(field "$tmp/plan.json" messages_per_operation)
     r=$(field "$tmp/replay.json" ratio)
     [ "$(field "$tmp/replay.json" messages_per_operation)" = "$m" ] || fail "$name: plan and replay count different messages"
-    le "$m" "$before" || fail "$name: $m messages per operation, $before before"
+    if ! le "$m" "$before"; then
+        faster=$((faster + 1))
+        le "$(python3 -c "print($ratio + 0.005)")" "$r" ||
+            fail "$name: $m messages per operation, $before before, at a replay ratio of $r ($ratio before)"
+    fi
     le "$(python3 -c "print($ratio - 0.005)")" "$r" || fail "$name: replay ratio $r, $ratio before"
 done <<'TABLE'
 homogeneous-complete.plat-scatter 4 1.0000
@@ -98,6 +105,6 @@ r4=$(field "$tmp/chain-4.json" replayed)
 le "$(python3 -c "print($r4 * 0.995)")" "$r1" || fail "chain: 1 segment replays at $r1, not within 0.5% of 4 segments' $r4"
 
 if [ "$failures" -eq 0 ]; then
-    echo "PASS messages (28 example plans, none with more messages; the chain: 8 -> 2 per operation)"
+    echo "PASS messages (28 example plans, $faster with more messages and more than 0.5% faster; the chain: 8 -> 2 per operation)"
 fi
 [ "$failures" -eq 0 ]

@@ -562,7 +562,7 @@ static void test_model_homogeneous_broadcast(void)
 {
     steady_platform_t *p = complete(5, 1, 0, 0, 1);
     steady_routes_t *r = routes_ok(p, 0);
-    steady_model_options_t o = {.chunks = 2};
+    steady_model_options_t o = {.chunks = 2, .cost_model = STEADY_COST_EAGER};
     steady_model_t m;
     ASSERT_CLOSE(model_tp(r, STEADY_ALGO_CHAIN, STEADY_COLL_BROADCAST, 0, o, &m), 1);
     CU_ASSERT_EQUAL(m.chunks, 2);
@@ -602,6 +602,19 @@ static void test_model_homogeneous_broadcast(void)
     ASSERT_CLOSE(m.makespan, 3 + 2e-6);
     model_tp(r, STEADY_ALGO_FLAT, STEADY_COLL_BROADCAST, 0, o, &m);
     ASSERT_CLOSE(m.makespan, 4 + 1e-6);
+    /* rendezvous: a chunk holds its ports through the latency, c = 1/C +
+     * 1e-6 per hop: the chain with 2 chunks 1/(1 + 2e-6), and a single
+     * operation of one chunk as before (the latencies now in the ports) */
+    o.cost_model = STEADY_COST_RENDEZVOUS;
+    o.chunks = 2;
+    ASSERT_CLOSE(model_tp(r, STEADY_ALGO_CHAIN, STEADY_COLL_BROADCAST, 0, o, NULL), 1 / (1 + 2e-6));
+    ASSERT_CLOSE(model_tp(r, STEADY_ALGO_FLAT, STEADY_COLL_BROADCAST, 0, o, NULL),
+                 1 / (4 * (1 + 2e-6)));
+    o.chunks = 1;
+    model_tp(r, STEADY_ALGO_CHAIN, STEADY_COLL_BROADCAST, 0, o, &m);
+    ASSERT_CLOSE(m.makespan, 4 * (1 + 1e-6));
+    model_tp(r, STEADY_ALGO_FLAT, STEADY_COLL_BROADCAST, 0, o, &m);
+    ASSERT_CLOSE(m.makespan, 4 * (1 + 1e-6));
     steady_routes_destroy(r);
     steady_platform_destroy(p);
 }
@@ -619,7 +632,7 @@ static void test_model_homogeneous_reduce(void)
 {
     steady_platform_t *p = complete(5, 1, 0, 0, 1);
     steady_routes_t *r = routes_ok(p, 0);
-    steady_model_options_t o = {.chunks = 2, .task_cost = 2};
+    steady_model_options_t o = {.chunks = 2, .task_cost = 2, .cost_model = STEADY_COST_EAGER};
     steady_model_t m;
     ASSERT_CLOSE(model_tp(r, STEADY_ALGO_CHAIN, STEADY_COLL_REDUCE, 0, o, &m), 0.5);
     CU_ASSERT_EQUAL(m.bottleneck_resource, STEADY_RES_CPU);
@@ -651,7 +664,7 @@ static void test_model_overhead(void)
 {
     steady_platform_t *p = complete(8, 0, 1e8, 1e-4, 1e9);
     steady_routes_t *r = routes_ok(p, 1e6);
-    steady_model_options_t o = {.msg_size = 1e6, .chunks = 4};
+    steady_model_options_t o = {.msg_size = 1e6, .chunks = 4, .cost_model = STEADY_COST_EAGER};
     double c = 1e-4 + 2.5e5 / 1e8;
     ASSERT_CLOSE(model_tp(r, STEADY_ALGO_CHAIN, STEADY_COLL_BROADCAST, 0, o, NULL), 1 / (4 * c));
     ASSERT_CLOSE(model_tp(r, STEADY_ALGO_TWOTREEC, STEADY_COLL_BROADCAST, 0, o, NULL), 1 / (4 * c));
@@ -673,6 +686,15 @@ static void test_model_overhead(void)
     ASSERT_CLOSE(model_tp(r, STEADY_ALGO_TWOTREEC, STEADY_COLL_BROADCAST, 0, o, &m),
                  1 / (2 * (1e-4 + 5e5 / 1e8)));
     CU_ASSERT_EQUAL(m.chunks, 2);
+    /* rendezvous: the latency (1e-6 s) is paid per chunk like the overhead */
+    o.cost_model = STEADY_COST_RENDEZVOUS;
+    o.chunks = 4;
+    ASSERT_CLOSE(model_tp(r, STEADY_ALGO_CHAIN, STEADY_COLL_BROADCAST, 0, o, NULL),
+                 1 / (4 * (c + 1e-6)));
+    o.chunks = 0;
+    ASSERT_CLOSE(model_tp(r, STEADY_ALGO_CHAIN, STEADY_COLL_BROADCAST, 0, o, &m),
+                 1 / (1e-4 + 1e-6 + 1e6 / 1e8));
+    CU_ASSERT_EQUAL(m.chunks, 1);
     steady_routes_destroy(r);
     steady_platform_destroy(p);
 }
@@ -681,22 +703,32 @@ static void test_model_overhead(void)
  * message crosses the switch, whose ports carry every tree edge: P-1
  * messages per operation, for every algorithm, and the LP can do no
  * better (the switch must send the message to P-1 processors): every
- * ratio is 1. */
+ * ratio is 1 (eager, in 2 chunks: 5 s / bandwidth per operation).  Under
+ * rendezvous each chunk also holds the switch's port (a one-port router)
+ * for its edge's latency L: with one chunk 5 (s / bandwidth + L), a ratio
+ * of (s / bandwidth) / (s / bandwidth + L) against the LP, which a
+ * schedule approaches by sending a period's messages of a hop as one MPI
+ * message, paying L once (docs/comparison.md). */
 static void test_model_switch(void)
 {
     steady_platform_t *p = NULL;
     CU_ASSERT_EQUAL_FATAL(steady_platform_generate(STEADY_GEN_CLUSTER, 6, 1, &p, NULL), 0);
-    steady_model_options_t o = {.chunks = 2};
-    steady_comparison_t cmp;
-    steady_error_t err = {0};
-    CU_ASSERT_EQUAL_FATAL(steady_compare_run(p, STEADY_COLL_BROADCAST, 0, &o, NULL, &cmp, &err),
-                          STEADY_OK);
-    CU_ASSERT_EQUAL(cmp.nalgos, 6);
     const steady_edge_t *e = steady_platform_edge(p, 0);
-    ASSERT_CLOSE(cmp.optimum, e->bandwidth / (5 * 1048576.0));
-    for (int i = 0; i < cmp.nalgos; i++) {
-        ASSERT_CLOSE(cmp.ratio[i], 1);
-        ASSERT_CLOSE(cmp.algos[i].busy, 5 * 1048576.0 / e->bandwidth);
+    CU_ASSERT_FATAL(e->latency > 0);
+    for (int rv = 0; rv < 2; rv++) {
+        steady_model_options_t o = {
+            .chunks = rv ? 1 : 2, .cost_model = rv ? STEADY_COST_RENDEZVOUS : STEADY_COST_EAGER};
+        steady_comparison_t cmp;
+        steady_error_t err = {0};
+        CU_ASSERT_EQUAL_FATAL(
+            steady_compare_run(p, STEADY_COLL_BROADCAST, 0, &o, NULL, &cmp, &err), STEADY_OK);
+        CU_ASSERT_EQUAL(cmp.nalgos, 6);
+        double t = 1048576.0 / e->bandwidth, busy = 5 * (t + (rv ? e->latency : 0));
+        ASSERT_CLOSE(cmp.optimum, 1 / (5 * t));
+        for (int i = 0; i < cmp.nalgos; i++) {
+            ASSERT_CLOSE(cmp.ratio[i], 5 * t / busy);
+            ASSERT_CLOSE(cmp.algos[i].busy, busy);
+        }
     }
     steady_platform_destroy(p);
 }
