@@ -39,8 +39,9 @@ void help_compare(FILE *out)
             "sender's send port and its receiver's receive port (one-port model); the\n"
             "model throughput of an algorithm is 1 / the busiest port's or processor's\n"
             "time per operation, what a long series reaches when operations pipeline.\n"
-            "With --measure smpi every algorithm is also run under SimGrid SMPI on the\n"
-            "exported platform (steady-run-smpi, next to steady; smpirun, in PATH), as\n"
+            "With --measure smpi every algorithm is also run under SimGrid SMPI on\n"
+            "PLATFORM itself when it is a SimGrid file, else on its export to SimGrid\n"
+            "XML (steady-run-smpi, next to steady; smpirun, in PATH), as\n"
             "are the LP's periodic schedule (row lp-schedule, broadcast and reduce: the\n"
             "schedule steady plan --series K writes, run as steady-run-smpi runs that\n"
             "file) and the MPI library's own collective, with SMPI's default selection\n"
@@ -614,11 +615,10 @@ int cmd_compare(int argc, char **argv)
         for (root = 0; steady_platform_node(p, root)->kind != STEADY_PROCESSOR; root++)
             ;
     }
-    steady_model_options_t mo = {
-        .msg_size = a.prob.msg_size,
-        .task_cost = a.prob.task_cost,
-        .chunks = chunks,
-        .cost_model = cost_model};
+    steady_model_options_t mo = {.msg_size = a.prob.msg_size,
+                                 .task_cost = a.prob.task_cost,
+                                 .chunks = chunks,
+                                 .cost_model = cost_model};
     steady_comparison_t cmp;
     problem_progress_start(&a);
     steady_err_t rc = steady_compare_run(p, (steady_collop_t)op, root, &mo, &a.sopts, &cmp, &err);

@@ -64,9 +64,9 @@ static steady_err_t reversed(const steady_platform_t *p, steady_platform_t **out
         back = grown;
         for (int k = 0; k < f->ncross; k++) {
             back[k] = f->cross[f->ncross - 1 - k];
-            back[k].down = steady_platform_channel(p, back[k].channel)->sharing ==
-                               STEADY_SPLITDUPLEX &&
-                           !back[k].down;
+            back[k].down =
+                steady_platform_channel(p, back[k].channel)->sharing == STEADY_SPLITDUPLEX &&
+                !back[k].down;
         }
         r.cross = back;
         rc = steady_platform_add_edge(q, &r, NULL, err);

@@ -116,7 +116,8 @@ static void dijkstra(const steady_platform_t *p, const steady_hop_graph_t *g, co
                 hops[v] = nh;
                 pred[v] = e;
                 qpush(q, &nq, (qitem_t){nd, nh, v});
-            } else if (nd == dist[v] && nh == hops[v] && u < steady_hop_graph_hop(g, pred[v])->src) {
+            } else if (nd == dist[v] && nh == hops[v] &&
+                       u < steady_hop_graph_hop(g, pred[v])->src) {
                 pred[v] = e; /* same key: no new queue entry needed */
             }
         }
@@ -585,8 +586,8 @@ static steady_err_t evaluate(routed_t *m, int C, double msg_size, double task_co
     double chunk = abstract ? msg_size : msg_size / C, scale = abstract ? 1.0 / C : 1;
     for (int h = 0; h < nh; h++) {
         const steady_hop_t *e = steady_hop_graph_hop(r->hops, h);
-        m->cc[h] = steady_hop_time(p, e, chunk) * scale +
-                   (m->rendezvous ? steady_hop_latency(p, e) : 0);
+        m->cc[h] =
+            steady_hop_time(p, e, chunk) * scale + (m->rendezvous ? steady_hop_latency(p, e) : 0);
     }
     for (int v = 0; v < nv; v++)
         m->send[v] = m->recv[v] = m->cpu[v] = 0;
@@ -612,7 +613,8 @@ static steady_err_t evaluate(routed_t *m, int C, double msg_size, double task_co
                         const steady_use_t *u = steady_platform_edge_uses(p, e->edges[k], &nu);
                         for (int j = 0; j < nu; j++)
                             m->res[u[j].resource] +=
-                                nch * steady_platform_use_time(p, e->edges[k], &u[j], chunk) * scale;
+                                nch * steady_platform_use_time(p, e->edges[k], &u[j], chunk) *
+                                scale;
                     }
                 }
                 int up = steady_collective_parent(c, t, x);

@@ -107,8 +107,7 @@ static tree_load_t *tree_loads(const steady_schedule_t *sc, const steady_solutio
         loads[i].approx = malloc((size_t)(n ? n : 1) * sizeof(double));
         loads[i].lport = malloc((size_t)(nl ? nl : 1) * sizeof(int));
         loads[i].lat = malloc((size_t)(nl ? nl : 1) * sizeof(double));
-        ok = loads[i].port && loads[i].amount && loads[i].approx && loads[i].lport &&
-             loads[i].lat;
+        ok = loads[i].port && loads[i].amount && loads[i].approx && loads[i].lport && loads[i].lat;
         for (int x = 0; x < np && ok; x++) {
             if (mpq_sgn(dense[x]) != 0) {
                 loads[i].port[loads[i].n] = x;
@@ -337,8 +336,8 @@ static bool round_period(const steady_schedule_t *sc, const steady_trees_t *tr,
  * step a tree with operations makes through it (one MPI message per step
  * per period, at best), in doubles: at least T, the transfers' period.
  * busy: nports doubles, scratch. */
-static double latency_period(const tree_load_t *loads, int ntrees, const long *weight,
-                             int nports, const mpq_t T, double *busy)
+static double latency_period(const tree_load_t *loads, int ntrees, const long *weight, int nports,
+                             const mpq_t T, double *busy)
 {
     double period = mpq_get_d(T);
     bool any = false;

@@ -30,6 +30,7 @@ int main(void)
     suite_arborescence();
     suite_schedule();
     suite_check();
+    suite_check_built();
     suite_replay();
     suite_compare();
     suite_hockney();

@@ -6,14 +6,14 @@
  * scatter along a chain, a scatter and a gossip through one port, a
  * broadcast arborescence.  Each passes with no violation; then one thing
  * is broken at a time (a mutant) and the validator must name it with the
- * expected line.  Finally the schedules the builder makes for every
- * operation on random and example platforms must pass, and the same
- * mutants of them must fail.
+ * expected line (check_util.h runs the validator).  The builder's
+ * schedules and their mutants: test_check_built.c.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_util.h"
 #include "steady/schedule.h"
 #include "tests.h"
 
@@ -100,9 +100,12 @@ static void add_types(steady_schedule_t *sc, int n, const char *const *names)
 static steady_sched_step_t send(const steady_platform_t *p, const char *a, const char *b, int type,
                                 int lag)
 {
-    return (steady_sched_step_t){
-        .kind = STEADY_STEP_SEND, .edge = edge(p, a, b), .hop = -1, .type = type, .node = -1,
-        .lag = lag};
+    return (steady_sched_step_t){.kind = STEADY_STEP_SEND,
+                                 .edge = edge(p, a, b),
+                                 .hop = -1,
+                                 .type = type,
+                                 .node = -1,
+                                 .lag = lag};
 }
 
 static steady_sched_step_t task(const steady_platform_t *p, const char *on, int k, int l, int m,
@@ -172,143 +175,7 @@ static void add_buffer(steady_schedule_t *sc, int on, int type, long messages)
         (steady_sched_buffer_t){.node = on, .type = type, .messages = messages};
 }
 
-/* Removes transfer x of slot s (its rationals cleared). */
-static void drop_transfer(steady_schedule_t *sc, int s, int x)
-{
-    steady_sched_slot_t *sl = &sc->slots[s];
-    mpq_clears(sl->transfers[x].from, sl->transfers[x].to, NULL);
-    memmove(&sl->transfers[x], &sl->transfers[x + 1],
-            (size_t)(sl->ntransfers - x - 1) * sizeof *sl->transfers);
-    sl->ntransfers--;
-}
-
-/* Moves transfer x of slot s to the end of slot d. */
-static void move_transfer(steady_schedule_t *sc, int s, int x, int d)
-{
-    steady_sched_slot_t *to = &sc->slots[d];
-    to->transfers = realloc(to->transfers, (size_t)(to->ntransfers + 1) * sizeof *to->transfers);
-    steady_sched_slot_t *from = &sc->slots[s];
-    to->transfers[to->ntransfers++] = from->transfers[x]; /* the mpq_t move with it */
-    memmove(&from->transfers[x], &from->transfers[x + 1],
-            (size_t)(from->ntransfers - x - 1) * sizeof *from->transfers);
-    from->ntransfers--;
-}
-
-/* A deep copy of sc (freed by steady_schedule_destroy). */
-static steady_schedule_t *sched_copy(const steady_schedule_t *sc)
-{
-    steady_schedule_t *c = malloc(sizeof *c);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    *c = *sc;
-    mpq_t *q[] = {&c->optimum, &c->throughput, &c->period, &c->loss, &c->loss_bound};
-    const mpq_t *o[] = {&sc->optimum, &sc->throughput, &sc->period, &sc->loss, &sc->loss_bound};
-    for (size_t i = 0; i < sizeof q / sizeof *q; i++) {
-        mpq_init(*q[i]);
-        mpq_set(*q[i], *o[i]);
-    }
-    c->platform_name = strdup(sc->platform_name);
-    c->sources = malloc((size_t)(sc->nsources + 1) * sizeof *c->sources);
-    memcpy(c->sources, sc->sources, (size_t)sc->nsources * sizeof *c->sources);
-    c->targets = malloc((size_t)(sc->ntargets + 1) * sizeof *c->targets);
-    memcpy(c->targets, sc->targets, (size_t)sc->ntargets * sizeof *c->targets);
-    c->types = malloc((size_t)(sc->ntypes + 1) * sizeof *c->types);
-    for (int t = 0; t < sc->ntypes; t++)
-        c->types[t] = strdup(sc->types[t]);
-    c->trees = malloc((size_t)(sc->ntrees + 1) * sizeof *c->trees);
-    for (int t = 0; t < sc->ntrees; t++) {
-        c->trees[t] = sc->trees[t];
-        c->trees[t].steps = malloc((size_t)(sc->trees[t].nsteps + 1) * sizeof(steady_sched_step_t));
-        memcpy(c->trees[t].steps, sc->trees[t].steps,
-               (size_t)sc->trees[t].nsteps * sizeof(steady_sched_step_t));
-    }
-    c->slots = malloc((size_t)(sc->nslots + 1) * sizeof *c->slots);
-    for (int i = 0; i < sc->nslots; i++) {
-        const steady_sched_slot_t *a = &sc->slots[i];
-        steady_sched_slot_t *b = &c->slots[i];
-        mpq_inits(b->start, b->duration, NULL);
-        mpq_set(b->start, a->start);
-        mpq_set(b->duration, a->duration);
-        b->ntransfers = a->ntransfers;
-        b->transfers = malloc((size_t)(a->ntransfers + 1) * sizeof *b->transfers);
-        for (int x = 0; x < a->ntransfers; x++) {
-            b->transfers[x].tree = a->transfers[x].tree;
-            b->transfers[x].step = a->transfers[x].step;
-            mpq_inits(b->transfers[x].from, b->transfers[x].to, NULL);
-            mpq_set(b->transfers[x].from, a->transfers[x].from);
-            mpq_set(b->transfers[x].to, a->transfers[x].to);
-        }
-    }
-    c->compute = malloc((size_t)(sc->ncompute + 1) * sizeof *c->compute);
-    memcpy(c->compute, sc->compute, (size_t)sc->ncompute * sizeof *c->compute);
-    c->buffers = malloc((size_t)(sc->nbuffers + 1) * sizeof *c->buffers);
-    memcpy(c->buffers, sc->buffers, (size_t)sc->nbuffers * sizeof *c->buffers);
-    return c;
-}
-
-/* ---- running the validator ----------------------------------------------- */
-
-static void print_lines(const steady_violations_t *v, const char *why)
-{
-    fprintf(stderr, "\n    %s; the validator says (%d lines):\n", why, v->count);
-    for (int i = 0; i < v->count; i++)
-        fprintf(stderr, "      %s\n", v->lines[i]);
-}
-
-/* The number of violation lines; prints them when there are some. */
-static int violations(const steady_schedule_t *sc, const steady_platform_t *p)
-{
-    steady_violations_t v = {0};
-    steady_error_t err = {0};
-    CU_ASSERT_EQUAL(steady_schedule_check(sc, p, &v, &err), STEADY_OK);
-    int n = v.count;
-    if (n)
-        print_lines(&v, "expected a valid schedule");
-    steady_violations_free(&v);
-    CU_ASSERT_EQUAL(v.count, 0);
-    CU_ASSERT_PTR_NULL(v.lines);
-    return n;
-}
-
-/* True when a violation line contains a and b (b may be NULL); with exact,
- * a line must equal a.  Prints the lines when none does. */
-static int has_line(const steady_schedule_t *sc, const steady_platform_t *p, const char *a,
-                    const char *b, int exact)
-{
-    steady_violations_t v = {0};
-    CU_ASSERT_EQUAL(steady_schedule_check(sc, p, &v, NULL), STEADY_OK);
-    int found = 0;
-    for (int i = 0; i < v.count && !found; i++)
-        found = exact ? strcmp(v.lines[i], a) == 0
-                      : strstr(v.lines[i], a) != NULL && (!b || strstr(v.lines[i], b) != NULL);
-    if (!found) {
-        char why[600];
-        snprintf(why, sizeof why, "no line %s \"%s\"%s%s%s", exact ? "equal to" : "containing", a,
-                 b ? " and \"" : "", b ? b : "", b ? "\"" : "");
-        print_lines(&v, why);
-    }
-    steady_violations_free(&v);
-    return found;
-}
-
-#define EXPECT_LINE(sc, p, line)                                                                   \
-    CU_assertImplementation(has_line((sc), (p), (line), NULL, 1), __LINE__, "violation: " line,    \
-                            __FILE__, "", CU_FALSE)
-
-#define EXPECT_MATCH(sc, p, a, b)                                                                  \
-    CU_assertImplementation(has_line((sc), (p), (a), (b), 0), __LINE__, "violation containing",    \
-                            __FILE__, "", CU_FALSE)
-
 /* ---- the paper's reduce (Figure 6) ---------------------------------------- */
-
-static const char *paper_reduce = "processor P0 speed=2\nprocessor P1 speed=1\n"
-                                  "processor P2 speed=1\nlink P0 P1 cost=1\nlink P0 P2 cost=1\n"
-                                  "link P1 P2 cost=1\n";
-
-static const steady_problem_t reduce_to_p0 = {.op = STEADY_OP_REDUCE,
-                                              .participants = (const int[]){0, 1, 2},
-                                              .nparticipants = 3,
-                                              .target = 0,
-                                              .task_cost = 1};
 
 /* One reduction tree of weight 1, period 1: P1 sends v[1,1] to P2 (lag
  * 0), P2 computes v[1,2] = T(1,1,2) (lag 1) and sends it to P0 (lag 2),
@@ -319,7 +186,7 @@ static steady_schedule_t *reduce_one_tree(const steady_platform_t *p)
 {
     int P0 = node(p, "P0"), P1 = node(p, "P1"), P2 = node(p, "P2");
     steady_schedule_t *sc = sched_new(p, STEADY_OP_REDUCE, 3, (int[]){P0, P1, P2}, 1, &P0);
-    set_optimum(sc, p, reduce_to_p0, "1");
+    set_optimum(sc, p, paper_reduce_to_p0, "1");
     set_period(sc, "1", 1);
     add_types(sc, 2, (const char *[]){"[1,1]", "[1,2]"});
     add_tree(sc, 1, 0, 4,
@@ -343,7 +210,7 @@ static steady_schedule_t *reduce_figure6(const steady_platform_t *p)
 {
     int P0 = node(p, "P0"), P1 = node(p, "P1"), P2 = node(p, "P2");
     steady_schedule_t *sc = sched_new(p, STEADY_OP_REDUCE, 3, (int[]){P0, P1, P2}, 1, &P0);
-    set_optimum(sc, p, reduce_to_p0, "1");
+    set_optimum(sc, p, paper_reduce_to_p0, "1");
     set_period(sc, "3", 3);
     add_types(sc, 3, (const char *[]){"[1,1]", "[1,2]", "[2,2]"});
     add_tree(sc, 2, 0, 4,
@@ -369,29 +236,29 @@ static steady_schedule_t *reduce_figure6(const steady_platform_t *p)
 
 static void test_reduce_valid(void)
 {
-    steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
+    steady_platform_t *p = parse_ok(paper_reduce_text, STEADY_FORMAT_NATIVE);
     steady_schedule_t *sc = reduce_one_tree(p);
-    CU_ASSERT_EQUAL(violations(sc, p), 0);
+    CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
     steady_schedule_destroy(sc);
     sc = reduce_figure6(p);
-    CU_ASSERT_EQUAL(violations(sc, p), 0);
+    CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
     /* the same with the paper's fixed period T = 3 (§4.6): no loss, and
      * the bound is 2 trees / 3 */
     sc->fixed_period = true;
     set_q(sc->loss_bound, "2/3");
-    CU_ASSERT_EQUAL(violations(sc, p), 0);
+    CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
     /* the first two slots merged into one of length 2; a slot of length 0;
      * then the last slot halved, which leaves half of tree 1's messages */
     steady_schedule_destroy(sc);
     sc = reduce_figure6(p);
-    drop_transfer(sc, 1, 1);
-    drop_transfer(sc, 1, 0);
+    sched_drop_transfer(sc, 1, 1);
+    sched_drop_transfer(sc, 1, 0);
     set_q(sc->slots[0].duration, "2");
     set_q(sc->slots[0].transfers[0].to, "2");
     set_q(sc->slots[0].transfers[1].to, "2");
     set_q(sc->slots[1].duration, "0");
     sc->slots[1].ntransfers = 0;
-    CU_ASSERT(has_line(sc, p, "slot 1: duration 0 is not positive", NULL, 1));
+    CU_ASSERT(sched_has_line(sc, p, "slot 1: duration 0 is not positive", NULL, 1));
     set_q(sc->slots[1].start, "2");
     set_q(sc->slots[1].duration, "1/2"); /* an idle half slot is harmless */
     set_q(sc->slots[2].start, "5/2");
@@ -407,12 +274,12 @@ static void test_reduce_valid(void)
 
 static void test_reduce_mutants(void)
 {
-    steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
+    steady_platform_t *p = parse_ok(paper_reduce_text, STEADY_FORMAT_NATIVE);
     steady_schedule_t *sc;
 
     /* a transfer dropped: v[1,2] never reaches P0 */
     sc = reduce_one_tree(p);
-    drop_transfer(sc, 0, 1);
+    sched_drop_transfer(sc, 0, 1);
     EXPECT_LINE(sc, p, "tree 0 step 2 (P2 -> P0, type [1,2]): positions [0, 1) are never sent");
     steady_schedule_destroy(sc);
 
@@ -439,7 +306,7 @@ static void test_reduce_mutants(void)
     sc = reduce_one_tree(p);
     sc->trees[0].steps[3].lag = 2;
     sc->max_lag = 2;
-    CU_ASSERT_EQUAL(violations(sc, p), 0);
+    CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
     steady_schedule_destroy(sc);
 
     /* a tree's tasks listed against their order */
@@ -551,18 +418,18 @@ static void test_reduce_mutants(void)
 
 static void test_figure6_mutants(void)
 {
-    steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
+    steady_platform_t *p = parse_ok(paper_reduce_text, STEADY_FORMAT_NATIVE);
     steady_schedule_t *sc;
 
     /* P1 sends v[1,1] to P2 in the slot where it sends v[1,2] to P0 */
     sc = reduce_figure6(p);
-    move_transfer(sc, 1, 0, 2);
+    sched_move_transfer(sc, 1, 0, 2);
     EXPECT_LINE(sc, p, "slot 2: P1 sends twice (to P0 and to P2)");
     steady_schedule_destroy(sc);
 
     /* P0 receives from P1 and from P2 at once */
     sc = reduce_figure6(p);
-    move_transfer(sc, 2, 1, 1);
+    sched_move_transfer(sc, 2, 1, 1);
     EXPECT_LINE(sc, p, "slot 1: P0 receives twice (from P2 and from P1)");
     steady_schedule_destroy(sc);
 
@@ -666,10 +533,10 @@ static void test_figure6_mutants(void)
 static void test_router_task(void)
 {
     char text[512];
-    snprintf(text, sizeof text, "%srouter R\nlink P2 R cost=1\n", paper_reduce);
+    snprintf(text, sizeof text, "%srouter R\nlink P2 R cost=1\n", paper_reduce_text);
     steady_platform_t *p = parse_ok(text, STEADY_FORMAT_NATIVE);
     steady_schedule_t *sc = reduce_one_tree(p);
-    CU_ASSERT_EQUAL(violations(sc, p), 0);
+    CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
     int R = node(p, "R");
     sc->trees[0].steps[1].node = R;
     sc->compute[0].node = R;
@@ -727,7 +594,7 @@ static void test_forwarding(void)
 {
     steady_platform_t *p = parse_ok(chain, STEADY_FORMAT_NATIVE);
     steady_schedule_t *sc = scatter_forward(p);
-    CU_ASSERT_EQUAL(violations(sc, p), 0);
+    CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
     steady_schedule_destroy(sc);
 
     /* the slots swapped: B forwards before A's message is in */
@@ -745,7 +612,7 @@ static void test_forwarding(void)
 
     /* in the same slot */
     sc = scatter_forward(p);
-    move_transfer(sc, 1, 1, 0);
+    sched_move_transfer(sc, 1, 1, 0);
     EXPECT_MATCH(sc, p, "tree 1 step 1 (B -> C, type C): slot 0 starts at 0 and forwards",
                  "delivers in slot 0 only at 1");
     steady_schedule_destroy(sc);
@@ -767,7 +634,7 @@ static void test_forwarding(void)
     set_q(sc->loss, "1/10");
     set_q(sc->loss_bound, "4/5");
     set_q(sc->slots[1].start, "3/2");
-    CU_ASSERT_EQUAL(violations(sc, q), 0);
+    CU_ASSERT_EQUAL(sched_violations(sc, q), 0);
     steady_schedule_destroy(sc);
     steady_platform_destroy(q);
     steady_platform_destroy(p);
@@ -777,7 +644,7 @@ static void test_scatter(void)
 {
     steady_platform_t *p = parse_ok(chain, STEADY_FORMAT_NATIVE);
     steady_schedule_t *sc = scatter_chain(p);
-    CU_ASSERT_EQUAL(violations(sc, p), 0);
+    CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
     /* lags swapped along the path */
     sc->trees[1].steps[0].lag = 1;
     sc->trees[1].steps[1].lag = 0;
@@ -797,7 +664,7 @@ static void test_scatter(void)
     /* the route stops at B */
     sc = scatter_chain(p);
     sc->trees[1].nsteps = 1;
-    drop_transfer(sc, 0, 1);
+    sched_drop_transfer(sc, 0, 1);
     sc->max_lag = 0;
     sc->nbuffers = 0;
     EXPECT_LINE(sc, p, "tree 1: the message for C does not end on C");
@@ -831,8 +698,8 @@ static void test_scatter_send_port(void)
     add_tree(sc, 1, 0, 1, (steady_sched_step_t[]){send(p, "S", "B", 1, 0)});
     add_slot(sc, "0", "1", 1, (xfer_t[]){{0, 0, "0", "1"}});
     add_slot(sc, "1", "1", 1, (xfer_t[]){{1, 0, "0", "1"}});
-    CU_ASSERT_EQUAL(violations(sc, p), 0);
-    move_transfer(sc, 1, 0, 0);
+    CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
+    sched_move_transfer(sc, 1, 0, 0);
     EXPECT_LINE(sc, p, "slot 0: S sends twice (to A and to B)");
     steady_schedule_destroy(sc);
     steady_platform_destroy(p);
@@ -859,8 +726,8 @@ static void test_gossip_recv_port(void)
     add_tree(sc, 1, 0, 1, (steady_sched_step_t[]){send(p, "B", "C", 1, 0)});
     add_slot(sc, "0", "1", 1, (xfer_t[]){{0, 0, "0", "1"}});
     add_slot(sc, "1", "1", 1, (xfer_t[]){{1, 0, "0", "1"}});
-    CU_ASSERT_EQUAL(violations(sc, p), 0);
-    move_transfer(sc, 1, 0, 0);
+    CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
+    sched_move_transfer(sc, 1, 0, 0);
     EXPECT_LINE(sc, p, "slot 0: C receives twice (from A and from B)");
     steady_schedule_destroy(sc);
 
@@ -884,7 +751,7 @@ static void test_gossip_recv_port(void)
  * -> P2 pipelines at TP = 1, both sends in one slot. */
 static void test_broadcast(void)
 {
-    steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
+    steady_platform_t *p = parse_ok(paper_reduce_text, STEADY_FORMAT_NATIVE);
     int P0 = node(p, "P0"), P1 = node(p, "P1"), P2 = node(p, "P2");
     steady_schedule_t *sc = sched_new(p, STEADY_OP_BROADCAST, 1, &P0, 2, (int[]){P1, P2});
     set_optimum(sc, p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = P0}, "1");
@@ -894,7 +761,7 @@ static void test_broadcast(void)
              (steady_sched_step_t[]){send(p, "P0", "P1", 0, 0), send(p, "P1", "P2", 0, 1)});
     add_slot(sc, "0", "1", 2, (xfer_t[]){{0, 0, "0", "1"}, {0, 1, "0", "1"}});
     add_buffer(sc, P1, 0, 1);
-    CU_ASSERT_EQUAL(violations(sc, p), 0);
+    CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
     /* P1 forwards back to P0 instead of to P2 */
     sc->trees[0].steps[1].edge = edge(p, "P1", "P0");
     EXPECT_LINE(sc, p,
@@ -919,7 +786,7 @@ static void test_broadcast(void)
 /* More than 100 violations: 100 lines and a summary. */
 static void test_many(void)
 {
-    steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
+    steady_platform_t *p = parse_ok(paper_reduce_text, STEADY_FORMAT_NATIVE);
     steady_schedule_t *sc = reduce_figure6(p);
     for (int i = 0; i < 120; i++)
         add_slot(sc, "3", "0", 0, NULL);
@@ -927,331 +794,13 @@ static void test_many(void)
     CU_ASSERT_EQUAL(steady_schedule_check(sc, p, &v, NULL), STEADY_OK);
     CU_ASSERT_EQUAL(v.count, 101);
     if (v.count == 101 && strcmp(v.lines[100], "... and 20 more") != 0)
-        print_lines(&v, "101 lines");
+        sched_print_lines(&v, "101 lines");
     if (v.count == 101) {
         CU_ASSERT_STRING_EQUAL(v.lines[0], "slot 3: duration 0 is not positive");
         CU_ASSERT_STRING_EQUAL(v.lines[100], "... and 20 more");
     }
     steady_violations_free(&v);
     CU_ASSERT_EQUAL(v.count, 0);
-    steady_schedule_destroy(sc);
-    steady_platform_destroy(p);
-}
-
-/* ---- the builder's schedules --------------------------------------------- */
-
-/* Builds the schedule of prob on p; NULL (and no failure) only when the
- * exact period is too long to build. */
-static steady_schedule_t *build(const steady_platform_t *p, steady_problem_t prob, double period)
-{
-    steady_solution_t *s = NULL;
-    steady_error_t err = {0};
-    CU_ASSERT_EQUAL_FATAL(steady_lp_solve(p, &prob, NULL, &s, &err), STEADY_OK);
-    steady_schedule_t *sc = NULL;
-    steady_plan_options_t o = {.period = period};
-    steady_err_t rc = steady_schedule_build(s, &o, &sc, &err);
-    steady_solution_destroy(s);
-    if (rc == STEADY_EINVAL && period == STEADY_PERIOD_EXACT)
-        return NULL; /* "the exact period holds more than 2^40 operations" */
-    if (rc)
-        fprintf(stderr, "\n    build failed: %s\n", err.msg);
-    CU_ASSERT_EQUAL(rc, STEADY_OK);
-    return sc;
-}
-
-enum {
-    M_DROP,
-    M_SEND2,
-    M_RECV2,
-    M_LAG,
-    M_WEIGHT,
-    M_COUNT,
-    M_OPS,
-    M_SHRINK,
-    M_OVERLAP,
-    M_BEYOND,
-    M_NONEDGE,
-    M_ROUTER,
-    M_CPU,
-    M_ABOVE,
-    M_BUFFER,
-    NMUTANTS
-};
-
-static int sender(const steady_schedule_t *sc, const steady_platform_t *p,
-                  const steady_sched_transfer_t *t, int recv)
-{
-    const steady_edge_t *e = steady_platform_edge(p, sc->trees[t->tree].steps[t->step].edge);
-    return recv ? e->dst : e->src;
-}
-
-/* Moves a transfer into another slot where its sender (receiver) is busy
- * already; returns the slot, or -1 if there is none. */
-static int double_book(steady_schedule_t *sc, const steady_platform_t *p, int recv, int *who)
-{
-    for (int j = 0; j < sc->nslots; j++)
-        for (int y = 0; y < sc->slots[j].ntransfers; y++) {
-            int u = sender(sc, p, &sc->slots[j].transfers[y], recv);
-            for (int i = 0; i < sc->nslots; i++) {
-                if (i == j)
-                    continue;
-                for (int x = 0; x < sc->slots[i].ntransfers; x++)
-                    if (sender(sc, p, &sc->slots[i].transfers[x], recv) == u) {
-                        move_transfer(sc, j, y, i);
-                        *who = u;
-                        return i;
-                    }
-            }
-        }
-    return -1;
-}
-
-/* What step i of tree t works on: (node, message type), the interval
- * "[k,m]" of a reduce task.  An input when in, else the output. */
-static void step_value(const steady_schedule_t *sc, const steady_platform_t *p,
-                       const steady_sched_step_t *st, int in, int *node, char *what, size_t n)
-{
-    if (st->kind == STEADY_STEP_SEND) {
-        const steady_edge_t *e = steady_platform_edge(p, st->edge);
-        *node = in ? e->src : e->dst;
-        snprintf(what, n, "%s", sc->types[st->type]);
-    } else {
-        *node = st->node;
-        snprintf(what, n, "[%d,%d]", st->k, in ? st->l : st->m);
-    }
-}
-
-/* The step producing the (first) input of step i of tree t, or -1 for an
- * initial value. */
-static int producer(const steady_schedule_t *sc, const steady_platform_t *p, int t, int i)
-{
-    const steady_sched_tree_t *tr = &sc->trees[t];
-    int v, u;
-    char in[64], out[64];
-    step_value(sc, p, &tr->steps[i], 1, &v, in, sizeof in);
-    for (int j = i - 1; j >= 0; j--) {
-        step_value(sc, p, &tr->steps[j], 0, &u, out, sizeof out);
-        if (u == v && strcmp(in, out) == 0)
-            return j;
-    }
-    return -1;
-}
-
-/* Applies mutant m; fills the text that a violation line must contain
- * (a, and b unless empty).  Returns 0 when m does not apply. */
-static int mutate(steady_schedule_t *sc, const steady_platform_t *p, int m, char *a, char *b)
-{
-    b[0] = '\0';
-    switch (m) {
-    case M_DROP:
-        for (int i = 0; i < sc->nslots; i++)
-            if (sc->slots[i].ntransfers > 0) {
-                steady_sched_transfer_t *t = &sc->slots[i].transfers[0];
-                sprintf(a, "tree %d step %d (", t->tree, t->step);
-                strcpy(b, "are never sent");
-                drop_transfer(sc, i, 0);
-                return 1;
-            }
-        return 0;
-    case M_SEND2:
-    case M_RECV2: {
-        int who, i = double_book(sc, p, m == M_RECV2, &who);
-        if (i < 0)
-            return 0;
-        sprintf(a, "slot %d: %s %s twice", i, steady_platform_node(p, who)->name,
-                m == M_RECV2 ? "receives" : "sends");
-        return 1;
-    }
-    case M_LAG:
-        /* a step given a lag below its producer's; else (every producer
-         * at lag 0) a step after a producer given the producer's lag 0:
-         * a send after a task, or after a send whose slots do not deliver
-         * in time.  (A step without a producer may take any lag: the
-         * planner moves whole trees.) */
-        for (int pass = 0; pass < 2; pass++)
-            for (int t = 0; t < sc->ntrees; t++)
-                for (int i = 0; i < sc->trees[t].nsteps; i++) {
-                    steady_sched_step_t *st = &sc->trees[t].steps[i];
-                    int j = producer(sc, p, t, i);
-                    if (j < 0 || st->lag == 0 || (pass == 0 && sc->trees[t].steps[j].lag == 0))
-                        continue;
-                    st->lag = pass == 0 ? sc->trees[t].steps[j].lag - 1 : 0;
-                    sprintf(a, "tree %d step %d (", t, i);
-                    strcpy(b, "lag");
-                    return 1;
-                }
-        return 0;
-    case M_WEIGHT:
-        sc->trees[0].weight++;
-        strcpy(a, "operations per period, ops_per_period is");
-        return 1;
-    case M_COUNT:
-        if (sc->ncompute == 0)
-            return 0;
-        sc->compute[0].count++;
-        strcpy(a, "compute 0: ");
-        strcpy(b, "listed with count");
-        return 1;
-    case M_OPS:
-        sc->ops_per_period++;
-        strcpy(a, "operations per period, ops_per_period is");
-        return 1;
-    case M_SHRINK:
-        for (int i = 0; i < sc->nslots; i++)
-            if (sc->slots[i].ntransfers > 0) {
-                steady_sched_transfer_t *t = &sc->slots[i].transfers[0];
-                mpq_add(t->to, t->from, t->to);
-                mpq_div_2exp(t->to, t->to, 1);
-                sprintf(a, "slot %d: tree %d step %d (", i, t->tree, t->step);
-                strcpy(b, "but the slot lasts");
-                return 1;
-            }
-        return 0;
-    case M_OVERLAP:
-        if (sc->nslots < 2)
-            return 0;
-        mpq_set(sc->slots[1].start, sc->slots[0].start);
-        strcpy(a, "slot 1: starts at");
-        strcpy(b, "before slot 0 ends");
-        return 1;
-    case M_BEYOND:
-        if (sc->nslots < 1)
-            return 0;
-        mpq_add(sc->slots[sc->nslots - 1].start, sc->slots[sc->nslots - 1].start, sc->period);
-        sprintf(a, "slot %d: ends at", sc->nslots - 1);
-        strcpy(b, "after the end of the period");
-        return 1;
-    case M_NONEDGE:
-        for (int t = 0; t < sc->ntrees; t++)
-            for (int i = 0; i < sc->trees[t].nsteps; i++)
-                if (sc->trees[t].steps[i].kind == STEADY_STEP_SEND) {
-                    sc->trees[t].steps[i].edge = steady_platform_edge_count(p);
-                    sprintf(a, "tree %d step %d: edge %d does not exist", t, i,
-                            steady_platform_edge_count(p));
-                    return 1;
-                }
-        return 0;
-    case M_ROUTER: {
-        int r = -1;
-        for (int v = 0; v < steady_platform_node_count(p) && r < 0; v++)
-            if (steady_platform_node(p, v)->kind == STEADY_ROUTER)
-                r = v;
-        if (r < 0 || sc->ncompute == 0)
-            return 0;
-        steady_sched_compute_t *c = &sc->compute[0];
-        sc->trees[c->tree].steps[c->step].node = r;
-        c->node = r;
-        sprintf(a, "tree %d step %d: compute T(", c->tree, c->step);
-        sprintf(b, "on the router %s", steady_platform_node(p, r)->name);
-        return 1;
-    }
-    case M_CPU:
-        if (sc->ncompute == 0)
-            return 0;
-        sc->task_cost *= 1e12;
-        strcpy(a, ": its tasks take");
-        strcpy(b, "more than the period");
-        return 1;
-    case M_ABOVE:
-        mpq_div_2exp(sc->optimum, sc->throughput, 1);
-        strcpy(a, "is above the optimum");
-        return 1;
-    case M_BUFFER:
-        if (sc->nbuffers == 0)
-            return 0;
-        sc->buffers[0].messages = 0;
-        sprintf(a, "buffers: %s holds", steady_platform_node(p, sc->buffers[0].node)->name);
-        strcpy(b, "listed with 0");
-        return 1;
-    }
-    return 0;
-}
-
-/* Every op on p (source, target and participants defaulted around node
- * `from`), in the exact, auto and one fixed period: valid; each mutant
- * rejected.  Counts the mutants that applied. */
-static void build_and_mutate(const steady_platform_t *p, int from, int *applied)
-{
-    int to = from;
-    for (int v = steady_platform_node_count(p) - 1; v >= 0 && to == from; v--)
-        if (steady_platform_node(p, v)->kind == STEADY_PROCESSOR && v != from)
-            to = v;
-    for (int op = 0; op < 4; op++) {
-        steady_problem_t prob = {.op = (steady_op_t)op, .source = from, .target = to};
-        /* auto, exact, then a fixed period of 7 operations at the optimum's pace */
-        double periods[] = {STEADY_PERIOD_AUTO, STEADY_PERIOD_EXACT, 0};
-        for (int k = 0; k < 3; k++) {
-            steady_schedule_t *sc = build(p, prob, periods[k]);
-            if (!sc)
-                continue;
-            if (k == 0)
-                periods[2] = 7 / mpq_get_d(sc->optimum);
-            if (violations(sc, p)) {
-                fprintf(stderr, "    (%s on %s, period %g)\n", steady_op_name(prob.op),
-                        steady_platform_name(p), periods[k]);
-                steady_schedule_destroy(sc);
-                continue;
-            }
-            for (int m = 0; m < NMUTANTS; m++) {
-                char a[600], b[600];
-                steady_schedule_t *mu = sched_copy(sc);
-                if (mutate(mu, p, m, a, b)) {
-                    applied[m]++;
-                    int ok = has_line(mu, p, a, b[0] ? b : NULL, 0);
-                    if (!ok)
-                        fprintf(stderr, "    (mutant %d of %s on %s, period %g)\n", m,
-                                steady_op_name(prob.op), steady_platform_name(p), periods[k]);
-                    CU_ASSERT(ok);
-                }
-                steady_schedule_destroy(mu);
-            }
-            steady_schedule_destroy(sc);
-        }
-    }
-}
-
-static void test_built_random(void)
-{
-    int applied[NMUTANTS] = {0};
-    for (int n = 5; n <= 7; n++)
-        for (uint64_t seed = 1; seed <= 2; seed++) {
-            steady_platform_t *p = NULL;
-            CU_ASSERT_EQUAL_FATAL(steady_platform_generate(STEADY_GEN_RANDOM, n, seed, &p, NULL),
-                                  STEADY_OK);
-            build_and_mutate(p, (int)seed % n, applied);
-            steady_platform_destroy(p);
-        }
-    /* every mutant but the router one (no routers here) was tried */
-    for (int m = 0; m < NMUTANTS; m++)
-        if (m != M_ROUTER)
-            CU_ASSERT(applied[m] > 0);
-}
-
-static void test_built_examples(void)
-{
-    static const char *files[] = {
-        "examples/platforms/paper-reduce.plat", "examples/platforms/homogeneous-complete.plat",
-        "examples/platforms/two-cluster-grid.plat", "examples/platforms/tiers.plat"};
-    int applied[NMUTANTS] = {0};
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-        steady_platform_t *p = NULL;
-        CU_ASSERT_EQUAL_FATAL(steady_platform_read(files[i], STEADY_FORMAT_AUTO, &p, NULL, NULL),
-                              STEADY_OK);
-        build_and_mutate(p, 0, applied);
-        steady_platform_destroy(p);
-    }
-    for (int m = 0; m < NMUTANTS; m++)
-        CU_ASSERT(applied[m] > 0);
-}
-
-/* The builder's schedule of the paper's example is the paper's: TP = 1. */
-static void test_built_paper(void)
-{
-    steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
-    steady_schedule_t *sc = build(p, reduce_to_p0, STEADY_PERIOD_EXACT);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
-    CU_ASSERT_EQUAL(violations(sc, p), 0);
-    CU_ASSERT_EQUAL(mpq_cmp_ui(sc->throughput, 1, 1), 0);
     steady_schedule_destroy(sc);
     steady_platform_destroy(p);
 }
@@ -1269,9 +818,6 @@ void suite_check(void)
         {"gossip: one receive port", test_gossip_recv_port},
         {"broadcast arborescence", test_broadcast},
         {"100 lines, then a summary", test_many},
-        {"builder: paper example", test_built_paper},
-        {"builder: random platforms, every op, mutants", test_built_random},
-        {"builder: example platforms, every op, mutants", test_built_examples},
         CU_TEST_INFO_NULL};
     add_suite("schedule check", tests);
 }

@@ -201,14 +201,10 @@ static void assert_tp(steady_solution_t *s, long num, unsigned long den)
     steady_solution_destroy(s);
 }
 
-static const char *paper_reduce = "processor P0 speed=2\nprocessor P1 speed=1\n"
-                                  "processor P2 speed=1\nlink P0 P1 cost=1\nlink P0 P2 cost=1\n"
-                                  "link P1 P2 cost=1\n";
-
 /* The paper's Figure 6: TP = 1 with v0 ⊕ v1 ⊕ v2 reduced to P0. */
 static void test_paper_reduce(void)
 {
-    steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
+    steady_platform_t *p = parse_ok(paper_reduce_text, STEADY_FORMAT_NATIVE);
     int parts[] = {0, 1, 2};
     steady_problem_t prob = {.op = STEADY_OP_REDUCE,
                              .participants = parts,
@@ -402,7 +398,7 @@ static void test_errors(void)
  * it is not. */
 static void test_broadcast_bound(void)
 {
-    steady_platform_t *p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
+    steady_platform_t *p = parse_ok(paper_reduce_text, STEADY_FORMAT_NATIVE);
     steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 0});
     CU_ASSERT_FALSE(steady_solution_is_bound(s));
     assert_tp(s, 1, 1);
@@ -486,7 +482,7 @@ static void test_whole_counts(void)
     /* the paper's reduce: one tree (P2 sends v2 to P1, P1 combines and
      * sends v[1,2] to P0) already loads no port beyond 1: TP = 1 for every
      * count */
-    p = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
+    p = parse_ok(paper_reduce_text, STEADY_FORMAT_NATIVE);
     s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_REDUCE, .target = 0, .task_cost = 1});
     for (long k = 1; k <= 3; k++)
         assert_tp(whole_ok(s, k), 1, 1);

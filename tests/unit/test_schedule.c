@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_util.h"
 #include "steady/schedule.h"
 #include "tests.h"
 
@@ -29,17 +30,6 @@ static steady_schedule_t *plan(const steady_platform_t *p, steady_problem_t prob
     CU_ASSERT_EQUAL(rc, STEADY_OK);
     steady_solution_destroy(s);
     return sc;
-}
-
-static int violations(const steady_schedule_t *sc, const steady_platform_t *p)
-{
-    steady_violations_t v = {0};
-    CU_ASSERT_EQUAL(steady_schedule_check(sc, p, &v, NULL), STEADY_OK);
-    for (int i = 0; i < v.count && i < 5; i++)
-        fprintf(stderr, "\n    %s", v.lines[i]);
-    int n = v.count;
-    steady_violations_free(&v);
-    return n;
 }
 
 /* The paper's Figure 6-7: TP = 1.  With the exact period, the trees'
@@ -73,7 +63,7 @@ static void test_paper_reduce(void)
     }
     CU_ASSERT_EQUAL(total, sc->ops_per_period);
     CU_ASSERT(mpq_cmp_si(sc->period, sc->ops_per_period, 1) == 0); /* TP = 1 */
-    CU_ASSERT_EQUAL(violations(sc, p), 0);
+    CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
     /* one port per direction: the slots fill at most the period */
     mpq_t sum;
     mpq_init(sum);
@@ -107,7 +97,7 @@ static void test_fixed_period(void)
             mpq_canonicalize(q);
             CU_ASSERT(mpq_equal(q, sc->throughput));
             mpq_clear(q);
-            CU_ASSERT_EQUAL(violations(sc, p), 0);
+            CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
             steady_schedule_destroy(sc);
         }
         steady_platform_destroy(p);
@@ -137,7 +127,7 @@ static void test_auto_period(void)
             CU_ASSERT(mpq_cmp(sc->throughput, q) >= 0);
             CU_ASSERT(mpq_cmp(sc->throughput, sc->optimum) <= 0);
             mpq_clear(q);
-            CU_ASSERT_EQUAL(violations(sc, p), 0);
+            CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
             steady_schedule_destroy(sc);
         }
         steady_platform_destroy(p);
@@ -391,7 +381,7 @@ static void test_segments(void)
     CU_ASSERT_EQUAL(sc->segments, 4);
     CU_ASSERT_EQUAL(sc->msg_size, 262144.0);
     CU_ASSERT(mpq_equal(sc->optimum, tp4));
-    CU_ASSERT_EQUAL(violations(sc, p), 0);
+    CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
     char path[] = "/tmp/steady-test-XXXXXX";
     int fd = mkstemp(path);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -421,7 +411,7 @@ static void test_segments(void)
     o.segments = 0;
     CU_ASSERT_EQUAL_FATAL(steady_schedule_plan(s, NULL, &o, &sc, &err), STEADY_OK);
     CU_ASSERT_EQUAL(sc->segments, 4);
-    CU_ASSERT_EQUAL(violations(sc, p), 0);
+    CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
     CU_ASSERT_EQUAL(steady_schedule_replay(sc, p, 2000, &r, NULL), STEADY_OK);
     CU_ASSERT(r.ratio >= 0.98);
     steady_schedule_destroy(sc);

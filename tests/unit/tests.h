@@ -23,11 +23,18 @@ void suite_trees(void);
 void suite_arborescence(void);
 void suite_schedule(void);
 void suite_check(void);
+void suite_check_built(void);
 void suite_replay(void);
 void suite_compare(void);
 void suite_hockney(void);
 void suite_draw(void);
 void suite_reliability(void);
+
+/* The paper's reduce example (§4, Figure 6): processors P0 (speed 2), P1,
+ * P2 (speed 1), every pair linked at cost 1; and its reduce of v0 ⊕ v1 ⊕
+ * v2 onto P0, task cost 1 (TP = 1). */
+extern const char *const paper_reduce_text;
+extern const steady_problem_t paper_reduce_to_p0;
 
 /* Adds a suite with the given tests (a NULL-terminated {name, fn} list). */
 void add_suite(const char *name, const CU_TestInfo *tests);

@@ -8,6 +8,16 @@
 
 #include "tests.h"
 
+const char *const paper_reduce_text = "processor P0 speed=2\nprocessor P1 speed=1\n"
+                                      "processor P2 speed=1\nlink P0 P1 cost=1\n"
+                                      "link P0 P2 cost=1\nlink P1 P2 cost=1\n";
+
+const steady_problem_t paper_reduce_to_p0 = {.op = STEADY_OP_REDUCE,
+                                             .participants = (const int[]){0, 1, 2},
+                                             .nparticipants = 3,
+                                             .target = 0,
+                                             .task_cost = 1};
+
 steady_platform_t *parse_ok(const char *text, steady_format_t format)
 {
     steady_platform_t *p = NULL;
