@@ -37,7 +37,7 @@ for plat in $plats; do
                 >"$tmp/plan.txt"
             replay=$("$steady" replay --ops $ops --json "$tmp/s.sched" "$plat" |
                 python3 -c 'import json,sys; print("%.3f" % json.load(sys.stdin)["ratio"])')
-            msgs=$(sed -n 's/^messages *\([0-9.]*\) per operation.*/\1/p' "$tmp/plan.txt")
+            msgs=$(sed -n 's/^messages .*, \([0-9.]*\) per operation.*/\1/p' "$tmp/plan.txt")
             for cfg in tuned default; do
                 "$steady" compare --op $op --msg-size $size --measure smpi --ops $ops \
                     --smpi-cfg $cfg --quiet --json "$plat" >"$tmp/$cfg.json"

@@ -26,7 +26,8 @@ void help_compare(FILE *out)
             "                      [--ops K] [--sizes LIST] [--energy-per-message J]\n"
             "                      [--energy-per-byte J] [--power W] [--descriptor-bytes B]\n"
             "                      [--measure smpi [--segments auto|M]\n"
-            "                      [--smpi-cfg tuned|default|FLAGS] [--row-timeout S]]\n"
+            "                      [--smpi-cfg tuned|default|FLAGS] [--row-timeout S]\n"
+            "                      [--calibrated FILE]]\n"
             "                      [--json] [-o CHART.svg] [--approx] [--time-limit SEC]\n"
             "                      [--from FORMAT] [--quiet] PLATFORM\n"
             "\n"
@@ -94,6 +95,11 @@ void help_compare(FILE *out)
             "  --row-timeout S       stop a row's run after S seconds of wall time and report\n"
             "                        the row as timed out; the others still run (default\n"
             "                        %d; 0: no limit)\n"
+            "  --calibrated FILE     plan the lp-schedule row on FILE, a calibration of\n"
+            "                        PLATFORM under the same SMPI configuration (steady-run\n"
+            "                        --calibrate -o FILE), and run it with FILE as its\n"
+            "                        platform: the LP schedule for the network as SMPI\n"
+            "                        simulates it (the other rows run as they are)\n"
             "  --json                machine-readable output\n"
             "  -o, --output FILE     also write an SVG bar chart to FILE\n"
             "  --approx              skip the exact rational recovery of the LPs\n"
@@ -177,6 +183,37 @@ static void print_flags(const char *const *flags, int n)
     putchar('\n');
 }
 
+/* --calibrated FILE: read into s->cal, which must have p's ranks (its
+ * processors and routers, by name, in order: the hostfile's, which
+ * steady-run maps MPI ranks to).  EXIT_OK, or the status after the error. */
+static int read_calibrated(smpi_measure_t *s, const steady_platform_t *p, steady_format_t from,
+                           bool quiet)
+{
+    steady_error_t err = {0};
+    if (read_platform("compare", s->calibrated, from, quiet, &s->cal, NULL, &err))
+        return report(&err);
+    int nq = steady_platform_node_count(s->cal), j = 0;
+    for (int v = 0, rank = 0; v <= steady_platform_node_count(p); v++) {
+        const steady_node_t *n =
+            v < steady_platform_node_count(p) ? steady_platform_node(p, v) : NULL;
+        if (n && n->kind == STEADY_SWITCH)
+            continue;
+        while (j < nq && steady_platform_node(s->cal, j)->kind == STEADY_SWITCH)
+            j++;
+        const steady_node_t *m = j < nq ? steady_platform_node(s->cal, j++) : NULL;
+        if (!n && !m)
+            break;
+        if (!n || !m || strcmp(n->name, m->name) != 0 || n->kind != m->kind)
+            return usage_error("compare",
+                               "--calibrated: %s does not have the compared platform's ranks "
+                               "(rank %d: %s there, %s here): calibrate it with steady-run "
+                               "--calibrate",
+                               s->calibrated, rank, m ? m->name : "none", n ? n->name : "none");
+        rank++;
+    }
+    return EXIT_OK;
+}
+
 /* The measurement's settings, below the optimum. */
 static void print_measure_header(const smpi_measure_t *s, const steady_platform_t *p)
 {
@@ -209,7 +246,8 @@ static void print_measure_header(const smpi_measure_t *s, const steady_platform_
             snprintf(buf, sizeof buf, "%ld segment%s of %s", s->lp_segments,
                      s->lp_segments == 1 ? "" : "s", size);
         }
-        printf("%-13s%s per operation (steady plan --series %ld)\n", "lp-schedule", buf, s->ops);
+        printf("%-13s%s per operation (steady plan --series %ld%s%s)\n", "lp-schedule", buf, s->ops,
+               s->calibrated ? " on " : "", s->calibrated ? s->calibrated : "");
     }
 }
 
@@ -398,6 +436,8 @@ static int print_json(const steady_comparison_t *c, const steady_platform_t *p,
                         !s                ? json_null()
                         : s->simgrid_file ? json_string(s->simgrid_file)
                                           : json_string("export"));
+    json_object_set_new(j, "lp_platform",
+                        s && s->calibrated ? json_string(s->calibrated) : json_null());
     json_object_set_new(j, "row_timeout", s ? json_real(s->row_timeout) : json_null());
     json_object_set_new(j, "timed_out", s ? json_integer(s->timed_out) : json_null());
     json_object_set_new(j, "hockney", hockney_json(hr, c));
@@ -425,7 +465,8 @@ int cmd_compare(int argc, char **argv)
         O_E_BYTE,
         O_POWER,
         O_DESC,
-        O_COST_MODEL
+        O_COST_MODEL,
+        O_CALIBRATED
     };
     static const struct option opts[] = {{"op", required_argument, NULL, O_OP},
                                          {"root", required_argument, NULL, O_ROOT},
@@ -446,6 +487,7 @@ int cmd_compare(int argc, char **argv)
                                          {"segments", required_argument, NULL, O_SEGMENTS},
                                          {"smpi-cfg", required_argument, NULL, O_SMPI_CFG},
                                          {"row-timeout", required_argument, NULL, O_ROW_TIMEOUT},
+                                         {"calibrated", required_argument, NULL, O_CALIBRATED},
                                          {"sizes", required_argument, NULL, O_SIZES},
                                          {"energy-per-message", required_argument, NULL, O_E_MSG},
                                          {"energy-per-byte", required_argument, NULL, O_E_BYTE},
@@ -526,6 +568,10 @@ int cmd_compare(int argc, char **argv)
             measure_flag = "--smpi-cfg";
             cfg = optarg;
             break;
+        case O_CALIBRATED:
+            measure_flag = "--calibrated";
+            sm.calibrated = optarg;
+            break;
         case O_ROW_TIMEOUT:
             measure_flag = "--row-timeout";
             sm.row_timeout = strtod(optarg, &end);
@@ -598,6 +644,8 @@ int cmd_compare(int argc, char **argv)
                              argv[optind]);
         goto done;
     }
+    if (sm.calibrated && (status = read_calibrated(&sm, p, a.from, a.quiet)) != EXIT_OK)
+        goto done;
     /* a SimGrid file is measured as it is, not as steady exports it */
     if (measure && format == STEADY_FORMAT_SIMGRID && strcmp(argv[optind], "-") != 0 &&
         !(sm.simgrid_file = realpath(argv[optind], NULL))) {
@@ -666,6 +714,7 @@ int cmd_compare(int argc, char **argv)
 done:
     smpi_measure_free(&sm);
     free(sm.simgrid_file);
+    steady_platform_destroy(sm.cal);
     steady_platform_destroy(p);
     return status;
 }

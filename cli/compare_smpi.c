@@ -126,7 +126,7 @@ typedef struct {
     char dir[PATH_MAX - 32]; /* the temporary directory, "" before it exists */
     char xml[PATH_MAX], hosts[PATH_MAX], plat[PATH_MAX], sched[PATH_MAX], out[PATH_MAX],
         err[PATH_MAX];
-    const char *platform; /* what smpirun runs on: xml, or the user's own SimGrid file */
+    const char *platform;   /* what smpirun runs on: xml, or the user's own SimGrid file */
     char run[PATH_MAX];     /* steady-run-smpi, next to this program */
     char smpirun[PATH_MAX]; /* from PATH */
     char np[16], ops[24], bytes[32];
@@ -368,7 +368,7 @@ static int measure_wait(measure_t *m, pid_t pid, const char *label, int *st)
  * PLATFORM (cfg: one more --cfg, or NULL) and stores the achieved
  * throughput, or sets *timed_out.  label names the row. */
 static int measure_run(measure_t *m, const char *label, const char *cfg, const char *const *args,
-                       double *achieved, bool *timed_out)
+                       const char *plat, double *achieved, bool *timed_out)
 {
     const smpi_measure_t *s = m->s;
     const char **argv = malloc((size_t)(s->ncfg + 40) * sizeof *argv);
@@ -382,12 +382,12 @@ static int measure_run(measure_t *m, const char *label, const char *cfg, const c
     if (cfg)
         argv[n++] = cfg;
     const char *fixed[] = {quiet_log, "-platform", m->platform, "-hostfile", m->hosts, "-np",
-                           m->np,     m->run,      "--json", "--ops",     m->ops};
+                           m->np,     m->run,      "--json",    "--ops",     m->ops};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
         argv[n++] = fixed[i];
     for (; *args; args++)
         argv[n++] = *args;
-    argv[n++] = m->plat;
+    argv[n++] = plat;
     argv[n] = NULL;
 
     measure_progress(m, label, now());
@@ -501,28 +501,30 @@ static int measure_files(measure_t *m, const steady_platform_t *p, double msg_si
 }
 
 /* Plans the LP's periodic schedule for the comparison's problem (as `steady
- * plan --series K [--segments M]` does) into m->sched; *planned is its
+ * plan --series K [--segments M]` does) on p (the compared platform, or its
+ * calibration: root names the same rank) into m->sched; *planned is its
  * throughput per operation. */
 static int measure_plan(measure_t *m, smpi_measure_t *s, const steady_comparison_t *c,
-                        const steady_platform_t *p, const steady_solve_options_t *sopts,
-                        double *planned, steady_error_t *err)
+                        const steady_platform_t *p, const char *root_name,
+                        const steady_solve_options_t *sopts, double *planned, steady_error_t *err)
 {
-    int nv = steady_platform_node_count(p), nothers = 0;
+    int nv = steady_platform_node_count(p), nothers = 0,
+        root = steady_platform_find_node(p, root_name);
     int *others = malloc((size_t)nv * sizeof *others);
     if (!others)
         return measure_error("out of memory");
     for (int v = 0; v < nv; v++)
-        if (v != c->root && steady_platform_node(p, v)->kind == STEADY_PROCESSOR)
+        if (v != root && steady_platform_node(p, v)->kind == STEADY_PROCESSOR)
             others[nothers++] = v;
     steady_problem_t prob = {.msg_size = c->msg_size};
     if (c->op == STEADY_COLL_BROADCAST) {
         prob.op = STEADY_OP_BROADCAST;
-        prob.source = c->root;
+        prob.source = root;
         prob.targets = others;
         prob.ntargets = nothers;
     } else {
         prob.op = STEADY_OP_REDUCE;
-        prob.target = c->root;
+        prob.target = root;
         prob.task_cost = c->task_cost;
     }
     steady_solution_t *sol = NULL;
@@ -589,14 +591,15 @@ static int measure_rows(measure_t *m, smpi_measure_t *s, steady_comparison_t *c,
          * size is the schedule's (a segment's), given only on an abstract
          * platform, which has none (and no segments) */
         double planned = NAN;
-        if ((status = measure_plan(m, s, c, p, sopts, &planned, &err)) != EXIT_OK)
+        const steady_platform_t *lp = s->cal ? s->cal : p;
+        if ((status = measure_plan(m, s, c, lp, root, sopts, &planned, &err)) != EXIT_OK)
             return status;
         const char *whole[] = {m->sched, NULL},
                    *abstract[] = {"--msg-bytes", m->bytes, m->sched, NULL};
         got = NAN;
         if ((status = measure_run(m, "lp-schedule", NULL,
-                                  steady_platform_is_abstract(p) ? abstract : whole, &got, &out)) !=
-            EXIT_OK)
+                                  steady_platform_is_abstract(p) ? abstract : whole,
+                                  s->calibrated ? s->calibrated : m->plat, &got, &out)) != EXIT_OK)
             return status;
         add_extra(c, s, "lp-schedule", planned, got, out);
     }
@@ -618,7 +621,7 @@ static int measure_rows(measure_t *m, smpi_measure_t *s, steady_comparison_t *c,
                               tasks ? "--task-cost" : NULL,
                               task,
                               NULL};
-        if ((status = measure_run(m, name, NULL, args, &c->measured[i], &out)) != EXIT_OK)
+        if ((status = measure_run(m, name, NULL, args, m->plat, &c->measured[i], &out)) != EXIT_OK)
             return status;
         s->algo_timed_out[i] = out;
         s->timed_out += out;
@@ -640,8 +643,8 @@ static int measure_rows(measure_t *m, smpi_measure_t *s, steady_comparison_t *c,
                               tasks ? "--commutative" : NULL,
                               NULL};
         got = NAN;
-        if ((status = measure_run(m, label, strcmp(*a, "default") == 0 ? NULL : cfg, args, &got,
-                                  &out)) != EXIT_OK)
+        if ((status = measure_run(m, label, strcmp(*a, "default") == 0 ? NULL : cfg, args, m->plat,
+                                  &got, &out)) != EXIT_OK)
             return status;
         add_extra(c, s, label, NAN, got, out);
     }

@@ -28,6 +28,11 @@ typedef struct {
      * platform was read from one (an absolute path, owned), else NULL and
      * steady's export of it */
     char *simgrid_file;
+    /* --calibrated: the platform the lp-schedule row is planned on and
+     * steady-run reads for it, a calibration of the compared one (its
+     * ranks, steady-run --calibrate), NULL: the compared platform */
+    const char *calibrated; /* its path, as given */
+    steady_platform_t *cal; /* read (owned) */
     /* the results, besides the comparison's measured values */
     bool algo_timed_out[STEADY_ALGO_COUNT];
     bool extra_timed_out[STEADY_COMPARE_EXTRA_MAX];

@@ -24,7 +24,11 @@
 #     (TCP acknowledgements charged to the reverse route) slows beyond what
 #     the calibration saw: 0.83 measured, 0.92 replayed, 0.96 measured with
 #     network/crosstraffic:0 (docs/calibration.md); it must reach 0.80
-#     within 0.10 of the replay.
+#     within 0.10 of the replay;
+#  4. steady compare --calibrated under the default configuration (the
+#     two-site reduce): the lp-schedule row is the direct run of part 3,
+#     and 1.3 times or more the best of MPI's own reduce (SMPI's default
+#     selection and its named algorithms) and the two-tree algorithms.
 #
 #   tests/e2e/calibrate.sh BUILD_DIR      (from the repository root)
 set -u
@@ -171,6 +175,7 @@ for plat in examples/platforms/sg-*.xml; do
             { fail "smpirun $op $name: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
         [ "$(field verified)" = "$ops" ] || { fail "$op $name: verified $(field verified) of $ops"; continue; }
         r=$(field ratio)
+        field achieved >"$tmp/$name-$op.achieved"
         rp=$("$steady" replay --json --ops "$ops" "$s" "$tmp/c.plat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ratio"])')
         line=$(printf '%s %s %.4f (%.4f)' "$line" $op "$r" "$rp")
         if [ "$name-$op" = sg-two-sites-reduce ]; then least=0.80 gap=0.10; else least=0.85 gap=0.05; fi
@@ -179,6 +184,30 @@ for plat in examples/platforms/sg-*.xml; do
     done
     echo "$line"
 done
+
+# 4. compare --calibrated under the default configuration, the two-site
+# reduce (the loop's last calibration): the lp-schedule row, planned on the
+# calibrated platform, is the direct run above; it beats MPI's own reduce
+# and the two-tree algorithms, measured in the same run, by 1.3 or more
+ops=$ops_default
+echo "4. compare --calibrated, default configuration, sg-two-sites reduce, $ops operations:"
+timeout 600 "$steady" compare --op reduce --measure smpi --smpi-cfg default --calibrated "$tmp/c.plat" \
+    --ops "$ops" --json --quiet examples/platforms/sg-two-sites.xml >"$tmp/cmp.json" 2>"$tmp/err" ||
+    fail "compare --calibrated: $(grep -v WARNING "$tmp/err" | head -c 300)"
+python3 - "$tmp/cmp.json" "$(cat "$tmp/sg-two-sites-reduce.achieved" 2>/dev/null)" <<'PY' || fail "compare --calibrated: see above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+direct = float(sys.argv[2])
+rows = {a["name"]: a["measured_throughput"] for a in d["algorithms"]}
+rows.update({x["name"]: x["measured_throughput"] for x in d.get("extra", [])})
+lp = rows["lp-schedule"]
+rivals = {k: v for k, v in rows.items() if k.startswith(("mpi:", "twotree"))}
+best = max(rivals, key=rivals.get)
+print("  lp-schedule %.4f ops/s (the direct run: %.4f), best of MPI and two trees %s %.4f: %.2fx"
+      % (lp, direct, best, rivals[best], lp / rivals[best]))
+assert d["lp_platform"] and abs(lp / direct - 1) <= 1e-6, "not the direct run"
+assert lp >= 1.3 * rivals[best], "below 1.3 times " + best
+PY
 
 [ "$failures" -eq 0 ] && echo "PASS calibrate"
 exit $((failures > 0))

@@ -162,6 +162,10 @@ expect 2 "steady compare: --segments takes auto or a count from 1 to 1048576 (0)
     "$steady" compare $m --segments 0 $ex/paper-reduce.plat
 expect 2 "steady compare: --segments goes with --op broadcast or reduce (the lp-schedule row; allreduce has none) $u" \
     "$steady" compare --op allreduce --measure smpi --segments 2 $ex/paper-reduce.plat
+expect 2 "steady compare: --calibrated goes with --measure smpi $u" \
+    "$steady" compare --op reduce --calibrated $ex/tiers.plat $ex/paper-reduce.plat
+expect 2 "steady compare: --calibrated: $ex/tiers.plat does not have the compared platform's ranks (rank 3: P3 there, none here): calibrate it with steady-run --calibrate $u" \
+    "$steady" compare --op reduce --measure smpi --calibrated $ex/tiers.plat $ex/paper-reduce.plat
 expect 2 "steady compare: --cost-model takes rendezvous or eager (lazy) $u" \
     "$steady" compare --op broadcast --cost-model lazy $ex/paper-reduce.plat
 expect 2 "steady compare: unknown option (--targets) $u" "$steady" compare --op broadcast --targets P1 $ex/paper-reduce.plat
