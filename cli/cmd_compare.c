@@ -183,6 +183,14 @@ static void print_flags(const char *const *flags, int n)
     putchar('\n');
 }
 
+/* The node of rank r, NULL past the last rank. */
+static const steady_node_t *rank_node(const steady_platform_t *p, int r)
+{
+    return r < steady_platform_rank_count(p)
+               ? steady_platform_node(p, steady_platform_rank_node(p, r))
+               : NULL;
+}
+
 /* --calibrated FILE: read into s->cal, which must have p's ranks (its
  * processors and routers, by name, in order: the hostfile's, which
  * steady-run maps MPI ranks to).  EXIT_OK, or the status after the error. */
@@ -192,24 +200,15 @@ static int read_calibrated(smpi_measure_t *s, const steady_platform_t *p, steady
     steady_error_t err = {0};
     if (read_platform("compare", s->calibrated, from, quiet, &s->cal, NULL, &err))
         return report(&err);
-    int nq = steady_platform_node_count(s->cal), j = 0;
-    for (int v = 0, rank = 0; v <= steady_platform_node_count(p); v++) {
-        const steady_node_t *n =
-            v < steady_platform_node_count(p) ? steady_platform_node(p, v) : NULL;
-        if (n && n->kind == STEADY_SWITCH)
-            continue;
-        while (j < nq && steady_platform_node(s->cal, j)->kind == STEADY_SWITCH)
-            j++;
-        const steady_node_t *m = j < nq ? steady_platform_node(s->cal, j++) : NULL;
-        if (!n && !m)
-            break;
+    for (int r = 0; r < steady_platform_rank_count(p) || r < steady_platform_rank_count(s->cal);
+         r++) {
+        const steady_node_t *n = rank_node(p, r), *m = rank_node(s->cal, r);
         if (!n || !m || strcmp(n->name, m->name) != 0 || n->kind != m->kind)
             return usage_error("compare",
                                "--calibrated: %s does not have the compared platform's ranks "
                                "(rank %d: %s there, %s here): calibrate it with steady-run "
                                "--calibrate",
-                               s->calibrated, rank, m ? m->name : "none", n ? n->name : "none");
-        rank++;
+                               s->calibrated, r, m ? m->name : "none", n ? n->name : "none");
     }
     return EXIT_OK;
 }
