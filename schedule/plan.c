@@ -237,8 +237,9 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
         progress(opts, "period candidates, built and replayed", c, total);
         /* the matchings kept from round to round, then, on a small
          * period, taken afresh each round: another slot structure, kept
-         * (and replayed) only when it sends fewer messages */
-        long keep_msgs = -1;
+         * (and replayed) only when it sends fewer messages (the first
+         * one's count comes with its replay) */
+        double keep_msgs = -1;
         for (int rule = STEADY_MATCHING_KEEP; rule <= STEADY_MATCHING_FRESH && !rc; rule++) {
             steady_schedule_t *x = schedule_new();
             rc = x ? fill_header(x, s, opts, err) : oom(err);
@@ -254,13 +255,16 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
             for (int i = 0; !rc && i < x->ntrees; i++)
                 for (int j = 0; j < x->trees[i].nsteps; j++)
                     ncomms += x->trees[i].steps[j].kind == STEADY_STEP_SEND;
-            if (!rc)
+            if (!rc && rule == STEADY_MATCHING_FRESH)
                 rc = steady_schedule_message_count(x, p, &count, NULL, err);
-            if (rc || (rule == STEADY_MATCHING_FRESH && count >= keep_msgs))
+            if (rc ||
+                (rule == STEADY_MATCHING_FRESH &&
+                 (double)count * (double)x->segments / (double)x->ops_per_period >= keep_msgs)) {
                 steady_schedule_destroy(x);
-            else
+            } else {
                 rc = keep(x, p, series, &b, err);
-            keep_msgs = count;
+                keep_msgs = b.msgs[b.n - 1];
+            }
             if (ncomms > FRESH_MAX_COMMS)
                 break;
         }
