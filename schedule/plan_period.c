@@ -81,8 +81,9 @@ static tree_load_t *tree_loads(const steady_schedule_t *sc, const steady_solutio
                 mpq_add(dense[h->src], dense[h->src], c);
                 mpq_add(dense[nv + h->dst], dense[nv + h->dst], c);
                 if (rendezvous) {
-                    dlat[h->src] += steady_hop_latency(p, h);
-                    dlat[nv + h->dst] += steady_hop_latency(p, h);
+                    double l = steady_hop_latency(p, h);
+                    dlat[h->src] += l;
+                    dlat[nv + h->dst] += l;
                 }
                 for (int k = 0; k < h->nedges; k++) {
                     int nu;
