@@ -4,6 +4,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,22 +115,34 @@ static bool print_json(FILE *f, const steady_schedule_t *sc, double replayed, lo
     return ok;
 }
 
+/* The series' makespan and steady-run's MPI messages (per period, per
+ * operation; *nmsg -1 if they cannot be counted): as the plan replayed
+ * them, else replayed now. */
+static double replayed(const steady_schedule_t *sc, const steady_platform_t *p, long series,
+                       long *nmsg, double *per_op)
+{
+    steady_error_t err = {0};
+    if (sc->replayed_series == series && sc->replayed_makespan > 0) {
+        *per_op = sc->replayed_messages;
+        *nmsg = llround(*per_op * (double)sc->ops_per_period / (double)sc->segments);
+        return sc->replayed_makespan;
+    }
+    if (steady_schedule_message_count(sc, p, nmsg, per_op, &err) != STEADY_OK)
+        *nmsg = -1;
+    double makespan = 0;
+    if (steady_schedule_series_makespan(sc, p, series, 4000000, &makespan, NULL, &err) != STEADY_OK)
+        makespan = 0;
+    return makespan;
+}
+
 static bool print_summary(FILE *f, const steady_schedule_t *sc, const steady_platform_t *p,
                           long series, bool json)
 {
     long nmsg = 0;
     double per_op = 0;
-    steady_error_t merr = {0};
-    if (steady_schedule_message_count(sc, p, &nmsg, &per_op, &merr) != STEADY_OK)
-        nmsg = -1;
-    if (json) {
-        double makespan = 0;
-        steady_error_t err = {0};
-        if (steady_schedule_series_makespan(sc, p, series, 4000000, &makespan, NULL, &err) !=
-            STEADY_OK)
-            makespan = 0;
+    double makespan = replayed(sc, p, series, &nmsg, &per_op);
+    if (json)
         return print_json(f, sc, makespan > 0 ? (double)series / makespan : 0, nmsg, per_op);
-    }
     const char *unit = sc->abstract ? "time units" : "s";
     const char *per = sc->abstract ? "time unit" : "second";
     /* in operations: the schedule's rates are per message */
@@ -154,11 +167,7 @@ static bool print_summary(FILE *f, const steady_schedule_t *sc, const steady_pla
                     "with segments (--segments 1,\n             or overhead= on the edges)\n",
                     100 * share);
     }
-    double makespan = 0;
-    steady_error_t err = {0};
-    if (steady_schedule_series_makespan(sc, p, series, 4000000, &makespan, NULL, &err) ==
-            STEADY_OK &&
-        makespan > 0) {
+    if (makespan > 0) {
         double rate = (double)series / makespan;
         fprintf(f, "replayed     %.10g operations per %s over %ld (%.4f%% of the optimum; %s)\n",
                 rate, per, series, 100 * rate / steady_schedule_per_operation(sc, sc->optimum),

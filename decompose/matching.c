@@ -70,6 +70,7 @@
  * All times are GMP rationals; the result is checked exactly before it is
  * returned (STEADY_EINTERNAL if the check fails: a bug).
  */
+#include "../common/exact.h"
 #include "internal.h"
 
 #include <igraph.h>
@@ -761,6 +762,24 @@ cleanup:
     return rc;
 }
 
+/* sum += slot s's duration: the scaled integer into sum's numerator when
+ * scaled (sum / D once canonical_sum() has run), else a rational sum. */
+static void add_duration(mpq_t sum, const steady_matchings_t *m, const mpz_t *scaled, int s)
+{
+    if (scaled)
+        mpz_add(mpq_numref(sum), mpq_numref(sum), scaled[s]);
+    else
+        mpq_add(sum, sum, m->slots[s].duration);
+}
+
+static void canonical_sum(mpq_t sum, const mpz_t *scaled, const mpz_t D)
+{
+    if (!scaled)
+        return;
+    mpz_set(mpq_denref(sum), D);
+    mpq_canonicalize(sum);
+}
+
 /* Checks m against the input from scratch, in exact arithmetic, and sets
  * m->total: every slot non-empty, of positive duration, its comms
  * increasing, valid and a matching; every comm covered exactly; the total
@@ -773,6 +792,9 @@ static steady_err_t verify(int n, int ncomms, const int *src, const int *dst, co
     int *sent = malloc((size_t)(n ? n : 1) * sizeof *sent);
     int *got = malloc((size_t)(n ? n : 1) * sizeof *got);
     mpq_t *cover = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *cover);
+    mpz_t D;
+    mpz_t *scaled = NULL;
+    mpz_init(D);
     if (!sent || !got || !cover) {
         free(cover);
         cover = NULL;
@@ -783,6 +805,18 @@ static steady_err_t verify(int n, int ncomms, const int *src, const int *dst, co
         mpq_init(cover[c]);
     for (int i = 0; i < n; i++)
         sent[i] = got[i] = -1;
+    /* positive durations (checked below) have positive denominators */
+    bool positive = true;
+    for (int s = 0; s < m->nslots && positive; s++)
+        positive = mpq_sgn(m->slots[s].duration) > 0;
+    if (positive) {
+        mpq_srcptr *v = malloc((size_t)(m->nslots > 0 ? m->nslots : 1) * sizeof *v);
+        for (int s = 0; v && s < m->nslots; s++)
+            v[s] = m->slots[s].duration;
+        if (v)
+            exact_scale(m->nslots, v, D, &scaled);
+        free(v);
+    }
 
     const char *why = NULL;
     int where = -1;
@@ -806,16 +840,19 @@ static steady_err_t verify(int n, int ncomms, const int *src, const int *dst, co
                 why = "not a matching";
             else {
                 sent[src[c]] = got[dst[c]] = s;
-                mpq_add(cover[c], cover[c], slot->duration);
+                add_duration(cover[c], m, (const mpz_t *)scaled, s);
             }
         }
-        mpq_add(m->total, m->total, slot->duration);
+        add_duration(m->total, m, (const mpz_t *)scaled, s);
     }
-    for (int c = 0; c < ncomms && !why; c++)
+    canonical_sum(m->total, (const mpz_t *)scaled, D);
+    for (int c = 0; c < ncomms && !why; c++) {
+        canonical_sum(cover[c], (const mpz_t *)scaled, D);
         if (!mpq_equal(cover[c], duration[c])) {
             why = "comm covered for the wrong time";
             where = c;
         }
+    }
     if (!why && !mpq_equal(m->total, load))
         why = "slot durations do not add up to the maximum port load";
     if (why)
@@ -826,6 +863,8 @@ cleanup:
     if (cover)
         for (int c = 0; c < ncomms; c++)
             mpq_clear(cover[c]);
+    exact_unscale(m->nslots, scaled);
+    mpz_clear(D);
     free(cover);
     free(sent);
     free(got);

@@ -172,7 +172,7 @@ static steady_err_t keep(steady_schedule_t *x, const steady_platform_t *p, long 
  * whose replayed rate is within MESSAGE_SLACK of the fastest, the one with
  * the fewest MPI messages per operation (the faster one on a tie); the
  * others are destroyed. */
-static steady_schedule_t *pick_fewest_messages(built_t *b, double *rate)
+static steady_schedule_t *pick_fewest_messages(built_t *b, double *rate, double *msgs)
 {
     double fastest = 0;
     for (int i = 0; i < b->n; i++)
@@ -187,6 +187,7 @@ static steady_schedule_t *pick_fewest_messages(built_t *b, double *rate)
         pick = 0;
     steady_schedule_t *x = b->n ? b->x[pick] : NULL;
     *rate = b->n ? b->rate[pick] : -1;
+    *msgs = b->n ? b->msgs[pick] : 0;
     for (int i = 0; i < b->n; i++)
         if (i != pick)
             steady_schedule_destroy(b->x[i]);
@@ -195,7 +196,7 @@ static steady_schedule_t *pick_fewest_messages(built_t *b, double *rate)
 }
 
 static steady_err_t build(const steady_solution_t *s, const steady_plan_options_t *opts,
-                          steady_schedule_t **out, double *rate, steady_error_t *err);
+                          steady_schedule_t **out, double *rate, double *msgs, steady_error_t *err);
 
 static steady_err_t whole_schedule(const steady_solution_t *s, int ntrees,
                                    const steady_solution_t *x, const steady_plan_options_t *opts,
@@ -203,7 +204,7 @@ static steady_err_t whole_schedule(const steady_solution_t *s, int ntrees,
 {
     steady_plan_options_t exact = {.period = STEADY_PERIOD_EXACT,
                                    .cost_model = opts ? opts->cost_model : STEADY_COST_RENDEZVOUS};
-    steady_err_t rc = build(x, &exact, out, NULL, err);
+    steady_err_t rc = build(x, &exact, out, NULL, NULL, err);
     if (rc == STEADY_EINVAL)
         return STEADY_OK;
     if (rc)
@@ -225,7 +226,7 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
                                    const steady_trees_t *tr, const int *interval,
                                    const candidates_t *cands, const whole_cands_t *whole,
                                    long series, steady_schedule_t **best, double *best_rate,
-                                   steady_error_t *err)
+                                   double *best_msgs, steady_error_t *err)
 {
     const steady_platform_t *p = steady_solution_platform(s);
     steady_err_t rc = STEADY_OK;
@@ -275,7 +276,7 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
         if (!(rc = whole_schedule(s, tr->ntrees, whole->sol[c], opts, &x, err)) && x)
             rc = keep(x, p, series, &b, err);
     }
-    *best = pick_fewest_messages(&b, best_rate);
+    *best = pick_fewest_messages(&b, best_rate, best_msgs);
     if (rc) {
         steady_schedule_destroy(*best);
         *best = NULL;
@@ -283,11 +284,11 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
     return rc;
 }
 
-/* steady_schedule_build without the tree phases; *rate (if not NULL) gets
- * the rate the series was replayed at when candidates were compared, else
- * 0. */
+/* steady_schedule_build without the tree phases; *rate and *msgs (if not
+ * NULL) get the rate the series was replayed at and the MPI messages per
+ * message when candidates were compared, else 0. */
 static steady_err_t build(const steady_solution_t *s, const steady_plan_options_t *opts,
-                          steady_schedule_t **out, double *rate, steady_error_t *err)
+                          steady_schedule_t **out, double *rate, double *msgs, steady_error_t *err)
 {
     *out = NULL;
     if (!steady_solution_is_exact(s))
@@ -338,11 +339,11 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
         rc = plan_choose_period(sc, s, tr, period, series, depth, weight, &cands, err);
     if (!rc && period == STEADY_PERIOD_AUTO && cands.score[0] < 1)
         rc = plan_whole_search(s, opts, series, depth, cands.score[0], &whole, err);
-    double best_rate = 0;
+    double best_rate = 0, best_msgs = 0;
     if (!rc && cands.n + whole.n > 0) {
         steady_schedule_t *best;
         if (!(rc = pick_by_replay(s, opts, tr, interval, &cands, &whole, series, &best, &best_rate,
-                                  err))) {
+                                  &best_msgs, err))) {
             steady_schedule_destroy(sc);
             sc = best;
         }
@@ -361,14 +362,18 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
     *out = sc;
     if (rate)
         *rate = best_rate > 0 ? best_rate : 0;
+    if (msgs)
+        *msgs = best_rate > 0 ? best_msgs : 0;
     return STEADY_OK;
 }
 
-steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan_options_t *opts,
-                                   steady_schedule_t **out, steady_error_t *err)
+/* steady_schedule_build; *rate and *msgs as build()'s, for the schedule
+ * after its tree phases. */
+static steady_err_t build_phased(const steady_solution_t *s, const steady_plan_options_t *opts,
+                                 steady_schedule_t **out, double *rate, double *msgs,
+                                 steady_error_t *err)
 {
-    double rate = 0;
-    steady_err_t rc = build(s, opts, out, &rate, err);
+    steady_err_t rc = build(s, opts, out, rate, msgs, err);
     if (rc)
         return rc;
     progress(opts, "tree phases", -1, 0);
@@ -380,6 +385,13 @@ steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan
     return rc;
 }
 
+steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan_options_t *opts,
+                                   steady_schedule_t **out, steady_error_t *err)
+{
+    double rate = 0, msgs = 0;
+    return build_phased(s, opts, out, &rate, &msgs, err);
+}
+
 /* Whether a message of `size` bytes cuts into m segments of whole 8-byte
  * words (the words the executor's payloads and reductions work on). */
 static bool cuts_into(double size, long m)
@@ -388,22 +400,42 @@ static bool cuts_into(double size, long m)
     return seg >= 8 && seg == floor(seg) && fmod(seg, 8) == 0;
 }
 
-/* The schedule of s's series in m segments. */
+/* The schedule of s's series in m segments, with the series' makespan and
+ * MPI messages per operation as the choice of its period replayed them
+ * (0: it replayed nothing). */
 static steady_err_t plan_segments(const steady_solution_t *s, long m,
                                   const steady_solve_options_t *sopts,
                                   const steady_plan_options_t *opts, steady_schedule_t **out,
-                                  steady_error_t *err)
+                                  double *makespan, double *msgs, steady_error_t *err)
 {
+    *makespan = *msgs = 0;
     steady_solution_t *seg = NULL;
     steady_plan_options_t o = opts ? *opts : (steady_plan_options_t){0};
     o.series = series_of(opts) * m;
+    double rate = 0, per_msg = 0;
     steady_err_t rc = m == 1 ? STEADY_OK : steady_lp_solve_segment(s, m, sopts, &seg, err);
     if (!rc)
-        rc = steady_schedule_build(m == 1 ? s : seg, &o, out, err);
+        rc = build_phased(m == 1 ? s : seg, &o, out, &rate, &per_msg, err);
     if (!rc)
         (*out)->segments = m;
     steady_solution_destroy(seg);
+    /* the rate is per message, and so were the messages counted */
+    if (!rc && rate > 0) {
+        *makespan = (double)o.series / rate;
+        *msgs = per_msg * (double)m;
+    }
     return rc;
+}
+
+/* Keeps with sc what the plan replayed of its series (makespan > 0), for
+ * its summary (steady_schedule_t.replayed_*). */
+static void note_replayed(steady_schedule_t *sc, long series, double makespan, double msgs)
+{
+    if (!sc || makespan <= 0)
+        return;
+    sc->replayed_series = series;
+    sc->replayed_makespan = makespan;
+    sc->replayed_messages = msgs;
 }
 
 steady_err_t steady_schedule_plan(const steady_solution_t *s, const steady_solve_options_t *sopts,
@@ -422,8 +454,14 @@ steady_err_t steady_schedule_plan(const steady_solution_t *s, const steady_solve
                                 "segments: %ld segments of a %.0f-byte message are not whole "
                                 "8-byte words",
                                 want, size);
-    if (want > 0)
-        return plan_segments(s, want, sopts, opts, out, err);
+    long series = series_of(opts);
+    double makespan = 0, msgs = 0;
+    if (want > 0) {
+        steady_err_t rc = plan_segments(s, want, sopts, opts, out, &makespan, &msgs, err);
+        if (!rc)
+            note_replayed(*out, series, makespan, msgs);
+        return rc;
+    }
     /* the most segments allowed, then half as many while the series
      * replays within MESSAGE_SLACK of the fastest so far; of those, the
      * fewest MPI messages per operation (the message objective) */
@@ -432,14 +470,12 @@ steady_err_t steady_schedule_plan(const steady_solution_t *s, const steady_solve
         while (2 * most <= STEADY_MAX_SEGMENTS && size / (double)(2 * most) >= STEADY_MIN_SEGMENT &&
                cuts_into(size, 2 * most))
             most *= 2;
-    long series = series_of(opts);
     double fastest = 0, best_msgs = 0, best_makespan = 0;
     steady_err_t rc = STEADY_OK;
     for (long m = most; !rc && m >= 1; m /= 2) {
         steady_schedule_t *sc = NULL;
-        double makespan = 0, msgs = 0;
-        rc = plan_segments(s, m, sopts, opts, &sc, err);
-        if (!rc && most > 1)
+        rc = plan_segments(s, m, sopts, opts, &sc, &makespan, &msgs, err);
+        if (!rc && most > 1 && makespan <= 0)
             rc = series_replay(sc, p, series, &makespan, &msgs, err);
         bool within = !rc && (!*out || makespan * (1 - MESSAGE_SLACK) <= fastest);
         if (within && (!fastest || makespan < fastest))
@@ -461,6 +497,8 @@ steady_err_t steady_schedule_plan(const steady_solution_t *s, const steady_solve
     if (rc) {
         steady_schedule_destroy(*out);
         *out = NULL;
+    } else {
+        note_replayed(*out, series, best_makespan, best_msgs);
     }
     return rc;
 }

@@ -104,6 +104,8 @@ typedef struct {
     /* the exact decision of set_lags(), or NULL while searching */
     const steady_platform_t *p;
     const int *xfirst, (*xpiece)[2];
+    const double (*xpos)[2];  /* piece: its positions [from, to) as doubles */
+    const double (*xslot)[2]; /* slot: its start and end as doubles */
     /* scratch */
     double *start, *pos, *ps, *pe, *pf, *pt; /* slot start; comm position; piece times, parts */
     int *pn, *lag, *tlag;
@@ -146,9 +148,10 @@ steady_err_t plan_order_slots(search_t *s, const int *depth, int *order, steady_
 steady_err_t plan_set_lags(steady_schedule_t *sc, const steady_platform_t *p, search_t *s,
                            const int *order, steady_error_t *err);
 
-/* plan_phases.c */
+/* plan_phases.c; *rate: the series' replayed rate, in (0: unknown) and out
+ * (unchanged when the budget allows no phase) */
 steady_err_t plan_shift_trees(steady_schedule_t *sc, const steady_platform_t *p, long series,
-                              double best, steady_error_t *err);
+                              double *rate, steady_error_t *err);
 
 /* plan.c */
 steady_err_t plan_series_rate(const steady_schedule_t *x, const steady_platform_t *p, long series,

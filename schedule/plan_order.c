@@ -3,6 +3,7 @@
  * (same-period forwarding).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "../common/exact.h"
 #include "plan.h"
 #include "replay.h"
 
@@ -68,28 +69,34 @@ steady_err_t plan_step_producers(const steady_schedule_t *sc, const steady_platf
 }
 
 /* True when every part of send step f starts after the parts of send step
- * g carrying the same message positions have arrived (exact). */
-static bool same_period_ok(const steady_schedule_t *sc, const steady_platform_t *p,
-                           const int *pfirst, const int (*piece)[2], int f, int g,
-                           const steady_sched_step_t *gs)
+ * g carrying the same message positions have arrived (exact; the doubles
+ * of s->xpos and s->xslot settle most comparisons, common/exact.h). */
+static bool same_period_ok(const search_t *s, int f, int g, const steady_sched_step_t *gs)
 {
+    const steady_schedule_t *sc = s->sc;
     mpq_t arrive, lat;
     mpq_inits(arrive, lat, NULL);
     steady_hop_t h = {.nedges = 0};
     h.edges = (int *)steady_sched_step_edges(sc, gs, &h.nedges);
-    steady_exact_hop_latency(p, &h, lat);
+    steady_exact_hop_latency(s->p, &h, lat);
+    double dlat = mpq_get_d(lat);
     bool ok = true;
-    for (int a = pfirst[f]; ok && a < pfirst[f + 1]; a++) {
-        const steady_sched_slot_t *sa = &sc->slots[piece[a][0]];
-        const steady_sched_transfer_t *ta = &sa->transfers[piece[a][1]];
-        for (int b = pfirst[g]; ok && b < pfirst[g + 1]; b++) {
-            const steady_sched_slot_t *sb = &sc->slots[piece[b][0]];
-            const steady_sched_transfer_t *tb = &sb->transfers[piece[b][1]];
-            if (mpq_cmp(tb->from, ta->to) >= 0 || mpq_cmp(ta->from, tb->to) >= 0)
+    for (int a = s->xfirst[f]; ok && a < s->xfirst[f + 1]; a++) {
+        const steady_sched_slot_t *sa = &sc->slots[s->xpiece[a][0]];
+        const steady_sched_transfer_t *ta = &sa->transfers[s->xpiece[a][1]];
+        for (int b = s->xfirst[g]; ok && b < s->xfirst[g + 1]; b++) {
+            const steady_sched_slot_t *sb = &sc->slots[s->xpiece[b][0]];
+            const steady_sched_transfer_t *tb = &sb->transfers[s->xpiece[b][1]];
+            if (qcmp_d(tb->from, s->xpos[b][0], ta->to, s->xpos[a][1]) >= 0 ||
+                qcmp_d(ta->from, s->xpos[a][0], tb->to, s->xpos[b][1]) >= 0)
                 continue;
-            mpq_add(arrive, sb->start, sb->duration);
-            mpq_add(arrive, arrive, lat);
-            ok = mpq_cmp(arrive, sa->start) <= 0;
+            int sign = qsum_sign(s->xslot[s->xpiece[b][0]][1] + dlat, s->xslot[s->xpiece[a][0]][0]);
+            if (sign == 0) {
+                mpq_add(arrive, sb->start, sb->duration);
+                mpq_add(arrive, arrive, lat);
+                sign = mpq_cmp(arrive, sa->start);
+            }
+            ok = sign <= 0;
         }
     }
     mpq_clears(arrive, lat, NULL);
@@ -186,8 +193,7 @@ static order_score_t evaluate_order(search_t *s, const int *order)
                 bool same = late <= eps;
                 if (s->xfirst)
                     same = same_period_ok(
-                        s->sc, s->p, s->xfirst, s->xpiece, f, g,
-                        &s->sc->trees[s->tree_of[g]].steps[g - s->base[s->tree_of[g]]]);
+                        s, f, g, &s->sc->trees[s->tree_of[g]].steps[g - s->base[s->tree_of[g]]]);
                 int d = same ? 0 : (int)ceil(late / T - 1e-9);
                 cand += same ? 0 : d > 1 ? d : 1;
             } else if (cf >= 0) {
@@ -393,21 +399,32 @@ steady_err_t plan_set_lags(steady_schedule_t *sc, const steady_platform_t *p, se
     for (int x = 0; x < sc->nslots; x++)
         npieces += sc->slots[x].ntransfers;
     int(*piece)[2] = malloc((size_t)(npieces + 1) * sizeof *piece);
-    if (!pfirst || !piece) {
+    double(*xpos)[2] = malloc((size_t)(npieces + 1) * sizeof *xpos);
+    double(*xslot)[2] = malloc((size_t)(sc->nslots + 1) * sizeof *xslot);
+    if (!pfirst || !piece || !xpos || !xslot) {
         free(pfirst);
         free(piece);
+        free(xpos);
+        free(xslot);
         return oom(err);
+    }
+    for (int x = 0; x < sc->nslots; x++) {
+        xslot[x][0] = mpq_get_d(sc->slots[x].start);
+        xslot[x][1] = xslot[x][0] + mpq_get_d(sc->slots[x].duration);
     }
     for (int pass = 0; pass < 2; pass++) {
         for (int x = 0; x < sc->nslots; x++)
             for (int y = 0; y < sc->slots[x].ntransfers; y++) {
                 const steady_sched_transfer_t *tf = &sc->slots[x].transfers[y];
                 int f = s->base[tf->tree] + tf->step;
-                if (pass == 0)
+                if (pass == 0) {
                     pfirst[f + 2]++;
-                else {
-                    piece[pfirst[f + 1]][0] = x;
-                    piece[pfirst[f + 1]++][1] = y;
+                } else {
+                    int k = pfirst[f + 1]++;
+                    piece[k][0] = x;
+                    piece[k][1] = y;
+                    xpos[k][0] = mpq_get_d(tf->from);
+                    xpos[k][1] = mpq_get_d(tf->to);
                 }
             }
         if (pass == 0)
@@ -417,9 +434,12 @@ steady_err_t plan_set_lags(steady_schedule_t *sc, const steady_platform_t *p, se
     s->p = p;
     s->xfirst = pfirst;
     s->xpiece = (const int(*)[2])piece;
+    s->xpos = (const double(*)[2])xpos;
+    s->xslot = (const double(*)[2])xslot;
     evaluate_order(s, order);
     s->xfirst = NULL;
     s->xpiece = NULL;
+    s->xpos = s->xslot = NULL;
     sc->max_lag = 0;
     for (int f = 0; f < nflat; f++) {
         steady_sched_step_t *st = &sc->trees[s->tree_of[f]].steps[f - s->base[s->tree_of[f]]];
@@ -429,5 +449,7 @@ steady_err_t plan_set_lags(steady_schedule_t *sc, const steady_platform_t *p, se
     }
     free(pfirst);
     free(piece);
+    free(xpos);
+    free(xslot);
     return STEADY_OK;
 }

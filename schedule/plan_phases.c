@@ -35,7 +35,7 @@ static void shift_tree(steady_sched_tree_t *t, int by)
 }
 
 steady_err_t plan_shift_trees(steady_schedule_t *sc, const steady_platform_t *p, long series,
-                              double best, steady_error_t *err)
+                              double *rate, steady_error_t *err)
 {
     long events = sc->ncompute, K = sc->ops_per_period;
     for (int i = 0; i < sc->nslots; i++)
@@ -45,7 +45,8 @@ steady_err_t plan_shift_trees(steady_schedule_t *sc, const steady_platform_t *p,
     int tries = PHASE_TRIES;
     if (left < per)
         return STEADY_OK;
-    /* best: the series' rate when the candidates' replays gave it, else 0 */
+    /* *rate: the series' rate when the candidates' replays gave it, else 0 */
+    double best = *rate;
     steady_err_t rc = best > 0 ? STEADY_OK : plan_series_rate(sc, p, series, &best, NULL, err);
     for (bool again = true; again && !rc;) {
         again = false;
@@ -61,11 +62,11 @@ steady_err_t plan_shift_trees(steady_schedule_t *sc, const steady_platform_t *p,
                     continue;
                 left -= per;
                 tries--;
-                double rate = 0;
+                double shifted = 0;
                 shift_tree(t, by);
-                rc = plan_series_rate(sc, p, series, &rate, NULL, err);
-                if (!rc && rate > best * (1 + 1e-9)) {
-                    best = rate;
+                rc = plan_series_rate(sc, p, series, &shifted, NULL, err);
+                if (!rc && shifted > best * (1 + 1e-9)) {
+                    best = shifted;
                     again = true;
                     break;
                 }
@@ -73,6 +74,7 @@ steady_err_t plan_shift_trees(steady_schedule_t *sc, const steady_platform_t *p,
             }
         }
     }
+    *rate = rc ? 0 : best;
     /* the deepest tree may have moved a period earlier */
     sc->max_lag = 0;
     for (int i = 0; i < sc->ntrees; i++)

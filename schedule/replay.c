@@ -153,39 +153,76 @@ static steady_err_t replay_open(const steady_schedule_t *sc, const steady_platfo
     return replay_prepare(r, err);
 }
 
-/* The replay of `msgs` messages of the prepared r (replay_open); res
- * counts them as messages too; last (may be NULL) as replay_fluid's. */
-static steady_err_t replay_run(const replay_t *rp, long msgs, const steady_replay_observer_t *obs,
-                               double *last, steady_replay_t *res, steady_error_t *err)
+/* The program-order engine's state between two periods: a run can stop
+ * after any period, be copied and go on (extrapolate()). */
+typedef struct {
+    double *avail;   /* piece x ring: availability of its batch (-1: not produced) */
+    cur_t *cur;      /* scratch: what each step does this period */
+    double *free_at; /* node: send port, receive port, CPU free (3 per node) */
+    double *last;    /* piece: its latest completion, or NULL */
+    double makespan;
+    long ntransfers, ntasks;
+    long q; /* the next period */
+} run_t;
+
+static size_t ring_size(const replay_t *r)
+{
+    return ((size_t)r->nx + (size_t)r->nc) * (size_t)(r->sc->max_lag + 1);
+}
+
+static void run_free(run_t *s)
+{
+    free(s->avail);
+    free(s->cur);
+    free(s->free_at);
+}
+
+/* A run before its first period (last: NULL, or zeroed by the caller). */
+static bool run_init(run_t *s, const replay_t *r, double *last)
+{
+    int nv = steady_platform_node_count(r->p);
+    *s = (run_t){.last = last};
+    s->avail = malloc(ring_size(r) * sizeof *s->avail + 1);
+    s->cur = malloc(((size_t)r->nflat + 1) * sizeof *s->cur);
+    s->free_at = calloc(3 * (size_t)nv + 1, sizeof *s->free_at);
+    if (s->avail && s->cur && s->free_at)
+        return true;
+    run_free(s);
+    return false;
+}
+
+/* *to = a copy of from, whose pieces' completions go to last (of the
+ * pieces' number) from now on. */
+static bool run_copy(run_t *to, const run_t *from, const replay_t *r, double *last)
+{
+    if (!run_init(to, r, last))
+        return false;
+    int nv = steady_platform_node_count(r->p);
+    memcpy(to->avail, from->avail, ring_size(r) * sizeof *to->avail);
+    memcpy(to->free_at, from->free_at, 3 * (size_t)nv * sizeof *to->free_at);
+    memcpy(last, from->last, ((size_t)r->nx + (size_t)r->nc) * sizeof *last);
+    to->makespan = from->makespan;
+    to->ntransfers = from->ntransfers;
+    to->ntasks = from->ntasks;
+    to->q = from->q;
+    return true;
+}
+
+/* Periods s->q .. until - 1 of the replay of `msgs` messages. */
+static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long until,
+                                const steady_replay_observer_t *obs, steady_error_t *err)
 {
     const replay_t r = *rp;
     const steady_schedule_t *sc = r.sc;
-    const steady_platform_t *p = r.p;
     const steady_replay_observer_t *on_event = obs && obs->event ? obs : NULL;
-    cur_t *cur = NULL;
-    double *avail = NULL, *send_free = NULL, *recv_free = NULL, *cpu_free = NULL;
-    steady_err_t rc = STEADY_OK;
-    memset(res, 0, sizeof *res);
-    if (r.nuse > 0)
-        return replay_fluid(&r, msgs, obs, last, res, err);
-
-    int nv = steady_platform_node_count(p);
     long K = sc->ops_per_period, L = sc->max_lag, R = L + 1;
     long P = msgs / K + (msgs % K != 0);
     int npieces = r.nx + r.nc;
-    avail = malloc((size_t)npieces * (size_t)R * sizeof *avail + 1);
-    cur = malloc(((size_t)r.nflat + 1) * sizeof *cur);
-    send_free = calloc((size_t)nv + 1, sizeof *send_free);
-    recv_free = calloc((size_t)nv + 1, sizeof *recv_free);
-    cpu_free = calloc((size_t)nv + 1, sizeof *cpu_free);
-    if (!avail || !cur || !send_free || !recv_free || !cpu_free) {
-        rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
-        goto cleanup;
-    }
-
-    double makespan = 0;
-    long ntransfers = 0, ntasks = 0;
-    for (long q = 0; q < P + L; q++) {
+    cur_t *cur = s->cur;
+    double *avail = s->avail, *last = s->last;
+    double makespan = s->makespan;
+    for (; s->q < until; s->q++) {
+        long q = s->q;
         /* What each step does this period: its batch's size (0: none) and
          * where the batch sits in the rings.  The pieces' outputs for the
          * batches written this period start as "not produced" (-1). */
@@ -215,15 +252,17 @@ static steady_err_t replay_run(const replay_t *rp, long msgs, const steady_repla
                     goto not_produced;
                 ready = later(ready, a);
             }
-            double start = later(ready, later(send_free[x->from_node], recv_free[x->to_node]));
+            double *send_free = &s->free_at[3 * x->from_node];
+            double *recv_free = &s->free_at[3 * x->to_node + 1];
+            double start = later(ready, later(*send_free, *recv_free));
             double end = start + amount * x->c;
             double arrival = end + x->latency;
-            send_free[x->from_node] = recv_free[x->to_node] = x->hold ? arrival : end;
+            *send_free = *recv_free = x->hold ? arrival : end;
             avail[(size_t)cs->slot * npieces + i] = arrival;
             makespan = later(makespan, arrival);
             if (last)
                 last[i] = later(last[i], arrival);
-            ntransfers++;
+            s->ntransfers++;
             if (on_event)
                 observe(on_event, &r, q, x->flat, x, NULL, -1, amount, start, end, arrival);
         }
@@ -245,40 +284,53 @@ static steady_err_t replay_run(const replay_t *rp, long msgs, const steady_repla
                         goto not_produced;
                     ready = later(ready, a);
                 }
-            double start = later(cpu_free[c->node], ready);
+            double *cpu_free = &s->free_at[3 * c->node + 2];
+            double start = later(*cpu_free, ready);
             double end = start + (double)n * c->w;
-            cpu_free[c->node] = end;
+            *cpu_free = end;
             avail[(size_t)cs->slot * npieces + r.nx + i] = end;
             makespan = later(makespan, end);
             if (last)
                 last[r.nx + i] = later(last[r.nx + i], end);
-            ntasks += n;
+            s->ntasks += n;
             if (on_event)
                 observe(on_event, &r, q, c->flat, NULL, c, i, (double)n, start, end, end);
         }
         if (obs && obs->progress && (q & 255) == 255)
             obs->progress(obs->ctx, "replay, period", (double)(q + 1), (double)(P + L));
     }
-
-    res->ops = msgs;
-    res->makespan = makespan;
-    res->transfers = ntransfers;
-    res->tasks = ntasks;
-
-    goto cleanup;
+    s->makespan = makespan;
+    return STEADY_OK;
 not_produced:
     /* the lags were checked; what is left is a piece that comes before a
      * piece of the same period whose messages it uses */
-    rc = steady_error_set(err, STEADY_EINVAL,
-                          "replay: a transfer or task uses messages that its period delivers "
-                          "later (a send with its producer's lag must come in a later slot; "
-                          "the compute list must follow each tree's steps)");
-cleanup:
-    free(avail);
-    free(cur);
-    free(send_free);
-    free(recv_free);
-    free(cpu_free);
+    return steady_error_set(err, STEADY_EINVAL,
+                            "replay: a transfer or task uses messages that its period delivers "
+                            "later (a send with its producer's lag must come in a later slot; "
+                            "the compute list must follow each tree's steps)");
+}
+
+/* The replay of `msgs` messages of the prepared r (replay_open); res
+ * counts them as messages too; last (may be NULL) as replay_fluid's. */
+static steady_err_t replay_run(const replay_t *r, long msgs, const steady_replay_observer_t *obs,
+                               double *last, steady_replay_t *res, steady_error_t *err)
+{
+    memset(res, 0, sizeof *res);
+    if (r->nuse > 0)
+        return replay_fluid(r, msgs, obs, last, res, err);
+    long K = r->sc->ops_per_period, L = r->sc->max_lag;
+    long P = msgs / K + (msgs % K != 0);
+    run_t s;
+    if (!run_init(&s, r, last))
+        return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+    steady_err_t rc = run_periods(r, &s, msgs, P + L, obs, err);
+    if (!rc) {
+        res->ops = msgs;
+        res->makespan = s.makespan;
+        res->transfers = s.ntransfers;
+        res->tasks = s.ntasks;
+    }
+    run_free(&s);
     return rc;
 }
 
@@ -328,6 +380,44 @@ steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
  * 20 000 batches, 81 s to replay whole). */
 #define SERIES_WHOLE 8
 
+/* The latest completion of each piece (done[k n ..], n pieces) in the runs
+ * of (k + 1) p1 batches, k = 0, 1, 2, of the series' last messages: the
+ * three runs agree on every period before p1 - 1 (full batches, the same
+ * rings), so the program-order engine runs the longest once and the two
+ * shorter ones from copies of its state at their last common period. */
+static steady_err_t three_runs(const replay_t *r, long msgs, long P, long p1, double *done,
+                               steady_error_t *err)
+{
+    size_t n = (size_t)r->nx + (size_t)r->nc;
+    long K = r->sc->ops_per_period, L = r->sc->max_lag;
+    steady_err_t rc = STEADY_OK;
+    steady_replay_t res;
+    if (r->nuse > 0) {
+        for (int k = 0; k < 3 && !rc; k++)
+            rc = replay_run(r, msgs - (P - (k + 1) * p1) * K, NULL, done + k * n, &res, err);
+        return rc;
+    }
+    run_t longest, shorter;
+    long longest_msgs = msgs - (P - 3 * p1) * K;
+    if (!run_init(&longest, r, done + 2 * n))
+        return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+    for (long k = 1; k <= 2 && !rc; k++) {
+        rc = run_periods(r, &longest, longest_msgs, k * p1 - 1, NULL, err);
+        if (rc)
+            break;
+        if (!run_copy(&shorter, &longest, r, done + (k - 1) * n)) {
+            rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+            break;
+        }
+        rc = run_periods(r, &shorter, msgs - (P - k * p1) * K, k * p1 + L, NULL, err);
+        run_free(&shorter);
+    }
+    if (!rc)
+        rc = run_periods(r, &longest, longest_msgs, 3 * p1 + L, NULL, err);
+    run_free(&longest);
+    return rc;
+}
+
 /* Runs of p1, 2 p1 and 3 p1 of the series' P batches: *periodic when every
  * piece's two increments agree, and then the extrapolated *makespan. */
 static steady_err_t extrapolate(const replay_t *r, long msgs, long P, long p1, double *makespan,
@@ -337,11 +427,7 @@ static steady_err_t extrapolate(const replay_t *r, long msgs, long P, long p1, d
     double *done = calloc(3 * n + 1, sizeof *done);
     if (!done)
         return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
-    steady_replay_t res;
-    steady_err_t rc = STEADY_OK;
-    for (int k = 0; k < 3 && !rc; k++)
-        rc = replay_run(r, msgs - (P - (k + 1) * p1) * r->sc->ops_per_period, NULL, done + k * n,
-                        &res, err);
+    steady_err_t rc = three_runs(r, msgs, P, p1, done, err);
     *periodic = !rc;
     *makespan = 0;
     for (size_t i = 0; i < n && !rc; i++) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/exact.h"
 #include "replay.h"
 
 void replay_free(replay_t *r)
@@ -288,9 +289,7 @@ static int cmp_by_step(const void *a, const void *b)
     const by_step_t *x = a, *y = b;
     if (x->flat != y->flat)
         return (x->flat > y->flat) - (x->flat < y->flat);
-    if (x->from != y->from)
-        return (x->from > y->from) - (x->from < y->from);
-    return mpq_cmp(x->t->from, y->t->from);
+    return qcmp_d(x->t->from, x->from, y->t->from, y->from);
 }
 
 /* The first send step whose transfers do not tile its positions [0,
@@ -475,12 +474,14 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
     steady_err_t rc = STEADY_OK;
     const mpq_t **from = malloc((size_t)(np + 1) * sizeof *from);
     const mpq_t **to = malloc((size_t)(np + 1) * sizeof *to);
+    double(*dpos)[2] = malloc((size_t)(np + 1) * sizeof *dpos); /* their doubles (common/exact.h) */
     mpq_t *cpos = malloc((size_t)(2 * r->nc + 1) * sizeof *cpos);
     int *first = calloc((size_t)r->nflat + 2, sizeof *first);
     int *by = malloc((size_t)(np + 1) * sizeof *by);
-    if (!from || !to || !cpos || !first || !by) {
+    if (!from || !to || !dpos || !cpos || !first || !by) {
         free(from);
         free(to);
+        free(dpos);
         free(cpos);
         free(first);
         free(by);
@@ -490,6 +491,8 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
         for (int j = 0; j < sc->slots[i].ntransfers; j++, n++) {
             from[n] = (const mpq_t *)&sc->slots[i].transfers[j].from;
             to[n] = (const mpq_t *)&sc->slots[i].transfers[j].to;
+            dpos[n][0] = r->x[n].from;
+            dpos[n][1] = r->x[n].to;
         }
     for (int c = 0; c < r->nc; c++) {
         mpq_init(cpos[2 * c]);
@@ -498,6 +501,8 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
         mpq_set_si(cpos[2 * c + 1], r->cp[c].offset + r->cp[c].count, 1);
         from[r->nx + c] = (const mpq_t *)&cpos[2 * c];
         to[r->nx + c] = (const mpq_t *)&cpos[2 * c + 1];
+        dpos[r->nx + c][0] = mpq_get_d(cpos[2 * c]);
+        dpos[r->nx + c][1] = mpq_get_d(cpos[2 * c + 1]);
     }
     /* the pieces of each step */
     for (int i = 0; i < np; i++)
@@ -514,7 +519,8 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
             int g = rs->in[k];
             for (int a = g < 0 ? 0 : first[g]; g >= 0 && a < first[g + 1]; a++) {
                 int y = by[a];
-                if (mpq_cmp(*from[y], *to[i]) >= 0 || mpq_cmp(*from[i], *to[y]) >= 0)
+                if (qcmp_d(*from[y], dpos[y][0], *to[i], dpos[i][1]) >= 0 ||
+                    qcmp_d(*from[i], dpos[i][0], *to[y], dpos[y][1]) >= 0)
                     continue;
                 /* a send with its producing send's lag forwards what an
                  * earlier slot of the period delivered */
@@ -528,7 +534,7 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
                                           r->x[i].slot, r->x[y].slot);
                     break;
                 }
-                if (!add_dep(r, &cap, y, mpq_get_d(*from[y]))) {
+                if (!add_dep(r, &cap, y, dpos[y][0])) {
                     rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
                     break;
                 }
@@ -549,6 +555,7 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
         mpq_clear(cpos[c]);
     free(from);
     free(to);
+    free(dpos);
     free(cpos);
     free(first);
     free(by);

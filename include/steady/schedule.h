@@ -120,6 +120,12 @@ typedef struct {
     /* the hops through switches that send steps take (platform.h) */
     int nhops;
     steady_hop_t *hops;
+    /* what steady_schedule_plan's replays found for the series it planned
+     * (steady_schedule_series_makespan with a budget of 2·10^7 events),
+     * 0 when it replayed none; not in the file: its makespan and steady-run's
+     * MPI messages per operation */
+    long replayed_series;
+    double replayed_makespan, replayed_messages;
 } steady_schedule_t;
 
 /* The edges a SEND step's message crosses, from its sender to its
