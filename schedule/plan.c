@@ -154,17 +154,60 @@ typedef struct {
     double rate[3 * NCAND], msgs[3 * NCAND];
 } built_t;
 
-/* Replays x and keeps it in b (x belongs to b from then on). */
-static steady_err_t keep(steady_schedule_t *x, const steady_platform_t *p, long series, built_t *b,
-                         steady_error_t *err)
+/* Whether pick_fewest_messages() takes candidate j before candidate i when
+ * both are within the slack: fewer messages, then faster, then earlier. */
+static bool preferred(const built_t *b, int j, int i)
 {
-    double rate = 0, msgs = 0;
+    return b->msgs[j] < b->msgs[i] ||
+           (b->msgs[j] == b->msgs[i] &&
+            (b->rate[j] > b->rate[i] || (b->rate[j] == b->rate[i] && j < i)));
+}
+
+/* Destroys the candidates pick_fewest_messages() can no longer take: below
+ * the slack of the fastest, or behind a candidate at least as fast that it
+ * takes first (which stays within the slack as long as they do).  The
+ * plan holds fewer schedules at once: a 1,000-node period has 10^5..10^6
+ * transfers, two rationals each. */
+static void prune(built_t *b)
+{
+    double fastest = 0;
+    bool out[3 * NCAND];
+    for (int i = 0; i < b->n; i++)
+        fastest = b->rate[i] > fastest ? b->rate[i] : fastest;
+    for (int i = 0; i < b->n; i++) {
+        /* nothing replayed at a positive rate: the first is taken */
+        out[i] = fastest > 0 ? b->rate[i] <= 0 || b->rate[i] < fastest * (1 - MESSAGE_SLACK) : i > 0;
+        for (int j = 0; j < b->n && !out[i]; j++)
+            out[i] = j != i && b->rate[j] >= b->rate[i] && preferred(b, j, i);
+    }
+    int n = 0;
+    for (int i = 0; i < b->n; i++) {
+        if (out[i]) {
+            steady_schedule_destroy(b->x[i]);
+            continue;
+        }
+        b->x[n] = b->x[i];
+        b->rate[n] = b->rate[i];
+        b->msgs[n++] = b->msgs[i];
+    }
+    b->n = n;
+}
+
+/* Replays x and keeps it in b (x belongs to b from then on) while it may
+ * be taken; *msgs gets its MPI messages per operation. */
+static steady_err_t keep(steady_schedule_t *x, const steady_platform_t *p, long series, built_t *b,
+                         double *msgs, steady_error_t *err)
+{
+    double rate = 0;
+    *msgs = 0;
     b->x[b->n] = x;
     b->rate[b->n] = b->msgs[b->n] = 0;
     b->n++;
-    steady_err_t rc = plan_series_rate(x, p, series, &rate, &msgs, err);
+    steady_err_t rc = plan_series_rate(x, p, series, &rate, msgs, err);
     b->rate[b->n - 1] = rate;
-    b->msgs[b->n - 1] = msgs;
+    b->msgs[b->n - 1] = *msgs;
+    if (!rc)
+        prune(b);
     return rc;
 }
 
@@ -263,8 +306,7 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
                  (double)count * (double)x->segments / (double)x->ops_per_period >= keep_msgs)) {
                 steady_schedule_destroy(x);
             } else {
-                rc = keep(x, p, series, &b, err);
-                keep_msgs = b.msgs[b.n - 1];
+                rc = keep(x, p, series, &b, &keep_msgs, err);
             }
             if (ncomms > FRESH_MAX_COMMS)
                 break;
@@ -273,8 +315,9 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
     for (int c = 0; c < whole->n && !rc; c++) {
         progress(opts, "period candidates, built and replayed", cands->n + c, total);
         steady_schedule_t *x;
+        double msgs = 0;
         if (!(rc = whole_schedule(s, tr->ntrees, whole->sol[c], opts, &x, err)) && x)
-            rc = keep(x, p, series, &b, err);
+            rc = keep(x, p, series, &b, &msgs, err);
     }
     *best = pick_fewest_messages(&b, best_rate, best_msgs);
     if (rc) {
