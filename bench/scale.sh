@@ -6,7 +6,8 @@
 # on 100 nodes; then, at 100 and 200 nodes, steady against glpsol (and Clp's
 # clp binary when installed) on the *full* per-type LP that
 # `--formulation full --write-lp` writes, side by side; then the growth of
-# the solve time with the number of nodes and its fitted exponent.
+# the solve and plan times with the number of nodes, and their fitted
+# exponents.
 #   bench/scale.sh BUILD_DIR [quick]
 # Every run is capped by LIMIT seconds (default 120): "-" is a run that
 # did not finish.
@@ -85,18 +86,23 @@ for n in $cmp; do
 done
 
 echo
-echo "# growth of the solve time (default formulation), exponent of a least-squares fit t = c n^k"
+echo "# growth with the nodes (default formulation and plan): exponent k of a least-squares fit"
+echo "# t = c n^k of the times above 0.05 s, then seconds and peak MiB per size"
 for kind in tiers random; do
     for op in scatter broadcast; do
-        pts=""
+        spts="" ppts=""
         for n in $sizes; do
             "$steady" gen --kind $kind --nodes "$n" --seed 1 -o "$tmp/p.plat"
             read -r st sm < <(measure "$steady" solve --quiet --op $op "$tmp/p.plat")
-            pts="$pts $n:$st:$sm"
+            read -r pt pm < <(measure "$steady" plan --quiet --op $op -o "$tmp/p.sched" "$tmp/p.plat")
+            spts="$spts $n:$st:$sm"
+            ppts="$ppts $n:$pt:$pm"
         done
-        python3 - "$kind" "$op" $pts <<'PY'
+        for what in solve plan; do
+            if [ $what = solve ]; then pts=$spts; else pts=$ppts; fi
+            python3 - "$kind" "$op" "$what" $pts <<'PY'
 import math, sys
-kind, op, pts = sys.argv[1], sys.argv[2], [p.split(":") for p in sys.argv[3:]]
+kind, op, what, pts = sys.argv[1], sys.argv[2], sys.argv[3], [p.split(":") for p in sys.argv[4:]]
 ok = [(int(n), float(t)) for n, t, _ in pts if t != "-" and float(t) > 0.05]
 row = "  ".join(f"{n}: {t} s {m} MiB" for n, t, m in pts)
 k = "-"
@@ -104,7 +110,8 @@ if len(ok) >= 2:
     xs = [math.log(n) for n, _ in ok]; ys = [math.log(t) for _, t in ok]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     k = "%.2f" % (sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs))
-print(f"{kind:<8} {op:<10} exponent {k:>5}   {row}")
+print(f"{kind:<8} {op:<10} {what:<6} exponent {k:>5}   {row}")
 PY
+        done
     done
 done

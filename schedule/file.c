@@ -114,13 +114,68 @@ static json_t *step_json(const steady_schedule_t *sc, const steady_platform_t *p
                      node_name(p, st->node), "task", st->k, st->l, st->m, "lag", st->lag);
 }
 
+#define DUMP_FLAGS (JSON_INDENT(1) | JSON_REAL_PRECISION(17))
+
+/* Writes text, each of its line breaks followed by `shift` spaces: a value
+ * dumped alone, written where json_dumpf would have put it `shift` levels
+ * deep (strings hold no raw line break).  len: bytes of text to write. */
+static bool write_shifted(FILE *out, const char *text, size_t len, int shift)
+{
+    static const char spaces[] = "        ";
+    for (size_t at = 0; at < len;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - (text + at)) + 1 : len - at;
+        if (fwrite(text + at, 1, n, out) != n)
+            return false;
+        if (nl && fwrite(spaces, 1, (size_t)shift, out) != (size_t)shift)
+            return false;
+        at += n;
+    }
+    return true;
+}
+
+/* One slot as the document's slots array holds it. */
+static json_t *slot_json(const steady_sched_slot_t *sl)
+{
+    json_t *tf = json_array();
+    for (int x = 0; x < sl->ntransfers; x++)
+        json_array_append_new(tf, json_pack("{s:i, s:i, s:[o,o]}", "tree", sl->transfers[x].tree,
+                                            "step", sl->transfers[x].step, "part",
+                                            q_json(sl->transfers[x].from),
+                                            q_json(sl->transfers[x].to)));
+    return json_pack("{s:o, s:o, s:o}", "start", q_json(sl->start), "duration",
+                     q_json(sl->duration), "transfers", tf);
+}
+
+/* The slots array, one slot at a time: a 1,000-node period has 10^5..10^6
+ * transfers, whose whole JSON tree took more memory than the plan.  False
+ * when writing fails, or memory (*oom). */
+static bool write_slots(FILE *out, const steady_schedule_t *sc, bool *oom)
+{
+    if (sc->nslots == 0)
+        return fputs("[]", out) != EOF;
+    bool ok = fputc('[', out) != EOF;
+    for (int k = 0; k < sc->nslots && ok; k++) {
+        json_t *j = slot_json(&sc->slots[k]);
+        char *text = j ? json_dumps(j, DUMP_FLAGS) : NULL;
+        *oom = !text;
+        ok = text && fputs(k ? ",\n  " : "\n  ", out) != EOF &&
+             write_shifted(out, text, strlen(text), 2);
+        free(text);
+        json_decref(j);
+    }
+    return ok && fputs("\n ]", out) != EOF;
+}
+
+/* The document, in the order of its keys: the header and the trees, the
+ * slots (streamed), the compute list and the buffers; byte for byte what
+ * json_dumpf writes of the whole. */
 steady_err_t steady_schedule_write(const steady_schedule_t *sc, const steady_platform_t *p,
                                    FILE *out, steady_error_t *err)
 {
     char hash[32];
     snprintf(hash, sizeof hash, "fnv1a64:%016" PRIx64, sc->platform_hash);
-    json_t *trees = json_array(), *slots = json_array(), *compute = json_array(),
-           *buffers = json_array();
+    json_t *trees = json_array(), *compute = json_array(), *buffers = json_array();
     for (int i = 0; i < sc->ntrees; i++) {
         json_t *steps = json_array();
         for (int j = 0; j < sc->trees[i].nsteps; j++)
@@ -128,17 +183,6 @@ steady_err_t steady_schedule_write(const steady_schedule_t *sc, const steady_pla
         json_array_append_new(trees, json_pack("{s:I, s:I, s:o}", "weight",
                                                (json_int_t)sc->trees[i].weight, "first",
                                                (json_int_t)sc->trees[i].first, "steps", steps));
-    }
-    for (int k = 0; k < sc->nslots; k++) {
-        const steady_sched_slot_t *sl = &sc->slots[k];
-        json_t *tf = json_array();
-        for (int x = 0; x < sl->ntransfers; x++)
-            json_array_append_new(
-                tf, json_pack("{s:i, s:i, s:[o,o]}", "tree", sl->transfers[x].tree, "step",
-                              sl->transfers[x].step, "part", q_json(sl->transfers[x].from),
-                              q_json(sl->transfers[x].to)));
-        json_array_append_new(slots, json_pack("{s:o, s:o, s:o}", "start", q_json(sl->start),
-                                               "duration", q_json(sl->duration), "transfers", tf));
     }
     for (int k = 0; k < sc->ncompute; k++)
         json_array_append_new(compute, json_pack("{s:s, s:i, s:i, s:I}", "node",
@@ -150,9 +194,9 @@ steady_err_t steady_schedule_write(const steady_schedule_t *sc, const steady_pla
                                                  node_name(p, sc->buffers[k].node), "type",
                                                  sc->types[sc->buffers[k].type], "messages",
                                                  (json_int_t)sc->buffers[k].messages));
-    json_t *doc = json_pack(
+    json_t *head = json_pack(
         "{s:s, s:i, s:{s:s, s:s, s:i, s:i}, s:s, s:o, s:o, s:f, s:I, s:f, s:b, s:s, s:o, s:o, "
-        "s:o, s:I, s:b, s:o, s:o, s:i, s:o, s:o, s:o, s:o}",
+        "s:o, s:I, s:b, s:o, s:o, s:i, s:o}",
         "format", FORMAT_NAME, "version", FORMAT_VERSION, "platform", "name", sc->platform_name,
         "hash", hash, "nodes", sc->platform_nodes, "edges", sc->platform_edges, "op",
         steady_op_name(sc->op), "sources", names_json(p, sc->sources, sc->nsources), "targets",
@@ -161,13 +205,29 @@ steady_err_t steady_schedule_write(const steady_schedule_t *sc, const steady_pla
         "cost_model", steady_cost_model_name(sc->cost_model), "optimum", q_json(sc->optimum),
         "throughput", q_json(sc->throughput), "period", q_json(sc->period), "ops_per_period",
         (json_int_t)sc->ops_per_period, "fixed_period", sc->fixed_period, "loss", q_json(sc->loss),
-        "loss_bound", q_json(sc->loss_bound), "max_lag", sc->max_lag, "trees", trees, "slots",
-        slots, "compute", compute, "buffers", buffers);
-    if (!doc)
+        "loss_bound", q_json(sc->loss_bound), "max_lag", sc->max_lag, "trees", trees);
+    json_t *tail = json_pack("{s:o, s:o}", "compute", compute, "buffers", buffers);
+    char *htext = head ? json_dumps(head, DUMP_FLAGS) : NULL;
+    char *ttext = tail ? json_dumps(tail, DUMP_FLAGS) : NULL;
+    json_decref(head);
+    json_decref(tail);
+    size_t hlen = htext ? strlen(htext) : 0, tlen = ttext ? strlen(ttext) : 0;
+    /* "{\n ... \n}": the head without its closing line, the tail without
+     * its opening one */
+    if (hlen < 4 || tlen < 4) {
+        free(htext);
+        free(ttext);
         return steady_error_set(err, STEADY_ENOMEM, "out of memory writing the schedule");
-    int rc = json_dumpf(doc, out, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
-    json_decref(doc);
-    if (rc != 0 || fputc('\n', out) == EOF || fflush(out) != 0)
+    }
+    bool oom = false;
+    bool ok = fwrite(htext, 1, hlen - 2, out) == hlen - 2 && fputs(",\n \"slots\": ", out) != EOF &&
+              write_slots(out, sc, &oom) && fputs(",\n", out) != EOF &&
+              fwrite(ttext + 2, 1, tlen - 2, out) == tlen - 2;
+    free(htext);
+    free(ttext);
+    if (oom)
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory writing the schedule");
+    if (!ok || fputc('\n', out) == EOF || fflush(out) != 0)
         return steady_error_set(err, STEADY_EIO, "write failed (%s)", strerror(errno));
     return STEADY_OK;
 }
