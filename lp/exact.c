@@ -187,9 +187,21 @@ static bool sparse_solve(int n, srow_t *rows, mpq_t *rhs, mpq_t *x, lp_watch_t *
             }
             mpq_mul(t, f, rhs[r]);
             mpq_sub(rhs[i], rhs[i], t);
-            srow_t swap = *a;
-            *a = tmp;
-            tmp = swap;
+            /* the result into a's own storage when it has room: a swapped
+             * buffer would carry a long row's capacity (the objective's row,
+             * met by every elimination of a gossip's dual) into every short
+             * row, which kept its values: 3 GB on a 100-processor gossip */
+            if (a->cap >= tmp.n) {
+                for (int k = 0; k < tmp.n; k++) {
+                    a->col[k] = tmp.col[k];
+                    mpq_swap(a->val[k], tmp.val[k]);
+                }
+                a->n = tmp.n;
+            } else {
+                srow_t swap = *a;
+                *a = tmp;
+                tmp = swap;
+            }
         }
     }
 
