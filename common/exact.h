@@ -2,12 +2,12 @@
  * common/exact.h — exact arithmetic on rationals, made cheap where a plan
  * does it millions of times.  Not installed.
  *
- * Comparisons look at the doubles first: mpq_get_d truncates (rounds towards zero), a
- * non-decreasing map: a < b gives get_d(a) <= get_d(b).  So get_d(a) < get_d(b) proves a < b, and
- * only equal doubles need the rationals.  A plan of 10^5..10^6 transfers
- * compares their positions (rationals of a hundred digits on a measured
- * 1,000-node platform) tens of millions of times; almost every comparison
- * is settled by the doubles.
+ * Comparisons look at the doubles first: mpq_get_d truncates (rounds
+ * towards zero), a non-decreasing map, so a < b gives get_d(a) <=
+ * get_d(b), and get_d(a) < get_d(b) proves a < b: only equal doubles need
+ * the rationals.  A plan of 10^5..10^6 transfers compares their positions
+ * (rationals of a hundred digits on a measured 1,000-node platform) tens
+ * of millions of times; almost every comparison is settled by the doubles.
  */
 #ifndef STEADY_COMMON_EXACT_H
 #define STEADY_COMMON_EXACT_H
@@ -43,8 +43,8 @@ static inline int qsum_sign(double dx, double dy)
 }
 
 /* Sums over a common denominator: a sum of rationals costs a gcd per
- * term (most of a 1,000-node period's exact work: 5·10^5 comm parts),
- * a sum of integers none.  With D the lcm of v's denominators, v[i] * D is
+ * term (a 1,000-node period has 5·10^5 comm parts to sum), a sum of
+ * integers none.  With D the lcm of v's denominators, v[i] * D is
  * an integer: *scaled gets those n integers (exact_unscale() frees them).
  * False, and nothing allocated, when D would outgrow EXACT_SCALE_LIMBS
  * (the rationals are then summed as such) or memory is short. */

@@ -176,7 +176,8 @@ static void prune(built_t *b)
         fastest = b->rate[i] > fastest ? b->rate[i] : fastest;
     for (int i = 0; i < b->n; i++) {
         /* nothing replayed at a positive rate: the first is taken */
-        out[i] = fastest > 0 ? b->rate[i] <= 0 || b->rate[i] < fastest * (1 - MESSAGE_SLACK) : i > 0;
+        out[i] =
+            fastest > 0 ? b->rate[i] <= 0 || b->rate[i] < fastest * (1 - MESSAGE_SLACK) : i > 0;
         for (int j = 0; j < b->n && !out[i]; j++)
             out[i] = j != i && b->rate[j] >= b->rate[i] && preferred(b, j, i);
     }
@@ -223,8 +224,7 @@ static steady_schedule_t *pick_fewest_messages(built_t *b, double *rate, double 
     int pick = -1;
     for (int i = 0; i < b->n; i++)
         if (b->rate[i] > 0 && b->rate[i] >= fastest * (1 - MESSAGE_SLACK) &&
-            (pick < 0 || b->msgs[i] < b->msgs[pick] ||
-             (b->msgs[i] == b->msgs[pick] && b->rate[i] > b->rate[pick])))
+            (pick < 0 || preferred(b, i, pick)))
             pick = i;
     if (pick < 0) /* nothing replayed at a positive rate: the first */
         pick = 0;
