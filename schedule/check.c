@@ -49,7 +49,8 @@
  *              disjoint; one-port: in a slot a node sends at most once and
  *              receives at most once; a transfer names a send step,
  *              carries a part 0 <= from < to <= weight, and
- *              (to - from) c(e) is exactly the slot's duration.
+ *              (to - from) c(e) is at most the slot's duration, as is the
+ *              load of the slot's transfers on each shared resource.
  *   coverage   per send step, the parts of all slots cover [0, weight)
  *              exactly once.
  *   forwarding a send with the lag of the send producing its input: each

@@ -38,11 +38,10 @@ static const steady_sched_step_t *transfer_step(const ctx_t *x, const steady_sch
 }
 
 /* One-port and the slot's length: in a slot a node sends at most once and
- * receives at most once; every transfer lasts (to - from) times its hop's
- * time, which is the slot's length; or, when the transfers' load on a
- * shared resource needs longer, the slot lasts exactly what its busiest
- * resource needs and its transfers all last the same (the matching's
- * length: they share the resource and end with the slot). */
+ * receives at most once; every transfer, which lasts (to - from) times its
+ * hop's time, fits in the slot, and so does the load its transfers put on
+ * each shared resource (they share it: the slot lasts at least what its
+ * busiest resource needs). */
 steady_err_t ck_slots(ctx_t *x)
 {
     const steady_schedule_t *sc = x->sc;
@@ -145,10 +144,10 @@ steady_err_t ck_slots(ctx_t *x)
                 recv_at[dst] = j;
             }
         }
-        /* the busiest shared resource: a slot it needs longer than its
-         * transfers is stretched to exactly what it needs */
+        /* the busiest shared resource fits in the slot, and so does every
+         * transfer */
         int busiest = -1;
-        mpq_set(need, longest);
+        mpq_set(need, sl->duration);
         for (int k = 0; k < ntouched; k++) {
             if (mpq_cmp(load[touched[k]], need) > 0) {
                 mpq_set(need, load[touched[k]]);
@@ -156,14 +155,13 @@ steady_err_t ck_slots(ctx_t *x)
             }
             mpq_set_ui(load[touched[k]], 0, 1);
         }
-        if (busiest >= 0 && !mpq_equal(need, sl->duration)) {
+        if (busiest >= 0) {
             steady_platform_resource_name(x->p, busiest, res, sizeof res);
             ck_report(x, "slot %d: lasts %Qd, but %s needs %Qd for its transfers", i, sl->duration,
                       res, need);
         }
-        /* every transfer lasts the slot, or the longest transfer of a
-         * stretched slot */
-        mpq_set(need, busiest >= 0 ? longest : sl->duration);
+        if (mpq_cmp(longest, sl->duration) <= 0)
+            continue;
         for (int j = 0; j < sl->ntransfers; j++) {
             const steady_sched_transfer_t *tr = &sl->transfers[j];
             const steady_sched_step_t *s = transfer_step(x, tr);
@@ -172,19 +170,13 @@ steady_err_t ck_slots(ctx_t *x)
             mpq_sub(d, tr->to, tr->from);
             ck_hop_time(x, s, t);
             mpq_mul(t, t, d);
-            if (mpq_equal(t, need))
+            if (mpq_cmp(t, sl->duration) <= 0)
                 continue;
             ck_step_desc(x, s, desc, sizeof desc);
-            if (busiest < 0)
-                ck_report(x,
-                          "slot %d: tree %d step %d (%s) carries [%Qd, %Qd) in %Qd, but the slot "
-                          "lasts %Qd",
-                          i, tr->tree, tr->step, desc, tr->from, tr->to, t, sl->duration);
-            else
-                ck_report(x,
-                          "slot %d: tree %d step %d (%s) carries [%Qd, %Qd) in %Qd, but the slot's "
-                          "longest transfer lasts %Qd",
-                          i, tr->tree, tr->step, desc, tr->from, tr->to, t, need);
+            ck_report(x,
+                      "slot %d: tree %d step %d (%s) carries [%Qd, %Qd) in %Qd, longer than the "
+                      "slot (%Qd)",
+                      i, tr->tree, tr->step, desc, tr->from, tr->to, t, sl->duration);
         }
     }
     rc = STEADY_OK;

@@ -48,6 +48,45 @@ static void slot_stretch(const steady_platform_t *p, const steady_schedule_t *sc
     mpq_clear(q);
 }
 
+/* The denominators' size beyond which the comms' durations are rounded up
+ * to a grid (bits).  The lcm of a platform's edge times grows with its
+ * distinct bandwidths: 110 bits on examples/platforms/tiers.plat, 360 on
+ * 100-node random and tiers platforms, 1,050 at 1,000 nodes, where every
+ * slot boundary and message position of the matchings carried it (a
+ * 483 MB schedule file for random-1000's scatter, 78 MB on the grid). */
+#define GRID_BITS 256
+
+/* The grid's step then: 2^-GRID_STEP_BITS of the period's order of
+ * magnitude. */
+#define GRID_STEP_BITS 48
+
+/* Rounds the comms' durations up onto a grid: 1/D when the lcm D of their
+ * denominators fits in GRID_BITS bits (the durations stay exact), else
+ * 2^(e - GRID_STEP_BITS) with 2^(e-1) <= period < 2^e.  A comm then lasts
+ * at most 2^-47 of the period longer than its messages need, a port at
+ * most its comms' count times that, and the period grows by as much when
+ * a port outgrows it (plan_build_slots()). */
+static void round_to_grid(mpq_t *dur, int n, const mpq_t period)
+{
+    mpz_t d;
+    mpz_init_set_ui(d, 1);
+    for (int c = 0; c < n && mpz_sizeinbase(d, 2) <= GRID_BITS; c++)
+        mpz_lcm(d, d, mpq_denref(dur[c]));
+    if (mpz_sizeinbase(d, 2) > GRID_BITS) {
+        int e = 0;
+        frexp(mpq_get_d(period), &e);
+        mpz_set_ui(d, 1);
+        mpz_mul_2exp(d, d, (mp_bitcnt_t)(GRID_STEP_BITS - e > 0 ? GRID_STEP_BITS - e : 0));
+        for (int c = 0; c < n; c++) {
+            mpz_mul(mpq_numref(dur[c]), mpq_numref(dur[c]), d);
+            mpz_cdiv_q(mpq_numref(dur[c]), mpq_numref(dur[c]), mpq_denref(dur[c]));
+            mpz_set(mpq_denref(dur[c]), d);
+            mpq_canonicalize(dur[c]);
+        }
+    }
+    mpz_clear(d);
+}
+
 /* The slots: the period's sends as a bipartite graph decomposed into
  * matchings, run in the order plan_order_slots() chooses, each comm's messages
  * handed out in order along its slots; then the lags (plan_set_lags()).  A
@@ -131,6 +170,14 @@ steady_err_t plan_build_slots(steady_schedule_t *sc, const steady_platform_t *p,
         }
     }
     base[sc->ntrees] = nflat;
+    /* a comm moves its weight in its (rounded) duration: comm[] becomes the
+     * time the slots give each message, at least its hop's */
+    round_to_grid(dur, k, sc->period);
+    for (int c = 0; c < k; c++) {
+        mpq_set_si(amount, sc->trees[tree[c]].weight, 1);
+        mpq_div(comm[c], dur[c], amount);
+        cost[c] = mpq_get_d(comm[c]);
+    }
     if ((rc = plan_step_producers(sc, p, interval, base, prod, err)))
         goto cleanup;
     if ((rc = steady_matchings_decompose_rule(steady_platform_node_count(p), ncomms, src, dst,
