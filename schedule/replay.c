@@ -64,16 +64,19 @@
  * done counted from 0, is the latest completion of any event.
  *
  * Memory.  Nothing is allocated per operation or per batch: the output of
- * a step for batch b is written in period b + λ(s) and read by the end of
- * period b + L, so each step keeps a ring of L + 1 availability times
- * indexed by b mod (L + 1) (the slot of batch b is reused by batch
- * b + L + 1, written in period b + L + 1 + λ(s) > b + L); one ring per
- * piece.
+ * a piece of step s for batch b is written in period b + λ(s) and read by
+ * the end of period b + λ(c), c the piece's consumer of largest lag (the
+ * same period when s forwards in it), so each piece keeps a ring of
+ * d >= λ(c) - λ(s) + 1 availability times indexed by b mod d (the place of
+ * batch b is reused by batch b + d, written in period b + d + λ(s) >
+ * b + λ(c)), d a power of two: mostly 1 or 2, where a ring of L + 1 per
+ * piece made the 1,000-node periods' availability (10^5..10^6 pieces)
+ * outgrow the caches.
  *
  * Cost: O(S^2) to find the producers (S steps; trees are small) and
  * O((P + L) (S + X + C)) time for the events, X transfers and C compute
- * entries per period; O(S (L + 1) + V + X + C) memory.  The run is linear
- * in N, a few nanoseconds per event: 10^6 operations of the reduce of
+ * entries per period; O(S + V + (X + C) (L + 1)) memory at most.  The run
+ * is linear in N, a few nanoseconds per event: 10^6 operations of the reduce of
  * examples/platforms/tiers.plat (64 events per operation) take 0.3 s, of
  * its gossip (1165 transfers per operation) 6 s.
  */
@@ -86,8 +89,8 @@
 
 /* A step in the current period. */
 typedef struct {
-    long n;    /* message positions of its batch that exist; 0: no batch */
-    long slot; /* its batch's place in the rings */
+    long n;     /* message positions of its batch that exist; 0: no batch */
+    long batch; /* which batch */
 } cur_t;
 
 /* Messages of tree t in batch b that exist: positions [0, n). */
@@ -130,6 +133,36 @@ void observe(const steady_replay_observer_t *obs, const replay_t *r, long q, int
     obs->event(obs->ctx, &ev);
 }
 
+/* The rings (replay_t.ring, dring): each piece's depth, the smallest power
+ * of two above the lag its consumers add to its own. */
+static steady_err_t ring_layout(replay_t *r, steady_error_t *err)
+{
+    int np = r->nx + r->nc;
+    r->ring = calloc((size_t)np + 1, sizeof *r->ring);
+    r->dring = malloc(((size_t)r->ndep + 1) * sizeof *r->dring);
+    if (!r->ring || !r->dring)
+        return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+    for (int i = 0; i < np; i++) {
+        const rdeps_t *in = i < r->nx ? &r->x[i].in : r->cp[i - r->nx].in;
+        int lag = r->steps[i < r->nx ? r->x[i].flat : r->cp[i - r->nx].flat].lag;
+        for (int k = 0; k < (i < r->nx ? 1 : 2); k++)
+            for (int d = in[k].first; d < in[k].first + in[k].n; d++) {
+                int z = r->dep[d];
+                long add = lag - r->steps[z < r->nx ? r->x[z].flat : r->cp[z - r->nx].flat].lag;
+                while (r->ring[z].mask < add)
+                    r->ring[z].mask = 2 * r->ring[z].mask + 1;
+            }
+    }
+    r->nring = 0;
+    for (int i = 0; i < np; i++) {
+        r->ring[i].off = r->nring;
+        r->nring += (size_t)r->ring[i].mask + 1;
+    }
+    for (int d = 0; d < r->ndep; d++)
+        r->dring[d] = r->ring[r->dep[d]];
+    return STEADY_OK;
+}
+
 /* Checks sc's header against p and prepares r for the engines. */
 static steady_err_t replay_open(const steady_schedule_t *sc, const steady_platform_t *p,
                                 replay_t *r, steady_error_t *err)
@@ -150,11 +183,12 @@ static steady_err_t replay_open(const steady_schedule_t *sc, const steady_platfo
         if (sc->sources[i] < 0 || sc->sources[i] >= sc->platform_nodes)
             return steady_error_set(err, STEADY_EINVAL, "replay: source %d is no node (%d)", i,
                                     sc->sources[i]);
-    return replay_prepare(r, err);
+    steady_err_t rc = replay_prepare(r, err);
+    return rc ? rc : ring_layout(r, err);
 }
 
 /* The program-order engine's state between two periods: a run can stop
- * after any period, be copied and go on (extrapolate()). */
+ * after any period and go on (settle()). */
 typedef struct {
     double *avail;   /* piece x ring: availability of its batch (-1: not produced) */
     cur_t *cur;      /* scratch: what each step does this period */
@@ -164,11 +198,6 @@ typedef struct {
     long ntransfers, ntasks;
     long q; /* the next period */
 } run_t;
-
-static size_t ring_size(const replay_t *r)
-{
-    return ((size_t)r->nx + (size_t)r->nc) * (size_t)(r->sc->max_lag + 1);
-}
 
 static void run_free(run_t *s)
 {
@@ -182,30 +211,13 @@ static bool run_init(run_t *s, const replay_t *r, double *last)
 {
     int nv = steady_platform_node_count(r->p);
     *s = (run_t){.last = last};
-    s->avail = malloc(ring_size(r) * sizeof *s->avail + 1);
+    s->avail = malloc(r->nring * sizeof *s->avail + 1);
     s->cur = malloc(((size_t)r->nflat + 1) * sizeof *s->cur);
     s->free_at = calloc(3 * (size_t)nv + 1, sizeof *s->free_at);
     if (s->avail && s->cur && s->free_at)
         return true;
     run_free(s);
     return false;
-}
-
-/* *to = a copy of from, whose pieces' completions go to last (of the
- * pieces' number) from now on. */
-static bool run_copy(run_t *to, const run_t *from, const replay_t *r, double *last)
-{
-    if (!run_init(to, r, last))
-        return false;
-    int nv = steady_platform_node_count(r->p);
-    memcpy(to->avail, from->avail, ring_size(r) * sizeof *to->avail);
-    memcpy(to->free_at, from->free_at, 3 * (size_t)nv * sizeof *to->free_at);
-    memcpy(last, from->last, ((size_t)r->nx + (size_t)r->nc) * sizeof *last);
-    to->makespan = from->makespan;
-    to->ntransfers = from->ntransfers;
-    to->ntasks = from->ntasks;
-    to->q = from->q;
-    return true;
 }
 
 /* Periods s->q .. until - 1 of the replay of `msgs` messages. */
@@ -215,7 +227,7 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
     const replay_t r = *rp;
     const steady_schedule_t *sc = r.sc;
     const steady_replay_observer_t *on_event = obs && obs->event ? obs : NULL;
-    long K = sc->ops_per_period, L = sc->max_lag, R = L + 1;
+    long K = sc->ops_per_period;
     long P = msgs / K + (msgs % K != 0);
     int npieces = r.nx + r.nc;
     cur_t *cur = s->cur;
@@ -230,12 +242,12 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
             const rstep_t *rs = &r.steps[f];
             long b = q - rs->lag;
             cur[f].n = b >= 0 && b < P ? batch_size(sc, rs->tree, b, msgs) : 0;
-            cur[f].slot = b >= 0 ? b % R : 0;
+            cur[f].batch = b;
         }
         for (int i = 0; i < npieces; i++) {
             int f = i < r.nx ? r.x[i].flat : r.cp[i - r.nx].flat;
             if (cur[f].n > 0)
-                avail[(size_t)cur[f].slot * npieces + i] = -1;
+                avail[r.ring[i].off + (size_t)(cur[f].batch & r.ring[i].mask)] = -1;
         }
         for (int i = 0; i < r.nx; i++) {
             const rtransfer_t *x = &r.x[i];
@@ -247,7 +259,7 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
             for (int d = x->in.first; d < x->in.first + x->in.n; d++) {
                 if (r.dfrom[d] >= (double)cs->n)
                     continue; /* positions the batch does not have */
-                double a = avail[(size_t)cs->slot * npieces + r.dep[d]];
+                double a = avail[r.dring[d].off + (size_t)(cs->batch & r.dring[d].mask)];
                 if (a < 0)
                     goto not_produced;
                 ready = later(ready, a);
@@ -258,7 +270,7 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
             double end = start + amount * x->c;
             double arrival = end + x->latency;
             *send_free = *recv_free = x->hold ? arrival : end;
-            avail[(size_t)cs->slot * npieces + i] = arrival;
+            avail[r.ring[i].off + (size_t)(cs->batch & r.ring[i].mask)] = arrival;
             makespan = later(makespan, arrival);
             if (last)
                 last[i] = later(last[i], arrival);
@@ -279,7 +291,7 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
                 for (int d = c->in[k].first; d < c->in[k].first + c->in[k].n; d++) {
                     if (r.dfrom[d] >= (double)cs->n)
                         continue;
-                    double a = avail[(size_t)cs->slot * npieces + r.dep[d]];
+                    double a = avail[r.dring[d].off + (size_t)(cs->batch & r.dring[d].mask)];
                     if (a < 0)
                         goto not_produced;
                     ready = later(ready, a);
@@ -288,7 +300,7 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
             double start = later(*cpu_free, ready);
             double end = start + (double)n * c->w;
             *cpu_free = end;
-            avail[(size_t)cs->slot * npieces + r.nx + i] = end;
+            avail[r.ring[r.nx + i].off + (size_t)(cs->batch & r.ring[r.nx + i].mask)] = end;
             makespan = later(makespan, end);
             if (last)
                 last[r.nx + i] = later(last[r.nx + i], end);
@@ -297,7 +309,7 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
                 observe(on_event, &r, q, c->flat, NULL, c, i, (double)n, start, end, end);
         }
         if (obs && obs->progress && (q & 255) == 255)
-            obs->progress(obs->ctx, "replay, period", (double)(q + 1), (double)(P + L));
+            obs->progress(obs->ctx, "replay, period", (double)(q + 1), (double)(P + sc->max_lag));
     }
     s->makespan = makespan;
     return STEADY_OK;
@@ -381,45 +393,22 @@ steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
 #define SERIES_WHOLE 8
 
 /* The latest completion of each piece (done[k n ..], n pieces) in the runs
- * of (k + 1) p1 batches, k = 0, 1, 2, of the series' last messages: the
- * three runs agree on every period before p1 - 1 (full batches, the same
- * rings), so the program-order engine runs the longest once and the two
- * shorter ones from copies of its state at their last common period. */
+ * of (k + 1) p1 batches, k = 0, 1, 2, of the series' last messages. */
 static steady_err_t three_runs(const replay_t *r, long msgs, long P, long p1, double *done,
                                steady_error_t *err)
 {
     size_t n = (size_t)r->nx + (size_t)r->nc;
-    long K = r->sc->ops_per_period, L = r->sc->max_lag;
+    long K = r->sc->ops_per_period;
     steady_err_t rc = STEADY_OK;
     steady_replay_t res;
-    if (r->nuse > 0) {
-        for (int k = 0; k < 3 && !rc; k++)
-            rc = replay_run(r, msgs - (P - (k + 1) * p1) * K, NULL, done + k * n, &res, err);
-        return rc;
-    }
-    run_t longest, shorter;
-    long longest_msgs = msgs - (P - 3 * p1) * K;
-    if (!run_init(&longest, r, done + 2 * n))
-        return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
-    for (long k = 1; k <= 2 && !rc; k++) {
-        rc = run_periods(r, &longest, longest_msgs, k * p1 - 1, NULL, err);
-        if (rc)
-            break;
-        if (!run_copy(&shorter, &longest, r, done + (k - 1) * n)) {
-            rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
-            break;
-        }
-        rc = run_periods(r, &shorter, msgs - (P - k * p1) * K, k * p1 + L, NULL, err);
-        run_free(&shorter);
-    }
-    if (!rc)
-        rc = run_periods(r, &longest, longest_msgs, 3 * p1 + L, NULL, err);
-    run_free(&longest);
+    for (int k = 0; k < 3 && !rc; k++)
+        rc = replay_run(r, msgs - (P - (k + 1) * p1) * K, NULL, done + k * n, &res, err);
     return rc;
 }
 
-/* Runs of p1, 2 p1 and 3 p1 of the series' P batches: *periodic when every
- * piece's two increments agree, and then the extrapolated *makespan. */
+/* The fluid engine's estimate: runs of p1, 2 p1 and 3 p1 of the series' P
+ * batches, *periodic when every piece's two increments agree, and then
+ * the extrapolated *makespan. */
 static steady_err_t extrapolate(const replay_t *r, long msgs, long P, long p1, double *makespan,
                                 bool *periodic, steady_error_t *err)
 {
@@ -435,6 +424,62 @@ static steady_err_t extrapolate(const replay_t *r, long msgs, long P, long p1, d
         *periodic = *periodic && fabs(a - b) <= 1e-9 * done[2 * n + i];
         *makespan = later(*makespan, done[2 * n + i] + (double)(P - 3 * p1) * b / (double)p1);
     }
+    free(done);
+    return rc;
+}
+
+/* The program-order engine's estimate: one run of the series, period
+ * after period (at most `most`), until every piece has completed its
+ * batch the same time after its previous one, period after period,
+ * `streak` times in a row (*periodic); there, at period q, the run goes on
+ * as the run of the series' last P' = q + 2 batches (the two agree up to
+ * period q: full batches), and each piece's last completion in it, moved
+ * on by its increment per period for the P - P' batches left, gives the
+ * *makespan.  Not periodic by `most`: the same estimate from the last
+ * increments. */
+static steady_err_t settle(const replay_t *r, long msgs, long P, long most, long streak,
+                           double *makespan, bool *periodic, steady_error_t *err)
+{
+    size_t n = (size_t)r->nx + (size_t)r->nc;
+    long K = r->sc->ops_per_period, L = r->sc->max_lag;
+    double *t = malloc((3 * n + 1) * sizeof *t), *done = calloc(n + 1, sizeof *done);
+    run_t s;
+    bool ok = t && done && run_init(&s, r, NULL);
+    steady_err_t rc =
+        ok ? STEADY_OK : steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+    *periodic = false;
+    *makespan = 0;
+    /* t: this period's completions, then the two periods before */
+    double *now = t, *before = t + n, *older = t + 2 * n;
+    long q = 0, agreed = 0;
+    for (; ok && !rc && q + 2 < P && q < most && agreed < streak; q++) {
+        if ((rc = run_periods(r, &s, msgs, q + 1, NULL, err)) || q < L)
+            continue;
+        for (size_t i = 0; i < n; i++) {
+            long lag = r->steps[i < (size_t)r->nx ? r->x[i].flat : r->cp[i - r->nx].flat].lag;
+            now[i] = s.avail[r->ring[i].off + (size_t)((q - lag) & r->ring[i].mask)];
+        }
+        bool same = q >= L + 2;
+        for (size_t i = 0; i < n && same; i++)
+            same = fabs((now[i] - before[i]) - (before[i] - older[i])) <= 1e-9 * now[i];
+        agreed = same ? agreed + 1 : 0;
+        double *x = older;
+        older = before;
+        before = now;
+        now = x;
+    }
+    if (ok && !rc && q >= L + 2) {
+        /* before: period q - 1's completions, older: q - 2's */
+        long rest = P - (q + 1);
+        s.last = done;
+        rc = run_periods(r, &s, msgs - rest * K, q + 1 + L, NULL, err);
+        for (size_t i = 0; i < n && !rc; i++)
+            *makespan = later(*makespan, done[i] + (double)rest * (before[i] - older[i]));
+        *periodic = !rc && agreed >= streak;
+    }
+    if (ok)
+        run_free(&s);
+    free(t);
     free(done);
     return rc;
 }
@@ -460,20 +505,29 @@ steady_err_t replay_series(const steady_schedule_t *sc, const steady_platform_t 
     bool periodic = false;
     long K = sc->ops_per_period, L = sc->max_lag, events = r.nx + r.nc;
     long P = msgs / K + (msgs % K != 0);
-    /* runs of p1 batches, from SERIES_WINDOW and at least a batch's whole
-     * pipeline twice, doubling while the runs disagree and their events
-     * stay within max_events; then the whole series, unless it takes more
-     * than SERIES_WHOLE times max_events: the last runs' estimate */
-    long most = max_events > 0 && events > 0 ? (max_events / events - 3 * L) / 6 : 0;
+    /* the program-order engine: one run until it is periodic for p1
+     * periods in a row, from SERIES_WINDOW and at least a batch's whole
+     * pipeline twice, within max_events (and at least the fluid engine's
+     * shortest runs); the fluid engine: runs of p1 batches, doubling while
+     * they disagree and their events stay within max_events.  Then the
+     * whole series, unless it takes more than SERIES_WHOLE times
+     * max_events: the estimate */
     long p1 = 2 * (L + 1) > SERIES_WINDOW ? 2 * (L + 1) : SERIES_WINDOW;
     bool tried = false;
-    if (max_events > 0 && (P + L) * events > max_events)
+    if (max_events > 0 && (P + L) * events > max_events && r.nuse == 0) {
+        long most = max_events / events - (L + 1);
+        rc = settle(&r, msgs, P, most > 3 * p1 + L ? most : 3 * p1 + L,
+                    most / 3 > p1 ? most / 3 : p1, makespan, &periodic, err);
+        tried = true;
+    } else if (max_events > 0 && (P + L) * events > max_events) {
+        long most = max_events / events > 3 * L ? (max_events / events - 3 * L) / 6 : 0;
         for (; !rc && !periodic && 3 * p1 < P; p1 *= 2) {
             rc = extrapolate(&r, msgs, P, p1, makespan, &periodic, err);
             tried = true;
             if (2 * p1 > most)
                 break;
         }
+    }
     bool estimate = tried && (double)(P + L) * (double)events > SERIES_WHOLE * (double)max_events;
     if (!rc && !periodic && !estimate) {
         steady_replay_t res;

@@ -30,6 +30,12 @@ typedef struct {
     int first, n;
 } rdeps_t;
 
+/* Where a piece's availabilities are (replay_t.ring). */
+typedef struct {
+    size_t off;
+    long mask;
+} rring_t;
+
 /* A transfer of the period, with what the loop needs at hand. */
 typedef struct {
     int flat; /* its step */
@@ -75,6 +81,12 @@ typedef struct {
     int nuse;
     int *use_res;
     double *use_time;
+    /* the program-order engine's rings (replay.c): piece i's availability
+     * for batch b is at ring[i].off + (b & ring[i].mask), kept as long as
+     * its consumers with the largest lag need it; dring[d] is dep[d]'s,
+     * at hand for the loop */
+    size_t nring;
+    rring_t *ring, *dring;
 } replay_t;
 
 /* Flattens sc for p into r (steps, pieces, dependencies), checking every

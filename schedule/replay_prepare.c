@@ -26,6 +26,8 @@ void replay_free(replay_t *r)
     free(r->dfrom);
     free(r->use_res);
     free(r->use_time);
+    free(r->ring);
+    free(r->dring);
 }
 
 /* The node where a step's output lives: the receiver of a send, the

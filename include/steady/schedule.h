@@ -297,20 +297,23 @@ steady_err_t steady_schedule_replay(const steady_schedule_t *sc, const steady_pl
 
 /* The makespan of `ops` operations of sc, as steady_schedule_replay finds
  * it, simulating at most about max_events events (transfers and compute
- * entries; 0: no limit).  A longer series is extrapolated: runs of P1,
- * 2 P1 and 3 P1 batches (P1 >= 16 and >= 2 (max_lag + 1), past the
- * pipeline's fill), each ending on the same partial batch as the series,
- * are replayed, and the time each piece of the period (a transfer, a
- * compute entry) last completes in them is noted.  Once the execution is
- * periodic, a piece completes later by the same time per batch; when both
- * increments of every piece agree (to 10^-9 of the makespan), the makespan
- * is the latest piece extrapolated to the series' P batches,
- *     max over pieces of  d(3 P1) + (P - 3 P1) (d(3 P1) - d(2 P1)) / P1,
- * else (a transient the runs see) P1 doubles while the runs fit
- * max_events, and then the series is replayed whole, unless that takes
- * more than 8 max_events: the last runs' extrapolation is then the
- * estimate.  Exact once periodic; a transient longer than the runs makes
- * it an estimate.  *extrapolated (may be NULL) tells which. */
+ * entries; 0: no limit).  A longer series is extrapolated.  Once the
+ * execution is periodic, each piece of the period (a transfer, a compute
+ * entry) completes its batch later by the same time per period.  The
+ * series is replayed period after period until every piece's increment
+ * has been the same (to 10^-9 of its time) for P1 periods in a row (P1 >=
+ * 16, >= 2 (max_lag + 1) and >= a third of the periods max_events
+ * allows); the run then goes on as the run of the series' last P' batches
+ * (it agrees with it so far) and the makespan is
+ *     max over pieces of  d(P') + (P - P') increment,
+ * d the piece's last completion in it.  A run that is not periodic within
+ * max_events has the series replayed whole, unless that takes more than 8
+ * max_events: the last increments then give the estimate.  On platforms
+ * whose messages share channels, runs of P1, 2 P1 and 3 P1 batches instead,
+ * whose increments must agree, P1 doubling while they fit max_events.
+ * Exact once periodic; a transient that looks periodic for P1 periods
+ * makes it an estimate.  *extrapolated (may be NULL) tells whether the
+ * makespan was extrapolated. */
 steady_err_t steady_schedule_series_makespan(const steady_schedule_t *sc,
                                              const steady_platform_t *p, long ops, long max_events,
                                              double *makespan, bool *extrapolated,

@@ -723,14 +723,17 @@ static void test_series_crossing(void)
     steady_platform_destroy(p);
 }
 
-/* A long series from three short runs (steady_schedule_series_makespan):
- * on random platforms and a ring, every operation, the makespan of 10 000
- * operations with runs of P1 = 2 (L + 1) (the shortest allowed, with a
- * budget of one event), 40 and 80 batches.  Once the execution is periodic
- * the estimate is exact; a transient longer than the runs makes it an
- * estimate (within 1% here: reduce on random-6-s3 settles after about 150
- * periods), unless the runs see it, disagree, and the series is replayed
- * whole (exactly the replay's makespan). */
+/* A long series from a short run (steady_schedule_series_makespan): on
+ * random platforms and a ring, every operation, the makespan of 10 000
+ * operations with a budget of one event (the shortest run allowed: until
+ * the run has been periodic for P1 = 2 (L + 1) periods in a row, at least
+ * 16) and budgets of the events of 6 P1 + 3 L periods, P1 = 40 and 80
+ * (periodic for a third of the periods the budget allows).  Once the
+ * execution is periodic the estimate is exact; a transient that looks
+ * periodic for that long makes it an estimate (within 1% here: reduce on
+ * random-6-s3 settles after about 150 periods), and a run that never
+ * becomes periodic within the budget has the series replayed whole
+ * (exactly the replay's makespan). */
 static void test_series_extrapolated(void)
 {
     steady_op_t ops[] = {STEADY_OP_SCATTER, STEADY_OP_GOSSIP, STEADY_OP_REDUCE,
@@ -778,9 +781,12 @@ static void test_series_extrapolated(void)
         }
         steady_platform_destroy(p);
     }
-    /* 60, 57 and 3 when written; 47, 45 and 7 since the message objective
-     * (schedule/plan.c): periods of more operations, so more series fit a
-     * budget whole */
+    /* 60, 57 and 3 when written (three runs of P1, 2 P1 and 3 P1
+     * batches); 47, 45 and 7 since the message objective (schedule/plan.c):
+     * periods of more operations, so more series fit a budget whole; 60, 56
+     * and 1 with one run that stops once periodic (schedule/replay.c):
+     * within the same budgets it sees periodic executions the three runs
+     * replayed whole */
     CU_ASSERT(extrapolated >= 40);
     CU_ASSERT(exact >= extrapolated - 5);
     CU_ASSERT(whole >= 1);
