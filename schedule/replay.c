@@ -518,7 +518,7 @@ steady_err_t replay_series(const steady_schedule_t *sc, const steady_platform_t 
         long most = max_events / events - (L + 1);
         rc = settle(&r, msgs, P, most > 3 * p1 + L ? most : 3 * p1 + L,
                     most / 3 > p1 ? most / 3 : p1, makespan, &periodic, err);
-        tried = true;
+        tried = *makespan > 0; /* not on a series too short to settle */
     } else if (max_events > 0 && (P + L) * events > max_events) {
         long most = max_events / events > 3 * L ? (max_events / events - 3 * L) / 6 : 0;
         for (; !rc && !periodic && 3 * p1 < P; p1 *= 2) {
