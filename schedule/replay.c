@@ -144,11 +144,11 @@ static steady_err_t ring_layout(replay_t *r, steady_error_t *err)
         return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
     for (int i = 0; i < np; i++) {
         const rdeps_t *in = i < r->nx ? &r->x[i].in : r->cp[i - r->nx].in;
-        int lag = r->steps[i < r->nx ? r->x[i].flat : r->cp[i - r->nx].flat].lag;
+        int lag = r->steps[piece_flat(r, i)].lag;
         for (int k = 0; k < (i < r->nx ? 1 : 2); k++)
             for (int d = in[k].first; d < in[k].first + in[k].n; d++) {
                 int z = r->dep[d];
-                long add = lag - r->steps[z < r->nx ? r->x[z].flat : r->cp[z - r->nx].flat].lag;
+                long add = lag - r->steps[piece_flat(r, z)].lag;
                 while (r->ring[z].mask < add)
                     r->ring[z].mask = 2 * r->ring[z].mask + 1;
             }
@@ -245,7 +245,7 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
             cur[f].batch = b;
         }
         for (int i = 0; i < npieces; i++) {
-            int f = i < r.nx ? r.x[i].flat : r.cp[i - r.nx].flat;
+            int f = piece_flat(&r, i);
             if (cur[f].n > 0)
                 avail[r.ring[i].off + (size_t)(cur[f].batch & r.ring[i].mask)] = -1;
         }
@@ -456,7 +456,7 @@ static steady_err_t settle(const replay_t *r, long msgs, long P, long most, long
         if ((rc = run_periods(r, &s, msgs, q + 1, NULL, err)) || q < L)
             continue;
         for (size_t i = 0; i < n; i++) {
-            long lag = r->steps[i < (size_t)r->nx ? r->x[i].flat : r->cp[i - r->nx].flat].lag;
+            long lag = r->steps[piece_flat(r, (int)i)].lag;
             now[i] = s.avail[r->ring[i].off + (size_t)((q - lag) & r->ring[i].mask)];
         }
         bool same = q >= L + 2;

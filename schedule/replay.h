@@ -89,6 +89,12 @@ typedef struct {
     rring_t *ring, *dring;
 } replay_t;
 
+/* The step of piece i (a transfer, then the compute entries). */
+static inline int piece_flat(const replay_t *r, int i)
+{
+    return i < r->nx ? r->x[i].flat : r->cp[i - r->nx].flat;
+}
+
 /* Flattens sc for p into r (steps, pieces, dependencies), checking every
  * reference the engines follow.  replay_free(r) whatever the result. */
 steady_err_t replay_prepare(replay_t *r, steady_error_t *err);

@@ -508,13 +508,13 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
     }
     /* the pieces of each step */
     for (int i = 0; i < np; i++)
-        first[(i < r->nx ? r->x[i].flat : r->cp[i - r->nx].flat) + 2]++;
+        first[piece_flat(r, i) + 2]++;
     for (int f = 0; f <= r->nflat; f++)
         first[f + 1] += first[f];
     for (int i = 0; i < np; i++)
-        by[first[(i < r->nx ? r->x[i].flat : r->cp[i - r->nx].flat) + 1]++] = i;
+        by[first[piece_flat(r, i) + 1]++] = i;
     for (int i = 0; i < np && !rc; i++) {
-        int f = i < r->nx ? r->x[i].flat : r->cp[i - r->nx].flat;
+        int f = piece_flat(r, i);
         const rstep_t *rs = &r->steps[f];
         for (int k = 0; k < rs->nin && !rc; k++) {
             rdeps_t d = {r->ndep, 0};
@@ -592,7 +592,7 @@ static bool joins(const replay_t *r, int y, const int *next, int g, int s0)
     int lag = r->steps[x->flat].lag;
     for (int d = x->in.first; d < x->in.first + x->in.n && continues; d++) {
         int z = r->dep[d];
-        int zlag = r->steps[z < r->nx ? r->x[z].flat : r->cp[z - r->nx].flat].lag;
+        int zlag = r->steps[piece_flat(r, z)].lag;
         continues = zlag < lag || (z < r->nx && r->x[z].slot < s0);
     }
     return continues;

@@ -806,7 +806,7 @@ void suite_replay(void)
         {"example platforms converge to the optimum", test_examples_converge},
         {"random platforms: bounds and convergence", test_random_converge},
         {"long series: pieces extrapolated one by one", test_series_crossing},
-        {"long series extrapolated from three runs", test_series_extrapolated},
+        {"long series extrapolated from a short run", test_series_extrapolated},
         CU_TEST_INFO_NULL};
     add_suite("replay", tests);
 }
