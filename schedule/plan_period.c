@@ -164,6 +164,80 @@ static void groups_free(groups_t *g)
     free(g->tree);
 }
 
+/* Each port's loads: loads[tree[y]].amount[at[y]] for y in first[x] ..
+ * first[x + 1], to sum a port's load exactly (port_load()) when the
+ * doubles cannot decide. */
+typedef struct {
+    int *first, *tree, *at;
+} port_index_t;
+
+static void port_index_free(port_index_t *ix)
+{
+    free(ix->first);
+    free(ix->tree);
+    free(ix->at);
+}
+
+static bool port_index_init(port_index_t *ix, const tree_load_t *loads, int ntrees, int nports)
+{
+    size_t n = 0;
+    for (int i = 0; i < ntrees; i++)
+        n += (size_t)loads[i].n;
+    ix->first = calloc((size_t)nports + 2, sizeof *ix->first);
+    ix->tree = malloc((n + 1) * sizeof *ix->tree);
+    ix->at = malloc((n + 1) * sizeof *ix->at);
+    if (!ix->first || !ix->tree || !ix->at)
+        return false;
+    for (int i = 0; i < ntrees; i++)
+        for (int x = 0; x < loads[i].n; x++)
+            ix->first[loads[i].port[x] + 2]++;
+    for (int x = 0; x < nports; x++)
+        ix->first[x + 2] += ix->first[x + 1];
+    for (int i = 0; i < ntrees; i++)
+        for (int x = 0; x < loads[i].n; x++) {
+            int y = ix->first[loads[i].port[x] + 1]++;
+            ix->tree[y] = i;
+            ix->at[y] = x;
+        }
+    return true;
+}
+
+/* Port loads summed in doubles (truncated rationals, up to a port's trees
+ * of them) decide a comparison beyond this relative margin; within it,
+ * the exact load does.  A 1,000-node scatter's loads are rationals of
+ * 300 digits: summing them exactly for every candidate K was a sixth of
+ * its plan. */
+#define LOAD_SLACK 1e-9
+
+/* Port x's exact load under `weight`, plus `extra` (may be NULL). */
+static void port_load(const port_index_t *ix, const tree_load_t *loads, const long *weight, int x,
+                      mpq_srcptr extra, mpq_t load, mpq_t scratch)
+{
+    if (extra)
+        mpq_set(load, extra);
+    else
+        mpq_set_ui(load, 0, 1);
+    for (int y = ix->first[x]; y < ix->first[x + 1]; y++) {
+        mpq_set_si(scratch, weight[ix->tree[y]], 1);
+        mpq_mul(scratch, scratch, loads[ix->tree[y]].amount[ix->at[y]]);
+        mpq_add(load, load, scratch);
+    }
+}
+
+/* Whether port x, whose load under `weight` plus `extra` is `with` in
+ * doubles, fits in T (Td in doubles). */
+static bool port_fits(const port_index_t *ix, const tree_load_t *loads, const long *weight, int x,
+                      double with, mpq_srcptr extra, const mpq_t T, double Td, mpq_t load,
+                      mpq_t scratch)
+{
+    if (with <= Td * (1 - LOAD_SLACK))
+        return true;
+    if (with >= Td * (1 + LOAD_SLACK))
+        return false;
+    port_load(ix, loads, weight, x, extra, load, scratch);
+    return mpq_cmp(load, T) <= 0;
+}
+
 /* Operations per period of each tree in a period of length T: §4.6's
  * floor(w_i T), made equal across groups (each scatter/gossip type carries
  * every operation once), then one more operation at a time while every
@@ -171,28 +245,33 @@ static void groups_free(groups_t *g)
  * operation per tree unused, and the ports that are not saturated can
  * often take it.  Returns the operations per period (-1: out of memory). */
 static long fill_period(const steady_schedule_t *sc, const steady_trees_t *tr,
-                        const tree_load_t *loads, const groups_t *gr, int nports, const mpq_t T,
-                        long *weight)
+                        const tree_load_t *loads, const groups_t *gr, const port_index_t *ix,
+                        int nports, const mpq_t T, long *weight)
 {
-    int ngroups = group_count(sc);
+    int ngroups = group_count(sc), nt = tr->ntrees;
     long *group_ops = calloc((size_t)ngroups, sizeof *group_ops);
     int *pick = malloc((size_t)ngroups * sizeof *pick);
-    mpq_t *used = malloc((size_t)nports * sizeof *used);
-    if (!group_ops || !pick || !used) {
+    double *used = calloc((size_t)nports + 1, sizeof *used);
+    mpq_t *share = malloc((size_t)(nt ? nt : 1) * sizeof *share); /* w_i T */
+    double *dshare = malloc((size_t)(nt ? nt : 1) * sizeof *dshare);
+    if (!group_ops || !pick || !used || !share || !dshare) {
         free(group_ops);
         free(pick);
         free(used);
+        free(share);
+        free(dshare);
         return -1;
     }
-    mpq_t q, best, room;
+    mpq_t q, room;
     mpz_t f;
-    mpq_inits(q, best, room, NULL);
+    mpq_inits(q, room, NULL);
     mpz_init(f);
-    for (int x = 0; x < nports; x++)
-        mpq_init(used[x]);
-    for (int i = 0; i < tr->ntrees; i++) {
-        mpq_mul(q, tr->trees[i].weight, T);
-        mpz_fdiv_q(f, mpq_numref(q), mpq_denref(q));
+    double Td = mpq_get_d(T);
+    for (int i = 0; i < nt; i++) {
+        mpq_init(share[i]);
+        mpq_mul(share[i], tr->trees[i].weight, T);
+        dshare[i] = mpq_get_d(share[i]);
+        mpz_fdiv_q(f, mpq_numref(share[i]), mpq_denref(share[i]));
         weight[i] = mpz_get_si(f);
         group_ops[tree_group(sc, &tr->trees[i])] += weight[i];
     }
@@ -200,60 +279,67 @@ static long fill_period(const steady_schedule_t *sc, const steady_trees_t *tr,
     for (int g = 1; g < ngroups; g++)
         if (group_ops[g] < k)
             k = group_ops[g];
-    for (int i = tr->ntrees - 1; i >= 0; i--) {
+    for (int i = nt - 1; i >= 0; i--) {
         long *surplus = &group_ops[tree_group(sc, &tr->trees[i])];
         long cut = *surplus - k < weight[i] ? *surplus - k : weight[i];
         weight[i] -= cut;
         *surplus -= cut;
     }
-    for (int i = 0; i < tr->ntrees; i++)
-        for (int x = 0; x < loads[i].n; x++) {
-            mpq_set_si(q, weight[i], 1);
-            mpq_mul(q, q, loads[i].amount[x]);
-            mpq_add(used[loads[i].port[x]], used[loads[i].port[x]], q);
-        }
+    for (int i = 0; i < nt; i++)
+        for (int x = 0; x < loads[i].n; x++)
+            used[loads[i].port[x]] += (double)weight[i] * loads[i].approx[x];
     for (;;) {
         /* one more operation: in each group, the fitting tree furthest
          * below its share w_i T, taken tentatively */
         int ng = 0;
         for (int grp = 0; grp < ngroups; grp++, ng++) {
-            pick[grp] = -1;
+            int best = -1;
             for (int y = gr->first[grp]; y < gr->first[grp + 1]; y++) {
                 int i = gr->tree[y];
                 bool fits = true;
-                for (int x = 0; x < loads[i].n && fits; x++) {
-                    mpq_add(room, used[loads[i].port[x]], loads[i].amount[x]);
-                    fits = mpq_cmp(room, T) <= 0;
+                for (int x = 0; x < loads[i].n && fits; x++)
+                    fits = port_fits(ix, loads, weight, loads[i].port[x],
+                                     used[loads[i].port[x]] + loads[i].approx[x],
+                                     loads[i].amount[x], T, Td, room, q);
+                if (!fits)
+                    continue;
+                double d = (dshare[i] - (double)weight[i]);
+                double db = best < 0 ? 0 : dshare[best] - (double)weight[best];
+                double margin =
+                    LOAD_SLACK * (fabs(dshare[i]) + (best < 0 ? 0 : fabs(dshare[best])) + 1);
+                bool better = best < 0 || d - db > margin;
+                if (best >= 0 && !better && db - d <= margin) {
+                    mpq_set_si(q, weight[i], 1);
+                    mpq_sub(q, share[i], q);
+                    mpq_set_si(room, weight[best], 1);
+                    mpq_sub(room, share[best], room);
+                    better = mpq_cmp(q, room) > 0;
                 }
-                mpq_mul(q, tr->trees[i].weight, T);
-                mpq_set_si(room, weight[i], 1);
-                mpq_sub(q, q, room);
-                if (fits && (pick[grp] < 0 || mpq_cmp(q, best) > 0)) {
-                    pick[grp] = i;
-                    mpq_set(best, q);
-                }
+                if (better)
+                    best = i;
             }
-            if (pick[grp] < 0)
+            if ((pick[grp] = best) < 0)
                 break;
-            for (int x = 0; x < loads[pick[grp]].n; x++)
-                mpq_add(used[loads[pick[grp]].port[x]], used[loads[pick[grp]].port[x]],
-                        loads[pick[grp]].amount[x]);
+            weight[best]++;
+            for (int x = 0; x < loads[best].n; x++)
+                used[loads[best].port[x]] += loads[best].approx[x];
         }
         if (ng < ngroups) { /* some group has no room: undo the round */
-            for (int grp = 0; grp < ng; grp++)
+            for (int grp = 0; grp < ng; grp++) {
+                weight[pick[grp]]--;
                 for (int x = 0; x < loads[pick[grp]].n; x++)
-                    mpq_sub(used[loads[pick[grp]].port[x]], used[loads[pick[grp]].port[x]],
-                            loads[pick[grp]].amount[x]);
+                    used[loads[pick[grp]].port[x]] -= loads[pick[grp]].approx[x];
+            }
             break;
         }
-        for (int grp = 0; grp < ngroups; grp++)
-            weight[pick[grp]]++;
         k++;
     }
-    for (int x = 0; x < nports; x++)
-        mpq_clear(used[x]);
-    mpq_clears(q, best, room, NULL);
+    for (int i = 0; i < nt; i++)
+        mpq_clear(share[i]);
+    mpq_clears(q, room, NULL);
     mpz_clear(f);
+    free(share);
+    free(dshare);
     free(used);
     free(group_ops);
     free(pick);
@@ -266,12 +352,12 @@ static long fill_period(const steady_schedule_t *sc, const steady_trees_t *tr,
  * optimum's K / TP, it avoids fill_period's loss of up to one operation per
  * tree; false when memory runs out. */
 static bool round_period(const steady_schedule_t *sc, const steady_trees_t *tr,
-                         const tree_load_t *loads, const groups_t *gr, int nports, long k,
-                         long *weight, mpq_t T)
+                         const tree_load_t *loads, const groups_t *gr, const port_index_t *ix,
+                         int nports, long k, long *weight, mpq_t T)
 {
     mpq_t share, frac, best_frac, load;
     mpq_inits(share, frac, best_frac, load, NULL);
-    mpq_t *used = malloc((size_t)nports * sizeof *used);
+    double *used = calloc((size_t)nports + 1, sizeof *used);
     int ngroups = group_count(sc);
     long *left = malloc((size_t)ngroups * sizeof *left);
     bool *bumped = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *bumped);
@@ -309,20 +395,20 @@ static bool round_period(const steady_schedule_t *sc, const steady_trees_t *tr,
             bumped[pick] = true;
             left[g]--;
         }
-    if (ok) {
-        for (int x = 0; x < nports; x++)
-            mpq_init(used[x]);
+    if (ok) { /* the busiest port: in doubles, then exactly among the near-busiest */
+        double most = 0;
         for (int i = 0; i < tr->ntrees; i++)
-            for (int x = 0; x < loads[i].n; x++) {
-                mpq_set_si(load, weight[i], 1);
-                mpq_mul(load, load, loads[i].amount[x]);
-                mpq_add(used[loads[i].port[x]], used[loads[i].port[x]], load);
-            }
+            for (int x = 0; x < loads[i].n; x++)
+                used[loads[i].port[x]] += (double)weight[i] * loads[i].approx[x];
+        for (int x = 0; x < nports; x++)
+            most = used[x] > most ? used[x] : most;
         mpq_set_ui(T, 0, 1);
         for (int x = 0; x < nports; x++) {
-            if (mpq_cmp(used[x], T) > 0)
-                mpq_set(T, used[x]);
-            mpq_clear(used[x]);
+            if (used[x] < most * (1 - LOAD_SLACK))
+                continue;
+            port_load(ix, loads, weight, x, NULL, load, share);
+            if (mpq_cmp(load, T) > 0)
+                mpq_set(T, load);
         }
     }
     free(used);
@@ -441,6 +527,7 @@ steady_err_t plan_choose_period(steady_schedule_t *sc, const steady_solution_t *
     int nports = load_count(steady_solution_platform(s));
     tree_load_t *loads = NULL;
     groups_t groups = {0};
+    port_index_t ports = {0};
     long *trial = malloc((size_t)(tr->ntrees ? tr->ntrees : 1) * sizeof *trial);
     mpz_t l, g, c;
     mpq_t q, T;
@@ -481,14 +568,16 @@ steady_err_t plan_choose_period(steady_schedule_t *sc, const steady_solution_t *
         }
         sc->ops_per_period = k;
     } else {
-        if (!(loads = tree_loads(sc, s, tr)) || !groups_init(&groups, sc, tr)) {
+        if (!(loads = tree_loads(sc, s, tr)) || !groups_init(&groups, sc, tr) ||
+            !port_index_init(&ports, loads, tr->ntrees, nports)) {
             rc = oom(err);
             goto cleanup;
         }
         sc->fixed_period = true;
         if (period > 0) {
             steady_exact_decimal(sc->period, period);
-            sc->ops_per_period = fill_period(sc, tr, loads, &groups, nports, sc->period, weight);
+            sc->ops_per_period =
+                fill_period(sc, tr, loads, &groups, &ports, nports, sc->period, weight);
         } else {
             /* for each K, two candidates: the period K / TP filled with
              * whole operations, and exactly K operations in the shortest
@@ -511,9 +600,11 @@ steady_err_t plan_choose_period(steady_schedule_t *sc, const steady_solution_t *
                     if (kind == 0) {
                         mpq_set_si(T, k, 1);
                         mpq_div(T, T, sc->optimum);
-                        got = fill_period(sc, tr, loads, &groups, nports, T, trial);
+                        got = fill_period(sc, tr, loads, &groups, &ports, nports, T, trial);
                     } else {
-                        got = round_period(sc, tr, loads, &groups, nports, k, trial, T) ? k : -1;
+                        got = round_period(sc, tr, loads, &groups, &ports, nports, k, trial, T)
+                                  ? k
+                                  : -1;
                         mpq_set_si(q, k, 1); /* loss = TP - k / T <= #trees / T */
                         mpq_div(q, q, T);
                         mpq_sub(q, sc->optimum, q);
@@ -573,6 +664,7 @@ steady_err_t plan_choose_period(steady_schedule_t *sc, const steady_solution_t *
 cleanup:
     loads_free(loads, tr->ntrees);
     groups_free(&groups);
+    port_index_free(&ports);
     free(trial);
     mpz_clears(l, g, c, NULL);
     mpq_clears(q, T, NULL);
