@@ -303,7 +303,7 @@ static long fill_period(const steady_schedule_t *sc, const steady_trees_t *tr,
                                      loads[i].amount[x], T, Td, room, q);
                 if (!fits)
                     continue;
-                double d = (dshare[i] - (double)weight[i]);
+                double d = dshare[i] - (double)weight[i];
                 double db = best < 0 ? 0 : dshare[best] - (double)weight[best];
                 double margin =
                     LOAD_SLACK * (fabs(dshare[i]) + (best < 0 ? 0 : fabs(dshare[best])) + 1);

@@ -160,7 +160,6 @@ steady_err_t plan_build_slots(steady_schedule_t *sc, const steady_platform_t *p,
             steady_exact_hop_time(p, &h, sc->msg_size, comm[k]);
             mpq_set_si(dur[k], sc->trees[i].weight, 1);
             mpq_mul(dur[k], dur[k], comm[k]);
-            cost[k] = mpq_get_d(comm[k]);
             lat[k] = steady_hop_latency(p, &h);
             src[k] = h.src;
             dst[k] = h.dst;

@@ -247,7 +247,7 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
         for (int i = 0; i < npieces; i++) {
             int f = piece_flat(&r, i);
             if (cur[f].n > 0)
-                avail[r.ring[i].off + (size_t)(cur[f].batch & r.ring[i].mask)] = -1;
+                avail[ring_at(r.ring[i], cur[f].batch)] = -1;
         }
         for (int i = 0; i < r.nx; i++) {
             const rtransfer_t *x = &r.x[i];
@@ -259,7 +259,7 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
             for (int d = x->in.first; d < x->in.first + x->in.n; d++) {
                 if (r.dfrom[d] >= (double)cs->n)
                     continue; /* positions the batch does not have */
-                double a = avail[r.dring[d].off + (size_t)(cs->batch & r.dring[d].mask)];
+                double a = avail[ring_at(r.dring[d], cs->batch)];
                 if (a < 0)
                     goto not_produced;
                 ready = later(ready, a);
@@ -270,7 +270,7 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
             double end = start + amount * x->c;
             double arrival = end + x->latency;
             *send_free = *recv_free = x->hold ? arrival : end;
-            avail[r.ring[i].off + (size_t)(cs->batch & r.ring[i].mask)] = arrival;
+            avail[ring_at(r.ring[i], cs->batch)] = arrival;
             makespan = later(makespan, arrival);
             if (last)
                 last[i] = later(last[i], arrival);
@@ -291,7 +291,7 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
                 for (int d = c->in[k].first; d < c->in[k].first + c->in[k].n; d++) {
                     if (r.dfrom[d] >= (double)cs->n)
                         continue;
-                    double a = avail[r.dring[d].off + (size_t)(cs->batch & r.dring[d].mask)];
+                    double a = avail[ring_at(r.dring[d], cs->batch)];
                     if (a < 0)
                         goto not_produced;
                     ready = later(ready, a);
@@ -300,7 +300,7 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
             double start = later(*cpu_free, ready);
             double end = start + (double)n * c->w;
             *cpu_free = end;
-            avail[r.ring[r.nx + i].off + (size_t)(cs->batch & r.ring[r.nx + i].mask)] = end;
+            avail[ring_at(r.ring[r.nx + i], cs->batch)] = end;
             makespan = later(makespan, end);
             if (last)
                 last[r.nx + i] = later(last[r.nx + i], end);
@@ -392,20 +392,6 @@ steady_err_t steady_schedule_replay_observed(const steady_schedule_t *sc,
  * 20 000 batches, 81 s to replay whole). */
 #define SERIES_WHOLE 8
 
-/* The latest completion of each piece (done[k n ..], n pieces) in the runs
- * of (k + 1) p1 batches, k = 0, 1, 2, of the series' last messages. */
-static steady_err_t three_runs(const replay_t *r, long msgs, long P, long p1, double *done,
-                               steady_error_t *err)
-{
-    size_t n = (size_t)r->nx + (size_t)r->nc;
-    long K = r->sc->ops_per_period;
-    steady_err_t rc = STEADY_OK;
-    steady_replay_t res;
-    for (int k = 0; k < 3 && !rc; k++)
-        rc = replay_run(r, msgs - (P - (k + 1) * p1) * K, NULL, done + k * n, &res, err);
-    return rc;
-}
-
 /* The fluid engine's estimate: runs of p1, 2 p1 and 3 p1 of the series' P
  * batches, *periodic when every piece's two increments agree, and then
  * the extrapolated *makespan. */
@@ -416,7 +402,11 @@ static steady_err_t extrapolate(const replay_t *r, long msgs, long P, long p1, d
     double *done = calloc(3 * n + 1, sizeof *done);
     if (!done)
         return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
-    steady_err_t rc = three_runs(r, msgs, P, p1, done, err);
+    steady_replay_t res;
+    steady_err_t rc = STEADY_OK;
+    for (int k = 0; k < 3 && !rc; k++)
+        rc = replay_run(r, msgs - (P - (k + 1) * p1) * r->sc->ops_per_period, NULL, done + k * n,
+                        &res, err);
     *periodic = !rc;
     *makespan = 0;
     for (size_t i = 0; i < n && !rc; i++) {
@@ -457,7 +447,7 @@ static steady_err_t settle(const replay_t *r, long msgs, long P, long most, long
             continue;
         for (size_t i = 0; i < n; i++) {
             long lag = r->steps[piece_flat(r, (int)i)].lag;
-            now[i] = s.avail[r->ring[i].off + (size_t)((q - lag) & r->ring[i].mask)];
+            now[i] = s.avail[ring_at(r->ring[i], q - lag)];
         }
         bool same = q >= L + 2;
         for (size_t i = 0; i < n && same; i++)

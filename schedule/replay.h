@@ -89,6 +89,12 @@ typedef struct {
     rring_t *ring, *dring;
 } replay_t;
 
+/* Where batch b of a piece sits in the rings (replay_t.ring). */
+static inline size_t ring_at(rring_t g, long b)
+{
+    return g.off + (size_t)(b & g.mask);
+}
+
 /* The step of piece i (a transfer, then the compute entries). */
 static inline int piece_flat(const replay_t *r, int i)
 {
