@@ -13,14 +13,27 @@
  * its n violates, adds them and solves again from the last basis (dual
  * simplex), until none is violated.
  *
- * Finding violated cuts.  A target the source does not reach through
- * hops with n > 0 gets the cut of the nodes that reach it there (its n is
- * 0).  For the others, most need no flow: a node whose in-hops from
- * nodes already known to get TP (the set C, grown from {s}) carry TP
- * together gets TP too (lp_flow_certify: a cut X containing it either
- * contains a node of C, whose flow bounds it, or takes in every one of
- * those hops).  The rest get a maximum flow from s, and when it stays
- * below TP the sink side of its minimum cut is added.
+ * Blocks.  Every path from s to k crosses the same chain of blocks
+ * (biconnected components, common/blocks.c), entering each at its node
+ * nearest s and leaving it at the next one's entry, and a flow from s to
+ * k is a flow inside each of them.  So the cuts are taken block by block:
+ * every target k, and every entry on the chain from k to s, is an exit of
+ * the block it is entered through, and the rows say that each exit
+ * receives TP from its block's entry, by the block's own arcs.  Each exit
+ * starts with its cut {t} inside the block, which is the whole condition
+ * in a block of two nodes (a bridge); on a tiers platform, a tree with a
+ * few cycles, the rounds then only work on the few blocks with cycles
+ * (tiers-1000: 7 rounds, 0.3 s, against more than 300 s over the whole
+ * graph).  Blocks that no target's chain crosses get no row.
+ *
+ * Finding violated cuts, in each block from its entry e.  An exit that e
+ * does not reach through hops with n > 0 gets the cut of the nodes that
+ * reach it there (its n is 0).  For the others, most need no flow: a node
+ * whose in-hops from nodes already known to get TP (the set C, grown from
+ * {e}) carry TP together gets TP too (lp_flow_certify: a cut X containing
+ * it either contains a node of C, whose flow bounds it, or takes in every
+ * one of those hops).  The rest get a maximum flow from e, and when it
+ * stays below TP the sink side of its minimum cut is added.
  *
  * Exactness.  When no cut is violated in floating point, the restricted
  * LP's basis is recovered exactly and verified optimal for the restricted
@@ -28,196 +41,352 @@
  * rows than the full one, so its optimum bounds the full one's from above.
  * Its exact n then meets every cut, which is checked exactly: the
  * propagation above in rationals, and an exact maximum flow for each
- * target it does not reach.  So n is feasible for the full LP and TP is
+ * exit it does not reach.  So n is feasible for the full LP and TP is
  * its optimum; the restricted LP's dual, zero on the cuts never
  * generated, is the dual certificate.  A cut the exact check finds
  * violated (floating-point tolerances) is added and the rounds go on.
  */
 #include "internal.h"
 
+#include "../common/blocks.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* One block that some target's path from the source crosses, with its
+ * arcs [first, first + narcs) of cuts_t's arrays and its nodes numbered
+ * locally.  An exit is a node whose flow from the entry must reach TP: a
+ * target of this block, or the entry of a block further on. */
+typedef struct {
+    int entry; /* local */
+    int n, first, narcs;
+    int *node;                /* the global node of each local one */
+    int *in_start, *in_arc;   /* arcs (from 0, within the block) entering each node */
+    int *out_start, *out_arc; /* and leaving it */
+    bool *exit;
+    bool *flowed; /* exits given a flow of their own */
+    lp_flow_t *flow;
+} block_t;
 
 typedef struct {
     steady_solution_t *s;
     lp_model_t *m;
     int narcs;
-    int *tail, *head; /* arcs: the hops into every node but the source */
-    int *hop, *col;   /* their hop and column */
-    lp_graph_t g;
-    lp_flow_t *flow;
-    int *in_start, *in_arc;   /* arcs entering each node */
-    int *out_start, *out_arc; /* arcs leaving each node */
-    bool *target;
-    bool *flowed; /* targets given a flow of their own */
-    int *xcol;    /* scratch: a target's flow column per hop */
+    int *hop, *col;   /* arcs: the hops into every node but the source, by block */
+    int *tail, *head; /* their nodes, local to their block */
+    int nblocks;
+    block_t *blocks;
+    int *xcol; /* scratch: an exit's flow column per hop */
+    /* scratch for the separation, as large as the largest block */
+    bool *in_c, *covered, *sink, *unreached;
+    int *queue;
     int tp;
     int ncuts, nflows;
-    int flows_per_round; /* targets given a flow per round (FLOWS_PER_ROUND) */
 } cuts_t;
 
-/* Each round gives its first violated target a flow of its own (the others
- * get their minimum cuts): measured on random and tiers platforms of 200
- * nodes (docs/performance.md), cuts alone take ~100 rounds on the large
- * optimal face of a broadcast (TP is right from the first round, n wanders
- * from one optimal vertex to the next), one flow per round ends them in a
- * few; doubling the flows each round made tiers-200 25x slower.  A target
- * that n does not reach at all is the first to get one: its cut (every
- * node reaching it) is dense. */
+/* Each round gives the first violated exit of each block a flow of its own
+ * (the others get their minimum cuts): measured on random and tiers
+ * platforms of 200 nodes (docs/performance.md), cuts alone take ~100
+ * rounds on the large optimal face of a broadcast (TP is right from the
+ * first round, n wanders from one optimal vertex to the next), one flow
+ * per round ends them in a few; doubling the flows each round made
+ * tiers-200 25x slower.  An exit that n does not reach at all is the first
+ * to get one: its cut (every node reaching it) is dense. */
 #define FLOWS_PER_ROUND 1
 
 static void cuts_free(cuts_t *c)
 {
-    lp_flow_free(c->flow);
-    free(c->tail);
-    free(c->head);
+    for (int i = 0; i < c->nblocks; i++) {
+        block_t *b = &c->blocks[i];
+        lp_flow_free(b->flow);
+        free(b->node);
+        free(b->in_start);
+        free(b->in_arc);
+        free(b->out_start);
+        free(b->out_arc);
+        free(b->exit);
+        free(b->flowed);
+    }
+    free(c->blocks);
     free(c->hop);
     free(c->col);
-    free(c->in_start);
-    free(c->in_arc);
-    free(c->out_start);
-    free(c->out_arc);
-    free(c->target);
-    free(c->flowed);
+    free(c->tail);
+    free(c->head);
     free(c->xcol);
+    free(c->in_c);
+    free(c->covered);
+    free(c->sink);
+    free(c->unreached);
+    free(c->queue);
 }
 
-/* The row TP - n(δin X) <= 0 of the cut X (sink[v]). */
-static void add_cut(cuts_t *c, const bool *sink)
+/* The row TP - n(δin X) <= 0 of the cut X (sink[v], local to block b). */
+static void add_cut(cuts_t *c, const block_t *b, const bool *sink)
 {
     int row = lp_add_row(c->m, ROW_UP, 0, "cut%d", c->ncuts);
     lp_add_entry_si(c->m, row, c->tp, 1);
-    int nv = c->g.n;
-    for (int v = 0; v < nv; v++) {
+    const int *tail = c->tail + b->first;
+    for (int v = 0; v < b->n; v++) {
         if (!sink[v])
             continue;
-        for (int i = c->in_start[v]; i < c->in_start[v + 1]; i++) {
-            int a = c->in_arc[i];
-            if (!sink[c->tail[a]])
-                lp_add_entry_si(c->m, row, c->col[a], -1);
+        for (int i = b->in_start[v]; i < b->in_start[v + 1]; i++) {
+            int a = b->in_arc[i];
+            if (!sink[tail[a]])
+                lp_add_entry_si(c->m, row, c->col[b->first + a], -1);
         }
     }
     c->ncuts++;
 }
 
-/* Target k's own flow, as in the full LP: x(h, k) on every hop that does
- * not enter the source, conservation with TP arriving at k, and
- * x(h, k) <= n(h).  Then no later n violates a cut of k: the rounds end
- * after at most one flow per target, where cuts alone can take many
- * rounds when the optimal face is large (TP is found at once, n moves
- * from one vertex of it to the next). */
-static void add_target_flow(cuts_t *c, int k)
+/* Exit t's own flow, as in the full LP but inside its block: x(h, t) on
+ * every hop of the block that does not enter the entry, conservation with
+ * TP arriving at t, and x(h, t) <= n(h).  Then no later n violates a cut
+ * of t: the rounds end after at most one flow per exit, where cuts alone
+ * can take many rounds when the optimal face is large (TP is found at
+ * once, n moves from one vertex of it to the next). */
+static void add_exit_flow(cuts_t *c, block_t *b, int t)
 {
     steady_solution_t *s = c->s;
     lp_model_t *m = c->m;
-    int nh = s->nhops, nv = c->g.n, src = s->sources[0];
-    for (int h = 0; h < nh; h++)
-        c->xcol[h] = -1;
-    for (int a = 0; a < c->narcs; a++) {
-        int h = c->hop[a];
-        c->xcol[h] = lp_add_col(m, "x(%d,%s)", h, lp_node_name(s, k));
-        int row = lp_add_row(m, ROW_UP, 0, "use%d_%s", h, lp_node_name(s, k));
+    const char *name = lp_node_name(s, b->node[t]);
+    for (int a = 0; a < b->narcs; a++) {
+        if (c->head[b->first + a] == b->entry)
+            continue;
+        int h = c->hop[b->first + a];
+        c->xcol[h] = lp_add_col(m, "x(%d,%s)", h, name);
+        int row = lp_add_row(m, ROW_UP, 0, "use%d_%s", h, name);
         lp_add_entry_si(m, row, c->xcol[h], 1);
-        lp_add_entry_si(m, row, c->col[a], -1);
+        lp_add_entry_si(m, row, c->col[b->first + a], -1);
     }
     char label[STEADY_NAME_MAX + 8];
-    snprintf(label, sizeof label, "x%s", lp_node_name(s, k));
-    for (int v = 0; v < nv; v++)
-        if (v != src)
-            lp_flow_row(s, m, v, c->xcol, 1, 0, v == k ? c->tp : -1, -1, label);
-    c->flowed[k] = true;
+    snprintf(label, sizeof label, "x%s", name);
+    for (int v = 0; v < b->n; v++)
+        if (v != b->entry)
+            lp_flow_row(s, m, b->node[v], c->xcol, 1, 0, v == t ? c->tp : -1, -1, label);
+    for (int a = 0; a < b->narcs; a++)
+        c->xcol[c->hop[b->first + a]] = -1;
+    b->flowed[t] = true;
     c->nflows++;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Block b's local nodes and arcs: the arcs [first, first + narcs) of the
+ * global ones (gtail, ghead), whose block is blk; need[v] marks the nodes
+ * that must get TP, each an exit of the block that node_block gives it. */
+static bool block_init(cuts_t *c, block_t *b, const blocks_t *bl, int blk, const int *gtail,
+                       const int *ghead, const bool *need, int *loc)
+{
+    int na = b->narcs;
+    b->node = malloc((size_t)(2 * na) * sizeof *b->node);
+    if (!b->node)
+        return false;
+    /* local numbers in the platform's order, so that a platform of one
+     * block is worked on as a whole */
+    for (int a = 0; a < na; a++) {
+        int ends[2] = {gtail[b->first + a], ghead[b->first + a]};
+        for (int e = 0; e < 2; e++)
+            if (loc[ends[e]] < 0) {
+                loc[ends[e]] = 0;
+                b->node[b->n++] = ends[e];
+            }
+    }
+    int n = b->n;
+    qsort(b->node, (size_t)n, sizeof *b->node, cmp_int);
+    for (int v = 0; v < n; v++)
+        loc[b->node[v]] = v;
+    for (int a = 0; a < na; a++) {
+        c->tail[b->first + a] = loc[gtail[b->first + a]];
+        c->head[b->first + a] = loc[ghead[b->first + a]];
+    }
+    b->entry = loc[bl->entry[blk]];
+    b->in_start = calloc((size_t)n + 1, sizeof *b->in_start);
+    b->out_start = calloc((size_t)n + 1, sizeof *b->out_start);
+    b->in_arc = malloc((size_t)na * sizeof *b->in_arc);
+    b->out_arc = malloc((size_t)na * sizeof *b->out_arc);
+    b->exit = calloc((size_t)n, sizeof *b->exit);
+    b->flowed = calloc((size_t)n, sizeof *b->flowed);
+    int *fill = malloc((size_t)(2 * n) * sizeof *fill);
+    bool ok =
+        b->in_start && b->out_start && b->in_arc && b->out_arc && b->exit && b->flowed && fill;
+    if (ok) {
+        const int *tail = c->tail + b->first, *head = c->head + b->first;
+        for (int a = 0; a < na; a++) {
+            b->in_start[head[a] + 1]++;
+            b->out_start[tail[a] + 1]++;
+        }
+        for (int v = 0; v < n; v++) {
+            b->in_start[v + 1] += b->in_start[v];
+            b->out_start[v + 1] += b->out_start[v];
+            fill[v] = b->in_start[v];
+            fill[n + v] = b->out_start[v];
+            b->exit[v] = need[b->node[v]] && bl->node_block[b->node[v]] == blk;
+        }
+        for (int a = 0; a < na; a++) {
+            b->in_arc[fill[head[a]]++] = a;
+            b->out_arc[fill[n + tail[a]]++] = a;
+        }
+        b->flow = lp_flow_new(&(lp_graph_t){.n = n, .m = na, .tail = tail, .head = head});
+        ok = b->flow != NULL;
+    }
+    free(fill);
+    for (int v = 0; v < n; v++)
+        loc[b->node[v]] = -1;
+    return ok;
+}
+
+/* The columns n(h), the capacity rows, the blocks that the targets' paths
+ * cross (their exits: each target, and the entry of each block on its path
+ * but the source's) and the cut {t} of each exit t inside its block. */
 static steady_err_t build(cuts_t *c)
 {
     steady_solution_t *s = c->s;
     lp_model_t *m = c->m;
     int nh = s->nhops, nv = steady_platform_node_count(s->p), src = s->sources[0];
-    c->tail = malloc((size_t)(nh + 1) * sizeof *c->tail);
-    c->head = malloc((size_t)(nh + 1) * sizeof *c->head);
+    steady_err_t rc = STEADY_ENOMEM;
+    int *gtail = malloc((size_t)(nh + 1) * sizeof *gtail);
+    int *ghead = malloc((size_t)(nh + 1) * sizeof *ghead);
+    int *ghop = malloc((size_t)(nh + 1) * sizeof *ghop);
+    int *gcol = malloc((size_t)(nh + 1) * sizeof *gcol);
+    int *hopcol = malloc((size_t)(nh + 1) * sizeof *hopcol);
+    bool *need = calloc((size_t)nv, sizeof *need);
+    int *loc = malloc((size_t)nv * sizeof *loc);
+    blocks_t bl = {0};
+    int *which = NULL, *orig = NULL; /* a block's place in c->blocks (or -1), and back */
     c->hop = malloc((size_t)(nh + 1) * sizeof *c->hop);
     c->col = malloc((size_t)(nh + 1) * sizeof *c->col);
-    c->in_start = calloc((size_t)nv + 1, sizeof *c->in_start);
-    c->in_arc = malloc((size_t)(nh + 1) * sizeof *c->in_arc);
-    c->out_start = calloc((size_t)nv + 1, sizeof *c->out_start);
-    c->out_arc = malloc((size_t)(nh + 1) * sizeof *c->out_arc);
-    c->target = calloc((size_t)nv, sizeof *c->target);
-    c->flowed = calloc((size_t)nv, sizeof *c->flowed);
+    c->tail = malloc((size_t)(nh + 1) * sizeof *c->tail);
+    c->head = malloc((size_t)(nh + 1) * sizeof *c->head);
     c->xcol = malloc((size_t)(nh + 1) * sizeof *c->xcol);
-    int *hopcol = malloc((size_t)(nh + 1) * sizeof *hopcol);
-    bool *one = calloc((size_t)nv, sizeof *one);
-    if (!c->tail || !c->head || !c->hop || !c->col || !c->in_start || !c->in_arc || !c->out_start ||
-        !c->out_arc || !c->target || !hopcol || !one) {
-        free(hopcol);
-        free(one);
-        return STEADY_ENOMEM;
-    }
-    for (int i = 0; i < s->ntargets; i++)
-        c->target[s->targets[i]] = true;
+    if (!gtail || !ghead || !ghop || !gcol || !hopcol || !need || !loc || !c->hop || !c->col ||
+        !c->tail || !c->head || !c->xcol)
+        goto done;
     c->tp = lp_add_tagged_col(m, COL_TP, -1, -1, "TP");
     m->obj = c->tp;
     char via[512];
+    int na = 0;
     for (int h = 0; h < nh; h++) {
         const steady_hop_t *hop = steady_hop_graph_hop(s->hops, h);
-        hopcol[h] = -1;
+        hopcol[h] = c->xcol[h] = -1;
         if (hop->dst == src)
             continue;
         hopcol[h] = lp_add_tagged_col(m, COL_SEND, h, 0, "n(%s,%s%s)", lp_node_name(s, hop->src),
                                       lp_node_name(s, hop->dst),
                                       m->names ? lp_via_label(s, hop, via, sizeof via) : "");
-        int a = c->narcs++;
-        c->tail[a] = hop->src;
-        c->head[a] = hop->dst;
-        c->hop[a] = h;
-        c->col[a] = hopcol[h];
-        c->in_start[hop->dst + 1]++;
-        c->out_start[hop->src + 1]++;
+        gtail[na] = hop->src;
+        ghead[na] = hop->dst;
+        ghop[na] = h;
+        gcol[na++] = hopcol[h];
     }
-    for (int v = 0; v < nv; v++) {
-        c->in_start[v + 1] += c->in_start[v];
-        c->out_start[v + 1] += c->out_start[v];
-    }
-    int *fill = malloc((size_t)(2 * nv + 1) * sizeof *fill);
-    if (!fill) {
-        free(hopcol);
-        free(one);
-        return STEADY_ENOMEM;
-    }
-    memcpy(fill, c->in_start, (size_t)nv * sizeof *fill);
-    memcpy(fill + nv, c->out_start, (size_t)nv * sizeof *fill);
-    for (int a = 0; a < c->narcs; a++) {
-        c->in_arc[fill[c->head[a]]++] = a;
-        c->out_arc[fill[nv + c->tail[a]]++] = a;
-    }
-    free(fill);
+    c->narcs = na;
     lp_capacity_rows(s, m, hopcol, 1);
-    free(hopcol);
-    c->g = (lp_graph_t){.n = nv, .m = c->narcs, .tail = c->tail, .head = c->head};
-    /* the cut {k} of each target */
-    for (int i = 0; i < s->ntargets; i++) {
-        one[s->targets[i]] = true;
-        add_cut(c, one);
-        one[s->targets[i]] = false;
+    if (!blocks_find(nv, na, gtail, ghead, src, &bl))
+        goto done;
+    for (int i = 0; i < s->ntargets; i++)
+        for (int v = s->targets[i]; v != src && !need[v] && bl.node_block[v] >= 0;
+             v = bl.entry[bl.node_block[v]])
+            need[v] = true;
+    /* the blocks with an exit, their arcs together (a counting sort) */
+    which = malloc((size_t)(bl.nblocks + 1) * sizeof *which);
+    orig = malloc((size_t)(bl.nblocks + 1) * sizeof *orig);
+    c->blocks = calloc((size_t)bl.nblocks + 1, sizeof *c->blocks);
+    if (!which || !orig || !c->blocks)
+        goto done;
+    for (int k = 0; k < bl.nblocks; k++)
+        which[k] = -1;
+    for (int v = 0; v < nv; v++)
+        if (need[v] && which[bl.node_block[v]] < 0) {
+            orig[c->nblocks] = bl.node_block[v];
+            which[bl.node_block[v]] = c->nblocks++;
+        }
+    for (int a = 0; a < na; a++) {
+        int blk = bl.arc_block[a];
+        if (blk >= 0 && which[blk] >= 0)
+            c->blocks[which[blk]].narcs++;
     }
-    free(one);
-    c->flow = lp_flow_new(&c->g);
-    return c->flow ? STEADY_OK : STEADY_ENOMEM;
+    int first = 0;
+    for (int i = 0; i < c->nblocks; i++) {
+        c->blocks[i].first = first;
+        first += c->blocks[i].narcs;
+        c->blocks[i].narcs = 0;
+    }
+    int *fill = hopcol; /* its columns are in gcol now */
+    for (int a = 0; a < na; a++) {
+        int blk = bl.arc_block[a];
+        block_t *b = blk >= 0 && which[blk] >= 0 ? &c->blocks[which[blk]] : NULL;
+        int to = b ? b->first + b->narcs++ : first++;
+        fill[a] = to;
+        c->hop[to] = ghop[a];
+        c->col[to] = gcol[a];
+    }
+    /* gtail and ghead in the blocks' order */
+    for (int a = 0; a < na; a++) {
+        c->tail[fill[a]] = gtail[a];
+        c->head[fill[a]] = ghead[a];
+    }
+    memcpy(gtail, c->tail, (size_t)na * sizeof *gtail);
+    memcpy(ghead, c->head, (size_t)na * sizeof *ghead);
+    for (int v = 0; v < nv; v++)
+        loc[v] = -1;
+    int maxn = 1;
+    for (int i = 0; i < c->nblocks; i++) {
+        block_t *b = &c->blocks[i];
+        if (!block_init(c, b, &bl, orig[i], gtail, ghead, need, loc))
+            goto done;
+        if (b->n > maxn)
+            maxn = b->n;
+    }
+    c->in_c = malloc((size_t)maxn * sizeof *c->in_c);
+    c->covered = malloc((size_t)maxn * sizeof *c->covered);
+    c->sink = malloc((size_t)maxn * sizeof *c->sink);
+    c->unreached = malloc((size_t)maxn * sizeof *c->unreached);
+    c->queue = malloc((size_t)maxn * sizeof *c->queue);
+    if (!c->in_c || !c->covered || !c->sink || !c->unreached || !c->queue)
+        goto done;
+    /* the cut {t} of each exit t */
+    for (int i = 0; i < c->nblocks; i++) {
+        block_t *b = &c->blocks[i];
+        memset(c->sink, 0, (size_t)b->n * sizeof *c->sink);
+        for (int v = 0; v < b->n; v++)
+            if (b->exit[v]) {
+                c->sink[v] = true;
+                add_cut(c, b, c->sink);
+                c->sink[v] = false;
+            }
+    }
+    rc = STEADY_OK;
+done:
+    blocks_free(&bl);
+    free(which);
+    free(orig);
+    free(gtail);
+    free(ghead);
+    free(ghop);
+    free(gcol);
+    free(hopcol);
+    free(need);
+    free(loc);
+    return rc;
 }
 
 /* Nodes that reach v through arcs of positive capacity, inside `allowed`
  * (sink gets them; sink must be all false). */
-static void ancestors(const cuts_t *c, const double *capd, const mpq_t *capq, const bool *allowed,
-                      int v, bool *sink, int *queue)
+static void ancestors(const cuts_t *c, const block_t *b, const double *capd, const mpq_t *capq,
+                      const bool *allowed, int v, bool *sink)
 {
-    int qh = 0, qt = 0;
+    const int *tail = c->tail + b->first;
+    int qh = 0, qt = 0, *queue = c->queue;
     sink[v] = true;
     queue[qt++] = v;
     while (qh < qt) {
         int w = queue[qh++];
-        for (int i = c->in_start[w]; i < c->in_start[w + 1]; i++) {
-            int a = c->in_arc[i], u = c->tail[a];
+        for (int i = b->in_start[w]; i < b->in_start[w + 1]; i++) {
+            int a = b->in_arc[i], u = tail[a];
             bool pos = capq ? mpq_sgn(capq[a]) > 0 : capd[a] > 0;
             if (pos && allowed[u] && !sink[u]) {
                 sink[u] = true;
@@ -227,34 +396,33 @@ static void ancestors(const cuts_t *c, const double *capd, const mpq_t *capq, co
     }
 }
 
-/* Adds the cuts that capacities cap (capd in doubles, or capq exact: one
- * is NULL) violate for throughput tp; *added gets their number. */
-static steady_err_t separate(cuts_t *c, const double *capd, const mpq_t *capq, double tpd,
-                             const mpq_t tpq, int *added)
+/* Marks covered the nodes of a cut just added. */
+static void cover(const block_t *b, bool *covered, const bool *sink)
 {
-    int nv = c->g.n, src = c->s->sources[0];
-    *added = 0;
-    bool *in_c = malloc((size_t)nv * sizeof *in_c);
-    bool *covered = calloc((size_t)nv, sizeof *covered);
-    bool *sink = malloc((size_t)nv * sizeof *sink);
-    bool *unreached = malloc((size_t)nv * sizeof *unreached);
-    int *queue = malloc((size_t)nv * sizeof *queue);
-    mpq_t value;
-    mpq_init(value);
-    steady_err_t rc = STEADY_OK;
-    if (!in_c || !covered || !sink || !unreached || !queue) {
-        rc = STEADY_ENOMEM;
-        goto done;
-    }
-    /* nodes the source does not reach through positive capacities */
-    memset(in_c, 0, (size_t)nv * sizeof *in_c);
+    for (int v = 0; v < b->n; v++)
+        covered[v] = covered[v] || sink[v];
+}
+
+/* Adds the cuts of block b that its capacities cap (capd in doubles, or
+ * capq exact: one is NULL; indexed by the block's arcs) violate for
+ * throughput tp; *added counts them. */
+static steady_err_t separate_block(cuts_t *c, block_t *b, const double *capd, const mpq_t *capq,
+                                   double tpd, const mpq_t tpq, mpq_t value, int *added)
+{
+    int n = b->n, src = b->entry;
+    const int *head = c->head + b->first;
+    bool *in_c = c->in_c, *covered = c->covered, *sink = c->sink, *unreached = c->unreached;
+    int *queue = c->queue;
+    memset(covered, 0, (size_t)n * sizeof *covered);
+    /* nodes the entry does not reach through positive capacities */
+    memset(in_c, 0, (size_t)n * sizeof *in_c);
     int qh = 0, qt = 0;
     in_c[src] = true;
     queue[qt++] = src;
     while (qh < qt) {
         int u = queue[qh++];
-        for (int i = c->out_start[u]; i < c->out_start[u + 1]; i++) {
-            int a = c->out_arc[i], w = c->head[a];
+        for (int i = b->out_start[u]; i < b->out_start[u + 1]; i++) {
+            int a = b->out_arc[i], w = head[a];
             bool pos = capq ? mpq_sgn(capq[a]) > 0 : capd[a] > 0;
             if (pos && !in_c[w]) {
                 in_c[w] = true;
@@ -262,63 +430,68 @@ static steady_err_t separate(cuts_t *c, const double *capd, const mpq_t *capq, d
             }
         }
     }
-    for (int v = 0; v < nv; v++)
+    for (int v = 0; v < n; v++)
         unreached[v] = !in_c[v];
-    int flows_left = c->flows_per_round;
-    for (int i = 0; i < c->s->ntargets; i++) {
-        int k = c->s->targets[i];
-        if (!unreached[k] || covered[k])
+    int flows_left = FLOWS_PER_ROUND;
+    for (int k = 0; k < n; k++) {
+        if (!b->exit[k] || !unreached[k] || covered[k])
             continue;
-        if (!c->flowed[k] && flows_left > 0) {
+        if (!b->flowed[k] && flows_left > 0) {
             flows_left--;
-            add_target_flow(c, k);
+            add_exit_flow(c, b, k);
             (*added)++;
             continue;
         }
-        memset(sink, 0, (size_t)nv * sizeof *sink);
-        ancestors(c, capd, capq, unreached, k, sink, queue);
-        add_cut(c, sink);
+        memset(sink, 0, (size_t)n * sizeof *sink);
+        ancestors(c, b, capd, capq, unreached, k, sink);
+        add_cut(c, b, sink);
         (*added)++;
-        for (int v = 0; v < nv; v++)
-            covered[v] = covered[v] || sink[v];
+        cover(b, covered, sink);
     }
     /* the others: propagation, then flows */
-    lp_flow_certify(c->flow, capd, capq, src, tpd, tpq, in_c);
+    lp_flow_certify(b->flow, capd, capq, src, tpd, tpq, in_c);
     double limit = tpd * (1 - 1e-9);
-    for (int i = 0; i < c->s->ntargets; i++) {
-        int k = c->s->targets[i];
-        if (in_c[k] || covered[k] || unreached[k])
+    for (int k = 0; k < n; k++) {
+        if (!b->exit[k] || in_c[k] || covered[k] || unreached[k])
             continue;
         bool below;
         if (capq) {
-            if (!lp_flow_max_q(c->flow, capq, src, k, tpq, value, sink)) {
-                rc = STEADY_ENOMEM;
-                goto done;
-            }
+            if (!lp_flow_max_q(b->flow, capq, src, k, tpq, value, sink))
+                return STEADY_ENOMEM;
             below = mpq_cmp(value, tpq) < 0;
         } else {
-            below = lp_flow_max_d(c->flow, capd, src, k, tpd, sink) < limit;
+            below = lp_flow_max_d(b->flow, capd, src, k, tpd, sink) < limit;
         }
         if (!below)
             continue;
-        if (!c->flowed[k] && flows_left > 0) {
+        if (!b->flowed[k] && flows_left > 0) {
             flows_left--;
-            add_target_flow(c, k);
+            add_exit_flow(c, b, k);
             (*added)++;
             continue;
         }
-        add_cut(c, sink);
+        add_cut(c, b, sink);
         (*added)++;
-        for (int v = 0; v < nv; v++)
-            covered[v] = covered[v] || sink[v];
+        cover(b, covered, sink);
     }
-done:
+    return STEADY_OK;
+}
+
+/* The cuts that the capacities of the arcs cap violate, in every block;
+ * *added gets their number. */
+static steady_err_t separate(cuts_t *c, const double *capd, const mpq_t *capq, double tpd,
+                             const mpq_t tpq, int *added)
+{
+    mpq_t value;
+    mpq_init(value);
+    *added = 0;
+    steady_err_t rc = STEADY_OK;
+    for (int i = 0; i < c->nblocks && !rc; i++) {
+        block_t *b = &c->blocks[i];
+        rc = separate_block(c, b, capd ? capd + b->first : NULL, capq ? capq + b->first : NULL, tpd,
+                            tpq, value, added);
+    }
     mpq_clear(value);
-    free(in_c);
-    free(covered);
-    free(sink);
-    free(unreached);
-    free(queue);
     return rc;
 }
 
@@ -329,7 +502,7 @@ steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *o
     lp_model_init(&m);
     m.watch = watch;
     m.names = opts && opts->write_lp;
-    cuts_t c = {.s = s, .m = &m, .flows_per_round = FLOWS_PER_ROUND};
+    cuts_t c = {.s = s, .m = &m};
     lp_status_t *row_stat = NULL, *col_stat = NULL;
     double *x = NULL, *capd = NULL;
     mpq_t *values = NULL, *capq = NULL;

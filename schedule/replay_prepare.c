@@ -466,6 +466,28 @@ static bool add_dep(replay_t *r, int *cap, int y, double from)
     return true;
 }
 
+/* A piece by its step, then its first position (exactly: the double,
+ * then the rational on a tie). */
+typedef struct {
+    int flat, piece;
+    double from;
+    const mpq_t *q;
+} piece_key_t;
+
+static int cmp_piece_key(const void *a, const void *b)
+{
+    const piece_key_t *x = a, *y = b;
+    if (x->flat != y->flat)
+        return (x->flat > y->flat) - (x->flat < y->flat);
+    return qcmp_d(*x->q, x->from, *y->q, y->from);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 /* What each piece (transfer, compute entry) waits for: per input, the
  * pieces of the producing step that carry some of its message positions
  * (exact comparisons).  Message j is forwarded once message j is in. */
@@ -480,13 +502,17 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
     mpq_t *cpos = malloc((size_t)(2 * r->nc + 1) * sizeof *cpos);
     int *first = calloc((size_t)r->nflat + 2, sizeof *first);
     int *by = malloc((size_t)(np + 1) * sizeof *by);
-    if (!from || !to || !dpos || !cpos || !first || !by) {
+    int *run = malloc((size_t)(np + 1) * sizeof *run);
+    piece_key_t *key = malloc((size_t)(np + 1) * sizeof *key);
+    if (!from || !to || !dpos || !cpos || !first || !by || !run || !key) {
         free(from);
         free(to);
         free(dpos);
         free(cpos);
         free(first);
         free(by);
+        free(run);
+        free(key);
         return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
     }
     for (int i = 0, n = 0; i < sc->nslots; i++)
@@ -506,24 +532,41 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
         dpos[r->nx + c][0] = mpq_get_d(cpos[2 * c]);
         dpos[r->nx + c][1] = mpq_get_d(cpos[2 * c + 1]);
     }
-    /* the pieces of each step */
+    /* the pieces of each step, by position: they tile it (prepare_steps) */
     for (int i = 0; i < np; i++)
-        first[piece_flat(r, i) + 2]++;
-    for (int f = 0; f <= r->nflat; f++)
+        first[piece_flat(r, i) + 1]++;
+    for (int f = 0; f < r->nflat; f++)
         first[f + 1] += first[f];
     for (int i = 0; i < np; i++)
-        by[first[piece_flat(r, i) + 1]++] = i;
+        key[i] = (piece_key_t){piece_flat(r, i), i, dpos[i][0], from[i]};
+    qsort(key, (size_t)np, sizeof *key, cmp_piece_key);
+    for (int a = 0; a < np; a++)
+        by[a] = key[a].piece;
     for (int i = 0; i < np && !rc; i++) {
         int f = piece_flat(r, i);
         const rstep_t *rs = &r->steps[f];
         for (int k = 0; k < rs->nin && !rc; k++) {
             rdeps_t d = {r->ndep, 0};
-            int g = rs->in[k];
-            for (int a = g < 0 ? 0 : first[g]; g >= 0 && a < first[g + 1]; a++) {
+            int g = rs->in[k], n = 0;
+            /* the producer's pieces that overlap i's positions: a run of
+             * them, from the first that ends after i starts; in piece order */
+            int lo = g < 0 ? 0 : first[g], hi = g < 0 ? 0 : first[g + 1];
+            while (lo < hi) {
+                int mid = lo + (hi - lo) / 2, y = by[mid];
+                if (qcmp_d(*to[y], dpos[y][1], *from[i], dpos[i][0]) > 0)
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            for (int a = lo; g >= 0 && a < first[g + 1]; a++) {
                 int y = by[a];
-                if (qcmp_d(*from[y], dpos[y][0], *to[i], dpos[i][1]) >= 0 ||
-                    qcmp_d(*from[i], dpos[i][0], *to[y], dpos[y][1]) >= 0)
-                    continue;
+                if (qcmp_d(*from[y], dpos[y][0], *to[i], dpos[i][1]) >= 0)
+                    break;
+                run[n++] = y;
+            }
+            qsort(run, (size_t)n, sizeof *run, cmp_int);
+            for (int a = 0; a < n; a++) {
+                int y = run[a];
                 /* a send with its producing send's lag forwards what an
                  * earlier slot of the period delivered */
                 if (i < r->nx && y < r->nx && r->steps[g].lag == rs->lag &&
@@ -561,6 +604,8 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
     free(cpos);
     free(first);
     free(by);
+    free(run);
+    free(key);
     return rc;
 }
 

@@ -6,13 +6,14 @@
  * edge use stays within n(e), and there are at most |E+| + 1 trees.  Each
  * property is re-checked here from the public accessors, independently of
  * the library's own check.  Plus the exact max flow on graphs whose value
- * is known.
+ * is known, and the blocks the packing works in.
  */
 #include <gmp.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/blocks.h"
 #include "../../decompose/internal.h"
 #include "steady/decompose.h"
 #include "steady/lp.h"
@@ -156,10 +157,9 @@ static int assert_broadcast(const steady_platform_t *p, int source, long num, un
     for (int v = 0; v < nv; v++)
         if (v != source)
             targets[nt++] = v;
-    steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST,
-                                                          .source = source,
-                                                          .targets = targets,
-                                                          .ntargets = nt});
+    steady_solution_t *s = solve_ok(
+        p, (steady_problem_t){
+               .op = STEADY_OP_BROADCAST, .source = source, .targets = targets, .ntargets = nt});
     free(targets);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_FALSE(steady_solution_is_bound(s));
@@ -318,6 +318,53 @@ static void test_deterministic(void)
     steady_platform_destroy(p);
 }
 
+/* The blocks of a graph seen from node 0: the triangle 0 1 2, the bridge
+ * 2 -> 3, the triangle 3 4 5 (arcs both ways) and 1 -> 6, with 7 alone
+ * and a loop on 4. */
+static void test_blocks(void)
+{
+    /*                 triangle 0 1 2       bridge  triangle 3 4 5       1->6  loop */
+    const int tail[] = {0, 1, 1, 2, 2, 0, 2, 3, 4, 4, 5, 5, 3, 1, 4};
+    const int head[] = {1, 0, 2, 1, 0, 2, 3, 4, 3, 5, 4, 3, 5, 6, 4};
+    int m = (int)(sizeof tail / sizeof *tail);
+    blocks_t b;
+    CU_ASSERT_TRUE_FATAL(blocks_find(8, m, tail, head, 0, &b));
+    CU_ASSERT_EQUAL(b.nblocks, 4);
+    int t1 = b.arc_block[0], bridge = b.arc_block[6], t2 = b.arc_block[7], leaf = b.arc_block[13];
+    for (int a = 0; a < 6; a++)
+        CU_ASSERT_EQUAL(b.arc_block[a], t1);
+    for (int a = 7; a < 13; a++)
+        CU_ASSERT_EQUAL(b.arc_block[a], t2);
+    CU_ASSERT(t1 != bridge && t1 != t2 && t1 != leaf && bridge != t2 && bridge != leaf &&
+              t2 != leaf);
+    CU_ASSERT_EQUAL(b.arc_block[14], -1); /* the loop */
+    CU_ASSERT_EQUAL(b.entry[t1], 0);
+    CU_ASSERT_EQUAL(b.entry[bridge], 2);
+    CU_ASSERT_EQUAL(b.entry[t2], 3);
+    CU_ASSERT_EQUAL(b.entry[leaf], 1);
+    int want[] = {-1, t1, t1, bridge, t2, t2, leaf, -1};
+    for (int v = 0; v < 8; v++)
+        CU_ASSERT_EQUAL(b.node_block[v], want[v]);
+    blocks_free(&b);
+}
+
+/* Two unit triangles joined at P2, one link of the second one slower
+ * (TP = 3/4 from P0, 2/3 from P4): each block is packed on its own and
+ * their trees are put together, still carrying exactly TP within n(e). */
+static void test_joined_blocks(void)
+{
+    steady_platform_t *p = parse_ok("processor P0 speed=1\nprocessor P1 speed=1\n"
+                                    "processor P2 speed=1\nprocessor P3 speed=1\n"
+                                    "processor P4 speed=1\nlink P0 P1 cost=1\n"
+                                    "link P0 P2 cost=1\nlink P1 P2 cost=1\nlink P2 P3 cost=1\n"
+                                    "link P2 P4 cost=1\nlink P3 P4 cost=2\n",
+                                    STEADY_FORMAT_NATIVE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT(assert_broadcast(p, 0, 3, 4) >= 2);
+    CU_ASSERT(assert_broadcast(p, 4, 2, 3) >= 2);
+    steady_platform_destroy(p);
+}
+
 /* A multicast (targets a strict subset): trees reaching every target, the
  * total at most the LP bound, within n(e).  Returns the total in total. */
 static void assert_multicast(const steady_platform_t *p, int source, const int *targets,
@@ -408,6 +455,8 @@ void suite_arborescence(void)
         {"random platforms, several sources", test_random},
         {"deterministic", test_deterministic},
         {"multicast: trees reach the targets, total <= TP", test_multicast},
+        {"blocks of a graph: arcs, entries, nodes", test_blocks},
+        {"blocks packed apart and put together: total = TP", test_joined_blocks},
         CU_TEST_INFO_NULL};
     add_suite("broadcast arborescences", tests);
 }
