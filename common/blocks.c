@@ -114,3 +114,18 @@ done:
         blocks_free(b);
     return ok;
 }
+
+int blocks_exits(const blocks_t *b, int n, int s, const int *targets, int nt, int *exit_block)
+{
+    int unreached = -1;
+    for (int v = 0; v < n; v++)
+        exit_block[v] = -1;
+    for (int i = 0; i < nt; i++) {
+        int v = targets[i];
+        if (b->node_block[v] < 0 && unreached < 0)
+            unreached = v;
+        for (; v != s && exit_block[v] < 0 && b->node_block[v] >= 0; v = b->entry[b->node_block[v]])
+            exit_block[v] = b->node_block[v];
+    }
+    return unreached;
+}

@@ -21,4 +21,11 @@ typedef struct {
 bool blocks_find(int n, int m, const int *tail, const int *head, int s, blocks_t *b);
 void blocks_free(blocks_t *b);
 
+/* The exits of the blocks for flows from s to the nt targets: each target
+ * s reaches, and the entry of each block on the way from s to it (but s),
+ * is an exit of the block it is entered through, exit_block[v] (-1 for the
+ * other nodes; n entries).  Returns the first target s does not reach, or
+ * -1. */
+int blocks_exits(const blocks_t *b, int n, int s, const int *targets, int nt, int *exit_block);
+
 #endif

@@ -537,7 +537,7 @@ cleanup:
  * has the true weight w[i] and the arcs arcs[first[i] .. first[i + 1]) of
  * the whole graph. */
 typedef struct {
-    int ntrees, cap;
+    int ntrees, w_cap, first_cap;
     mpq_t *w;
     int *first; /* ntrees + 1 entries */
     int narcs, arcs_cap;
@@ -575,19 +575,9 @@ static bool take_tree(packer_t *pk, packed_t *pt)
         }
     mpz_sub(pk->k, pk->k, wz);
     mpz_sub(pk->tp_left, pk->tp_left, wz);
-    if (pt->ntrees + 2 > pt->cap) {
-        int cap = pt->cap ? 2 * pt->cap : 16;
-        mpq_t *w = realloc(pt->w, (size_t)cap * sizeof *w);
-        if (w)
-            pt->w = w;
-        int *first = realloc(pt->first, (size_t)cap * sizeof *first);
-        if (first)
-            pt->first = first;
-        if (!w || !first)
-            return false;
-        pt->cap = cap;
-    }
-    if (!array_grow((void **)&pt->arcs, &pt->arcs_cap, pt->narcs + size, sizeof *pt->arcs, 64))
+    if (!array_grow((void **)&pt->w, &pt->w_cap, pt->ntrees + 1, sizeof *pt->w, 16) ||
+        !array_grow((void **)&pt->first, &pt->first_cap, pt->ntrees + 2, sizeof *pt->first, 16) ||
+        !array_grow((void **)&pt->arcs, &pt->arcs_cap, pt->narcs + size, sizeof *pt->arcs, 64))
         return false;
     pt->first[pt->ntrees] = pt->narcs;
     for (int e = 0; e < pk->m; e++)
@@ -650,14 +640,13 @@ static steady_err_t broadcast_arcs(const steady_solution_t *s, arcs_t *g, steady
 
 /* Block blk of g as a graph of its own (sub: its nodes numbered locally,
  * node[] their ranks, each arc's hop the arc of g it stands for), with its
- * entry as the root and its exits (exit_block[v] == blk) as the targets. */
-static bool block_arcs(const arcs_t *g, const blocks_t *bl, int blk, const int *exit_block,
-                       int *loc, arcs_t *sub, int *node, int *root, int *targets, int *ntargets)
+ * entry as the root and its exits (exit_block[v] == blk) as the targets;
+ * its arcs are arc[0 .. m). */
+static bool block_arcs(const arcs_t *g, const blocks_t *bl, int blk, const int *arc, int m,
+                       const int *exit_block, int *loc, arcs_t *sub, int *node, int *root,
+                       int *targets, int *ntargets)
 {
     memset(sub, 0, sizeof *sub);
-    int m = 0;
-    for (int a = 0; a < g->m; a++)
-        m += bl->arc_block[a] == blk;
     sub->tail = malloc((size_t)(m + 1) * sizeof *sub->tail);
     sub->head = malloc((size_t)(m + 1) * sizeof *sub->head);
     sub->hop = malloc((size_t)(m + 1) * sizeof *sub->hop);
@@ -667,10 +656,8 @@ static bool block_arcs(const arcs_t *g, const blocks_t *bl, int blk, const int *
         sub->cap = NULL;
         return false;
     }
-    for (int a = 0; a < g->m; a++) {
-        if (bl->arc_block[a] != blk)
-            continue;
-        int ends[2] = {g->tail[a], g->head[a]};
+    for (int i = 0; i < m; i++) {
+        int a = arc[i], ends[2] = {g->tail[a], g->head[a]};
         for (int e = 0; e < 2; e++)
             if (loc[ends[e]] < 0) {
                 loc[ends[e]] = sub->n;
@@ -842,6 +829,14 @@ static steady_err_t merge_blocks(const arcs_t *g, int root, const packed_t *pt, 
                 order[qt++] = g->head[a];
             }
         }
+        for (int j = 0; j < nb; j++)
+            for (int i = pt->first[cur[j]]; i < pt->first[cur[j] + 1]; i++)
+                if (used[pt->arcs[i]]) {
+                    rc = steady_error_set(err, STEADY_EINTERNAL,
+                                          "broadcast trees: a block's tree is not reached from "
+                                          "the root");
+                    goto done;
+                }
         if (!steps_to_table(hops, steps, nsteps) || !trees_append(out, w, steps, nsteps)) {
             rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
             goto done;
@@ -888,46 +883,56 @@ steady_err_t broadcast_trees(const steady_solution_t *s, steady_trees_t *out, ho
     int *node = malloc((size_t)n * sizeof *node);
     int *targets = malloc((size_t)n * sizeof *targets);
     int *end = malloc((size_t)(g.m + 1) * sizeof *end);
-    if (!exit_block || !loc || !node || !targets || !end ||
-        !blocks_find(n, g.m, g.tail, g.head, root, &bl)) {
+    int *first = NULL, *arc = malloc((size_t)(g.m + 1) * sizeof *arc); /* arcs by block */
+    if (!exit_block || !loc || !node || !targets || !end || !arc ||
+        !blocks_find(n, g.m, g.tail, g.head, root, &bl) ||
+        !(first = calloc((size_t)bl.nblocks + 2, sizeof *first))) {
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
         goto cleanup;
     }
-    /* the exits: each target, and the entry of each block on its path from
-     * the root (but the root) */
+    for (int a = 0; a < g.m; a++)
+        if (bl.arc_block[a] >= 0)
+            first[bl.arc_block[a] + 2]++;
+    for (int blk = 0; blk < bl.nblocks; blk++)
+        first[blk + 2] += first[blk + 1];
+    for (int a = 0; a < g.m; a++)
+        if (bl.arc_block[a] >= 0)
+            arc[first[bl.arc_block[a] + 1]++] = a;
+    for (int i = 0; i < nt; i++)
+        targets[i] = steady_platform_rank_of(p, tg[i]);
+    int unreached = blocks_exits(&bl, n, root, targets, nt, exit_block);
     for (int v = 0; v < n; v++)
-        exit_block[v] = loc[v] = -1;
-    int unreached = -1;
-    for (int i = 0; i < nt; i++) {
-        int v = steady_platform_rank_of(p, tg[i]);
-        if (bl.node_block[v] < 0 && unreached < 0)
-            unreached = v;
-        for (; v != root && exit_block[v] < 0 && bl.node_block[v] >= 0;
-             v = bl.entry[bl.node_block[v]])
-            exit_block[v] = bl.node_block[v];
-    }
+        loc[v] = -1;
     if (unreached >= 0 && nt == n - 1) {
         rc = short_of(s, unreached, err);
         goto cleanup;
     }
+    /* the blocks with an exit, each packed on its own */
+    bool *exits = calloc((size_t)bl.nblocks + 1, sizeof *exits);
+    if (!exits) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto cleanup;
+    }
+    for (int v = 0; v < n; v++)
+        if (exit_block[v] >= 0)
+            exits[exit_block[v]] = true;
     int nb = 0;
-    if (unreached < 0) /* else n carries nothing to some target: no tree */
-        for (int blk = 0; blk < bl.nblocks; blk++) {
-            arcs_t sub;
-            int broot, nbt;
-            bool ok = block_arcs(&g, &bl, blk, exit_block, loc, &sub, node, &broot, targets, &nbt);
-            if (ok && nbt > 0)
-                rc = pack_block(s, &sub, node, broot, targets, nbt, &pt, err);
-            arcs_free(&sub);
-            if (!ok) {
-                rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
-                goto cleanup;
-            }
-            if (rc)
-                goto cleanup;
-            if (nbt > 0)
-                end[nb++] = pt.ntrees;
-        }
+    for (int blk = 0; blk < bl.nblocks && unreached < 0 && !rc; blk++) {
+        if (!exits[blk])
+            continue;
+        arcs_t sub;
+        int broot, nbt;
+        if (!block_arcs(&g, &bl, blk, arc + first[blk], first[blk + 1] - first[blk], exit_block,
+                        loc, &sub, node, &broot, targets, &nbt))
+            rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        else if (!(rc = pack_block(s, &sub, node, broot, targets, nbt, &pt, err)))
+            end[nb++] = pt.ntrees;
+        arcs_free(&sub);
+    }
+    free(exits);
+    if (rc)
+        goto cleanup;
+    /* (none when n carries nothing to some target: no tree) */
     rc = merge_blocks(&g, root, &pt, end, nb, out, hops, err);
 cleanup:
     blocks_free(&bl);
@@ -937,6 +942,8 @@ cleanup:
     free(node);
     free(targets);
     free(end);
+    free(first);
+    free(arc);
     arcs_free(&g);
     return rc;
 }

@@ -64,6 +64,13 @@ for seed in $seeds; do
     same --op broadcast --source P2 --targets P0,P4 "$tmp/random$seed.plat"
     same --op broadcast --source P0 --targets P1,P3 "$tmp/tiers$seed.plat"
 done
+# tiers platforms of 60 processors: blocks with cycles behind the source's
+# block, whose exits get target flows of their own (docs/linear-programs.md)
+for seed in 1 3; do
+    "$steady" gen --kind tiers --nodes 60 --seed $seed -o "$tmp/tiers60-$seed.plat"
+    same --op broadcast "$tmp/tiers60-$seed.plat"
+    same --op broadcast --source P7 --targets P1,P20,P41 "$tmp/tiers60-$seed.plat"
+done
 # message size and switches: a SimGrid cluster in bytes
 same --op broadcast --msg-size 65536 examples/platforms/sg-two-sites.xml
 
