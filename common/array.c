@@ -19,3 +19,9 @@ bool array_grow(void **array, int *cap, int need, size_t elem, int first)
     *cap = ncap;
     return true;
 }
+
+int array_cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}

@@ -1,5 +1,5 @@
 /*
- * common/array.h — growable arrays, shared by libsteady's modules.  Not
+ * common/array.h — growable arrays (and sorting ints), shared by libsteady's modules.  Not
  * installed.
  */
 #ifndef STEADY_COMMON_ARRAY_H
@@ -12,5 +12,8 @@
  * elements, doubling from `first`; false (array untouched) when memory runs
  * out. */
 bool array_grow(void **array, int *cap, int need, size_t elem, int first);
+
+/* qsort's comparison of ints, ascending. */
+int array_cmp_int(const void *a, const void *b);
 
 #endif

@@ -602,6 +602,20 @@ static void arcs_free(arcs_t *g)
     free(g->hop);
 }
 
+/* g: n nodes, no arcs yet, room for up to m (their capacities
+ * initialised as they are added); false when memory runs out (g can then
+ * still be given to arcs_free). */
+static bool arcs_alloc(arcs_t *g, int n, int m)
+{
+    memset(g, 0, sizeof *g);
+    g->n = n;
+    g->tail = malloc((size_t)(m + 1) * sizeof *g->tail);
+    g->head = malloc((size_t)(m + 1) * sizeof *g->head);
+    g->hop = malloc((size_t)(m + 1) * sizeof *g->hop);
+    g->cap = malloc((size_t)(m + 1) * sizeof *g->cap);
+    return g->tail && g->head && g->hop && g->cap;
+}
+
 /* The hops of s with n(h) > 0, except those into the source, as arcs
  * between ranks. */
 static steady_err_t broadcast_arcs(const steady_solution_t *s, arcs_t *g, steady_error_t *err)
@@ -610,15 +624,8 @@ static steady_err_t broadcast_arcs(const steady_solution_t *s, arcs_t *g, steady
     const steady_hop_graph_t *hg = steady_solution_hops(s);
     int nh = steady_hop_graph_count(hg), ns;
     int src = steady_solution_sources(s, &ns)[0];
-    memset(g, 0, sizeof *g);
-    g->n = steady_platform_rank_count(p);
-    g->tail = malloc((size_t)(nh + 1) * sizeof *g->tail);
-    g->head = malloc((size_t)(nh + 1) * sizeof *g->head);
-    g->hop = malloc((size_t)(nh + 1) * sizeof *g->hop);
-    g->cap = malloc((size_t)(nh + 1) * sizeof *g->cap);
-    if (!g->tail || !g->head || !g->hop || !g->cap) {
-        free(g->cap);
-        g->cap = NULL;
+    if (!arcs_alloc(g, steady_platform_rank_count(p), nh)) {
+        arcs_free(g);
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     }
     mpq_t n;
@@ -646,16 +653,8 @@ static bool block_arcs(const arcs_t *g, const blocks_t *bl, int blk, const int *
                        const int *exit_block, int *loc, arcs_t *sub, int *node, int *root,
                        int *targets, int *ntargets)
 {
-    memset(sub, 0, sizeof *sub);
-    sub->tail = malloc((size_t)(m + 1) * sizeof *sub->tail);
-    sub->head = malloc((size_t)(m + 1) * sizeof *sub->head);
-    sub->hop = malloc((size_t)(m + 1) * sizeof *sub->hop);
-    sub->cap = malloc((size_t)(m + 1) * sizeof *sub->cap);
-    if (!sub->tail || !sub->head || !sub->hop || !sub->cap) {
-        free(sub->cap);
-        sub->cap = NULL;
+    if (!arcs_alloc(sub, 0, m))
         return false;
-    }
     for (int i = 0; i < m; i++) {
         int a = arc[i], ends[2] = {g->tail[a], g->head[a]};
         for (int e = 0; e < 2; e++)

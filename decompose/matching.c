@@ -70,6 +70,7 @@
  * All times are GMP rationals; the result is checked exactly before it is
  * returned (STEADY_EINTERNAL if the check fails: a bug).
  */
+#include "../common/array.h"
 #include "../common/exact.h"
 #include "internal.h"
 
@@ -286,12 +287,6 @@ static int find_edge(const bigraph_t *g, int u, int v)
             hi = mid - 1;
     }
     return -1;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
 }
 
 /* Appends a slot running comms[0..nc) (sorted) for delta, or lengthens the
@@ -559,7 +554,7 @@ static steady_err_t peel(bigraph_t *g, int max_slots, steady_matchings_t *m, ste
             int nc = 0;
             for (int i = 0; i < s.nlive; i++)
                 comms[nc++] = g->parts[g->edges[s.live[i]].cur].comm;
-            qsort(comms, (size_t)nc, sizeof *comms, cmp_int);
+            qsort(comms, (size_t)nc, sizeof *comms, array_cmp_int);
             if (!emit_slot(m, max_slots, delta, comms, nc, &over)) {
                 if (over)
                     rc = steady_error_set(err, STEADY_EINTERNAL,
@@ -734,7 +729,7 @@ static steady_err_t peel_fresh(bigraph_t *g, int max_rounds, steady_matchings_t 
             if (mpq_sgn(g->wt[p->w]) == 0)
                 e->cur++;
         }
-        qsort(comms, (size_t)nc, sizeof *comms, cmp_int);
+        qsort(comms, (size_t)nc, sizeof *comms, array_cmp_int);
         bool over = false;
         if (!emit_slot(m, max_rounds, delta, comms, nc, &over)) {
             rc = over ? steady_error_set(err, STEADY_EINTERNAL,

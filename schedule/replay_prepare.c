@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/array.h"
 #include "../common/exact.h"
 #include "replay.h"
 
@@ -278,20 +279,26 @@ static bool add_uses(replay_t *r, int *cap, rtransfer_t *x, const steady_hop_t *
     return ok;
 }
 
-/* A transfer by its step, then its first position (exactly: the double,
+/* Transfer i of the flat arrays, as the schedule has it. */
+static const steady_sched_transfer_t *transfer(const replay_t *r, int i)
+{
+    return &r->sc->slots[r->x[i].slot].transfers[r->x[i].index];
+}
+
+/* A piece by its step, then its first position (exactly: the double,
  * then the rational on a tie). */
 typedef struct {
-    int flat;
+    int flat, piece;
     double from;
-    const steady_sched_transfer_t *t;
-} by_step_t;
+    const mpq_t *q;
+} piece_key_t;
 
-static int cmp_by_step(const void *a, const void *b)
+static int cmp_piece_key(const void *a, const void *b)
 {
-    const by_step_t *x = a, *y = b;
+    const piece_key_t *x = a, *y = b;
     if (x->flat != y->flat)
         return (x->flat > y->flat) - (x->flat < y->flat);
-    return qcmp_d(x->t->from, x->from, y->t->from, y->from);
+    return qcmp_d(*x->q, x->from, *y->q, y->from);
 }
 
 /* The first send step whose transfers do not tile its positions [0,
@@ -301,7 +308,7 @@ static int cmp_by_step(const void *a, const void *b)
 static int untiled_step(const replay_t *r)
 {
     const steady_schedule_t *sc = r->sc;
-    by_step_t *v = malloc(((size_t)r->nx + 1) * sizeof *v);
+    piece_key_t *v = malloc(((size_t)r->nx + 1) * sizeof *v);
     bool *sent = calloc((size_t)r->nflat + 1, sizeof *sent);
     int bad = -1;
     if (!v || !sent) {
@@ -310,16 +317,16 @@ static int untiled_step(const replay_t *r)
         return -2;
     }
     for (int i = 0; i < r->nx; i++)
-        v[i] = (by_step_t){r->x[i].flat, r->x[i].from,
-                           &sc->slots[r->x[i].slot].transfers[r->x[i].index]};
-    qsort(v, (size_t)r->nx, sizeof *v, cmp_by_step);
+        v[i] = (piece_key_t){r->x[i].flat, i, r->x[i].from, (const mpq_t *)&transfer(r, i)->from};
+    qsort(v, (size_t)r->nx, sizeof *v, cmp_piece_key);
     for (int i = 0; i < r->nx && bad < 0; i++) {
         int f = v[i].flat;
         bool first = i == 0 || v[i - 1].flat != f, last = i == r->nx - 1 || v[i + 1].flat != f;
+        const steady_sched_transfer_t *t = transfer(r, v[i].piece);
         sent[f] = true;
-        if ((first && mpq_sgn(v[i].t->from) != 0) ||
-            (!first && !mpq_equal(v[i - 1].t->to, v[i].t->from)) ||
-            (last && mpq_cmp_si(v[i].t->to, sc->trees[r->steps[f].tree].weight, 1) != 0))
+        if ((first && mpq_sgn(t->from) != 0) ||
+            (!first && !mpq_equal(transfer(r, v[i - 1].piece)->to, t->from)) ||
+            (last && mpq_cmp_si(t->to, sc->trees[r->steps[f].tree].weight, 1) != 0))
             bad = f;
     }
     for (int f = 0; f < r->nflat && bad < 0; f++)
@@ -466,28 +473,6 @@ static bool add_dep(replay_t *r, int *cap, int y, double from)
     return true;
 }
 
-/* A piece by its step, then its first position (exactly: the double,
- * then the rational on a tie). */
-typedef struct {
-    int flat, piece;
-    double from;
-    const mpq_t *q;
-} piece_key_t;
-
-static int cmp_piece_key(const void *a, const void *b)
-{
-    const piece_key_t *x = a, *y = b;
-    if (x->flat != y->flat)
-        return (x->flat > y->flat) - (x->flat < y->flat);
-    return qcmp_d(*x->q, x->from, *y->q, y->from);
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
 /* What each piece (transfer, compute entry) waits for: per input, the
  * pieces of the producing step that carry some of its message positions
  * (exact comparisons).  Message j is forwarded once message j is in. */
@@ -564,7 +549,7 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
                     break;
                 run[n++] = y;
             }
-            qsort(run, (size_t)n, sizeof *run, cmp_int);
+            qsort(run, (size_t)n, sizeof *run, array_cmp_int);
             for (int a = 0; a < n; a++) {
                 int y = run[a];
                 /* a send with its producing send's lag forwards what an
