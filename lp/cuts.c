@@ -93,8 +93,9 @@ typedef struct {
  * first round, n wanders from one optimal vertex to the next), one flow
  * per round ends them in a few; doubling the flows each round made
  * tiers-200 25x slower, and 4 per round made random-1000 and random-2000
- * 4x slower (0.5 -> 2.1 s, 2.7 -> 10.5 s).  An exit that n does not reach at all is the first
- * to get one: its cut (every node reaching it) is dense. */
+ * 4x slower (0.5 -> 2.1 s, 2.7 -> 10.5 s).  An exit that n does not reach
+ * at all is the first to get one: its cut (every node reaching it) is
+ * dense. */
 #define FLOWS_PER_ROUND 1
 
 static void cuts_free(cuts_t *c)
