@@ -142,6 +142,13 @@ grep -qx "time limit of 0.001 s reached \(while building the LP\|in the simplex\
 "$steady" gen --kind random --nodes 400 --seed 1 -o "$tmp/r400.plat"
 expect 1 "" "$steady" plan --op broadcast --time-limit 1 -o "$tmp/r400.sched" "$tmp/r400.plat"
 grep -q "time limit of 1 s reached" "$tmp/err" || fail "plan --time-limit 1: $(cat "$tmp/err")"
+# an LP of 40 000 rows and columns or more starts presolved (lp/glpk.c):
+# GLPK's postsolve gives the basis back on the whole LP, and the exact
+# recovery must accept it (the tiers-6000 scatter: 24 712 + 16 678)
+"$steady" gen --kind tiers --nodes 6000 --seed 1 -o "$tmp/t6000.plat"
+expect 0 "" "$steady" solve --op scatter --quiet --json "$tmp/t6000.plat"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); l=d["lp"]; assert d["exact"] is True and l["rows"] + l["cols"] >= 40000 and l["simplex"] == "glpk", l' "$tmp/out" ||
+    fail "tiers-6000 scatter: not exact, or its LP below the presolve size: $(head -c 300 "$tmp/out")"
 # an unwritable --write-lp is a runtime failure
 expect 1 "/nonexistent/dir/x.lp: cannot write the LP" "$steady" solve --op scatter --write-lp /nonexistent/dir/x.lp $ex/paper-reduce.plat
 
