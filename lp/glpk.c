@@ -174,8 +174,8 @@ static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_opt
      * exact recovery checks: the tiers-10000 scatter's simplex went from
      * 35 s to 5.5 s.  It ignores a starting basis, so a warm start (the
      * broadcast's cut rounds) goes without it, and so do the LPs below
-     * PRESOLVE_MIN, which it would barely speed up and whose optimal
-     * vertices the plans were measured on (docs/performance.md). */
+     * PRESOLVE_MIN, whose optimal vertices (another basis may be another
+     * optimal vertex) the plans were measured on (docs/performance.md). */
     parm.presolve =
         !(start && start->row_stat) && m->nrows + m->ncols >= PRESOLVE_MIN ? GLP_ON : GLP_OFF;
     glp_scale_prob(P, GLP_SF_AUTO);
