@@ -486,16 +486,14 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
     double(*dpos)[2] = malloc((size_t)(np + 1) * sizeof *dpos); /* their doubles (common/exact.h) */
     mpq_t *cpos = malloc((size_t)(2 * r->nc + 1) * sizeof *cpos);
     int *first = calloc((size_t)r->nflat + 2, sizeof *first);
-    int *by = malloc((size_t)(np + 1) * sizeof *by);
     int *run = malloc((size_t)(np + 1) * sizeof *run);
     piece_key_t *key = malloc((size_t)(np + 1) * sizeof *key);
-    if (!from || !to || !dpos || !cpos || !first || !by || !run || !key) {
+    if (!from || !to || !dpos || !cpos || !first || !run || !key) {
         free(from);
         free(to);
         free(dpos);
         free(cpos);
         free(first);
-        free(by);
         free(run);
         free(key);
         return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
@@ -525,8 +523,6 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
     for (int i = 0; i < np; i++)
         key[i] = (piece_key_t){piece_flat(r, i), i, dpos[i][0], from[i]};
     qsort(key, (size_t)np, sizeof *key, cmp_piece_key);
-    for (int a = 0; a < np; a++)
-        by[a] = key[a].piece;
     for (int i = 0; i < np && !rc; i++) {
         int f = piece_flat(r, i);
         const rstep_t *rs = &r->steps[f];
@@ -537,14 +533,14 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
              * them, from the first that ends after i starts; in piece order */
             int lo = g < 0 ? 0 : first[g], hi = g < 0 ? 0 : first[g + 1];
             while (lo < hi) {
-                int mid = lo + (hi - lo) / 2, y = by[mid];
+                int mid = lo + (hi - lo) / 2, y = key[mid].piece;
                 if (qcmp_d(*to[y], dpos[y][1], *from[i], dpos[i][0]) > 0)
                     hi = mid;
                 else
                     lo = mid + 1;
             }
             for (int a = lo; g >= 0 && a < first[g + 1]; a++) {
-                int y = by[a];
+                int y = key[a].piece;
                 if (qcmp_d(*from[y], dpos[y][0], *to[i], dpos[i][1]) >= 0)
                     break;
                 run[n++] = y;
@@ -588,7 +584,6 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
     free(dpos);
     free(cpos);
     free(first);
-    free(by);
     free(run);
     free(key);
     return rc;
