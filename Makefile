@@ -47,9 +47,9 @@ OPT       = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-p
             -fno-sanitize-recover=all -Wno-bitwise-instead-of-logical
 endif
 CPPFLAGS  = -Iinclude $(shell pkg-config --cflags $(PKGS))
-CFLAGS   += $(WARN) $(OPT) -MMD -MP
+CFLAGS   += $(WARN) $(OPT) -pthread -MMD -MP
 LDFLAGS  += $(if $(SANITIZE),-fsanitize=address$(comma)undefined)
-LDLIBS    = $(shell pkg-config --libs $(PKGS)) -lglpk -lgmp -lm
+LDLIBS    = $(shell pkg-config --libs $(PKGS)) -lglpk -lgmp -lm -pthread
 ifneq ($(STEADY_CLP),)
 CPPFLAGS += -DSTEADY_CLP $(shell pkg-config --cflags clp)
 LDLIBS   += $(shell pkg-config --libs clp)
@@ -94,7 +94,7 @@ FUZZERS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzzer-%)
 # smpirun loads, and never with sanitizers, even under SANITIZE: Open MPI's
 # and SimGrid's own allocations would be reported as leaks at exit, and
 # smpirun's process does not start with the sanitizer runtime.
-MPI_CFLAGS = $(WARN) -O2 -g -fPIC -MMD -MP
+MPI_CFLAGS = $(WARN) -O2 -g -fPIC -pthread -MMD -MP
 MPI_LIB   := $(BUILD)/mpi-lib/libsteady.a
 MPI_OBJ   := $(LIB_SRC:%.c=$(BUILD)/mpi-lib/%.o)
 

@@ -16,7 +16,8 @@ void help_plan(FILE *out)
     fprintf(out,
             "usage: steady plan --op OP [OP FLAGS] [--msg-size BYTES] [--task-cost FLOP]\n"
             "                   [--period auto|exact|T] [--series N] [--segments auto|M]\n"
-            "                   [--cost-model rendezvous|eager] [--json] [-o SCHED] PLATFORM\n"
+            "                   [--cost-model rendezvous|eager] [--threads N] [--json]\n"
+            "                   [-o SCHED] PLATFORM\n"
             "\n"
             "Solves the steady-state LP exactly (as `steady solve`), decomposes the optimum\n"
             "into weighted trees (reduction trees, broadcast arborescences, routes) and the\n"
@@ -64,6 +65,9 @@ void help_plan(FILE *out)
             "                        schedule's cost model; the optimum (the LP's, which\n"
             "                        counts no latency: a period's messages on a hop can\n"
             "                        share one) bounds both\n"
+            "  --threads N           build and replay the candidates (periods, matchings)\n"
+            "                        in N threads side by side (default: one per online\n"
+            "                        processor); the schedule is the same for every N\n"
             "  --json                the summary as JSON: {\"optimum\", \"throughput\",\n"
             "                        \"replayed\", \"period\", \"ops_per_period\", \"segments\",\n"
             "                        \"trees\", \"slots\", \"transfers\", \"max_lag\",\n"
@@ -198,12 +202,13 @@ static bool print_summary(FILE *f, const steady_schedule_t *sc, const steady_pla
 
 int cmd_plan(int argc, char **argv)
 {
-    enum { O_PERIOD = O_PROBLEM_END, O_SERIES, O_SEGMENTS, O_COST, O_JSON };
+    enum { O_PERIOD = O_PROBLEM_END, O_SERIES, O_SEGMENTS, O_COST, O_THREADS, O_JSON };
     static const struct option opts[] = {PROBLEM_OPTIONS,
                                          {"period", required_argument, NULL, O_PERIOD},
                                          {"series", required_argument, NULL, O_SERIES},
                                          {"segments", required_argument, NULL, O_SEGMENTS},
                                          {"cost-model", required_argument, NULL, O_COST},
+                                         {"threads", required_argument, NULL, O_THREADS},
                                          {"json", no_argument, NULL, O_JSON},
                                          {"output", required_argument, NULL, 'o'},
                                          {"help", no_argument, NULL, 'h'},
@@ -245,6 +250,15 @@ int cmd_plan(int argc, char **argv)
             if (m < 0)
                 return usage_error("plan", "--cost-model takes rendezvous or eager (%s)", optarg);
             popts.cost_model = (steady_cost_model_t)m;
+            break;
+        }
+        case O_THREADS: {
+            char *end;
+            long t = strtol(optarg, &end, 10);
+            if (*end || end == optarg || t < 1 || t > 1024)
+                return usage_error("plan", "--threads takes an integer from 1 to 1024 (%s)",
+                                   optarg);
+            popts.threads = (int)t;
             break;
         }
         case O_JSON: json = true; break;

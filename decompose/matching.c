@@ -76,6 +76,7 @@
 
 #include <igraph.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -619,6 +620,11 @@ static steady_err_t from_igraph(igraph_error_t code, const char *call, steady_er
                             igraph_strerror(code));
 }
 
+/* igraph is built without thread safety here (IGRAPH_THREAD_SAFE 0: its
+ * error handler and its stack of things to free on an error are global),
+ * so the planner's threads (schedule/plan.c) take turns in it. */
+static pthread_mutex_t igraph_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* Step 2 as it was first written (STEADY_MATCHING_FRESH): each round a
  * maximum matching of the support from scratch (igraph's push-relabel),
  * O(k + m) plus the matching per round: quadratic in the comms, which the
@@ -906,8 +912,14 @@ steady_err_t steady_matchings_decompose_rule(int n, int ncomms, const int *src, 
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
         goto cleanup;
     }
-    if ((rc = rule == STEADY_MATCHING_FRESH ? peel_fresh(&g, max_slots, m, err)
-                                            : peel(&g, max_slots, m, err)))
+    if (rule == STEADY_MATCHING_FRESH) {
+        pthread_mutex_lock(&igraph_lock);
+        rc = peel_fresh(&g, max_slots, m, err);
+        pthread_mutex_unlock(&igraph_lock);
+    } else {
+        rc = peel(&g, max_slots, m, err);
+    }
+    if (rc)
         goto cleanup;
     if ((rc = verify(n, ncomms, src, dst, duration, g.load, max_slots, m, err)))
         goto cleanup;

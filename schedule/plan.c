@@ -35,8 +35,10 @@
 
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void steady_schedule_destroy(steady_schedule_t *sc)
 {
@@ -194,22 +196,14 @@ static void prune(built_t *b)
     b->n = n;
 }
 
-/* Replays x and keeps it in b (x belongs to b from then on) while it may
- * be taken; *msgs gets its MPI messages per operation. */
-static steady_err_t keep(steady_schedule_t *x, const steady_platform_t *p, long series, built_t *b,
-                         double *msgs, steady_error_t *err)
+/* Adds x, replayed at `rate` with `msgs` MPI messages per operation, to b
+ * (x belongs to b from then on) while it may be taken. */
+static void keep(built_t *b, steady_schedule_t *x, double rate, double msgs)
 {
-    double rate = 0;
-    *msgs = 0;
     b->x[b->n] = x;
-    b->rate[b->n] = b->msgs[b->n] = 0;
-    b->n++;
-    steady_err_t rc = plan_series_rate(x, p, series, &rate, msgs, err);
-    b->rate[b->n - 1] = rate;
-    b->msgs[b->n - 1] = *msgs;
-    if (!rc)
-        prune(b);
-    return rc;
+    b->rate[b->n] = rate;
+    b->msgs[b->n++] = msgs;
+    prune(b);
 }
 
 /* The message objective (docs/schedule-format.md): among the candidates
@@ -263,67 +257,249 @@ static steady_err_t whole_schedule(const steady_solution_t *s, int ntrees,
     return STEADY_OK;
 }
 
-/* Builds and replays every candidate of both kinds, and keeps the one
- * pick_fewest_messages() chooses. */
+/* A candidate's schedules, built and replayed by whichever thread took it:
+ * a period candidate's with its matchings kept from round to round, then,
+ * on a small period, taken afresh each round (another slot structure,
+ * kept only when it sends fewer messages); a whole candidate's. */
+typedef struct {
+    int n;
+    steady_schedule_t *x[2];
+    double rate[2], msgs[2];
+    steady_err_t rc;
+    steady_error_t err;
+    bool done;
+} job_t;
+
+/* The candidates shared by the threads; `lock` guards what follows it. */
+typedef struct {
+    const steady_solution_t *s;
+    const steady_plan_options_t *opts;
+    const steady_trees_t *tr;
+    const int *interval;
+    const candidates_t *cands;
+    const whole_cands_t *whole;
+    long series;
+    int njobs;
+    job_t *job;
+    pthread_mutex_t lock;
+    pthread_cond_t change; /* a job is done, or a thread has stopped */
+    int working;           /* the threads still taking jobs */
+    int next;              /* the next job to start */
+    int finished;          /* jobs done */
+    int taken;             /* jobs 0 .. taken - 1 are in b, in their order */
+    bool failed;           /* a job failed: no more start */
+    built_t b;
+} pool_t;
+
+/* Builds and replays period candidate c (see job_t). */
+static steady_err_t period_job(const pool_t *pl, int c, job_t *j, steady_error_t *err)
+{
+    const steady_platform_t *p = steady_solution_platform(pl->s);
+    steady_err_t rc = STEADY_OK;
+    double keep_msgs = -1;
+    for (int rule = STEADY_MATCHING_KEEP; rule <= STEADY_MATCHING_FRESH && !rc; rule++) {
+        steady_schedule_t *x = schedule_new();
+        rc = x ? fill_header(x, pl->s, pl->opts, err) : oom(err);
+        if (!rc) {
+            mpq_set(x->period, pl->cands->period[c]);
+            x->ops_per_period = pl->cands->ops[c];
+            x->fixed_period = true;
+            plan_set_rates(x, pl->tr->ntrees);
+            rc = plan_assemble(x, pl->s, pl->tr, pl->cands->weight[c], pl->interval,
+                               (steady_matching_rule_t)rule, err);
+        }
+        long ncomms = 0, count = 0;
+        for (int i = 0; !rc && i < x->ntrees; i++)
+            for (int k = 0; k < x->trees[i].nsteps; k++)
+                ncomms += x->trees[i].steps[k].kind == STEADY_STEP_SEND;
+        if (!rc && rule == STEADY_MATCHING_FRESH)
+            rc = steady_schedule_message_count(x, p, &count, NULL, err);
+        if (!rc && (rule == STEADY_MATCHING_KEEP ||
+                    (double)count * (double)x->segments / (double)x->ops_per_period < keep_msgs)) {
+            j->x[j->n] = x;
+            rc = plan_series_rate(x, p, pl->series, &j->rate[j->n], &j->msgs[j->n], err);
+            keep_msgs = j->msgs[j->n++];
+        } else {
+            steady_schedule_destroy(x);
+        }
+        if (ncomms > FRESH_MAX_COMMS)
+            break;
+    }
+    return rc;
+}
+
+/* Builds and replays whole candidate c. */
+static steady_err_t whole_job(const pool_t *pl, int c, job_t *j, steady_error_t *err)
+{
+    steady_schedule_t *x = NULL;
+    steady_err_t rc = whole_schedule(pl->s, pl->tr->ntrees, pl->whole->sol[c], pl->opts, &x, err);
+    if (rc || !x)
+        return rc;
+    int k = j->n++;
+    j->x[k] = x;
+    return plan_series_rate(x, steady_solution_platform(pl->s), pl->series, &j->rate[k],
+                            &j->msgs[k], err);
+}
+
+/* Adds the jobs done in order to pl->b (pl->lock held); a failed one
+ * stops it. */
+static void take_done(pool_t *pl)
+{
+    for (; !pl->failed && pl->taken < pl->njobs && pl->job[pl->taken].done; pl->taken++) {
+        job_t *j = &pl->job[pl->taken];
+        if (j->rc) {
+            pl->failed = true;
+            break;
+        }
+        for (int k = 0; k < j->n; k++)
+            keep(&pl->b, j->x[k], j->rate[k], j->msgs[k]);
+        j->n = 0;
+    }
+}
+
+static void report_built(const pool_t *pl, int finished)
+{
+    progress(pl->opts, "period candidates, built and replayed", finished, pl->njobs);
+}
+
+/* A thread's work: jobs until none is left (or one failed), each one's
+ * schedules added to pl->b as soon as the jobs before it are, so that the
+ * choice and the schedules held at once do not depend on the threads.
+ * Progress is the caller's (report: the calling thread works alone). */
+static void work_on(pool_t *pl, bool report)
+{
+    for (;;) {
+        pthread_mutex_lock(&pl->lock);
+        int c = pl->failed ? pl->njobs : pl->next++, finished = pl->finished;
+        pthread_mutex_unlock(&pl->lock);
+        if (c >= pl->njobs)
+            break;
+        if (report)
+            report_built(pl, finished);
+        job_t *j = &pl->job[c];
+        j->rc = c < pl->cands->n ? period_job(pl, c, j, &j->err)
+                                 : whole_job(pl, c - pl->cands->n, j, &j->err);
+        pthread_mutex_lock(&pl->lock);
+        j->done = true;
+        pl->finished++;
+        take_done(pl);
+        pthread_cond_signal(&pl->change);
+        pthread_mutex_unlock(&pl->lock);
+    }
+    pthread_mutex_lock(&pl->lock);
+    pl->working--;
+    pthread_cond_signal(&pl->change);
+    pthread_mutex_unlock(&pl->lock);
+}
+
+static void *worker(void *arg)
+{
+    work_on(arg, false);
+    return NULL;
+}
+
+/* The calling thread while the others work: progress as jobs are done,
+ * every count in turn (0, 1, ... as one thread would report). */
+static void watch(pool_t *pl)
+{
+    int next = 0; /* the next count to report */
+    pthread_mutex_lock(&pl->lock);
+    for (;;) {
+        if (next <= pl->finished && next < pl->njobs) {
+            pthread_mutex_unlock(&pl->lock);
+            report_built(pl, next++);
+            pthread_mutex_lock(&pl->lock);
+        } else if (pl->working > 0) {
+            pthread_cond_wait(&pl->change, &pl->lock);
+        } else {
+            break;
+        }
+    }
+    pthread_mutex_unlock(&pl->lock);
+}
+
+/* The threads for n jobs: opts->threads, or one per online processor, at
+ * most one per job. */
+static int thread_count(const steady_plan_options_t *opts, int n)
+{
+    long t = opts && opts->threads > 0 ? opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (t > n)
+        t = n;
+    return t < 1 ? 1 : (int)t;
+}
+
+/* Builds and replays every candidate of both kinds, side by side in
+ * threads (opts->threads), and keeps the one pick_fewest_messages()
+ * chooses.  An error is the first failed candidate's. */
 static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan_options_t *opts,
                                    const steady_trees_t *tr, const int *interval,
                                    const candidates_t *cands, const whole_cands_t *whole,
                                    long series, steady_schedule_t **best, double *best_rate,
                                    double *best_msgs, steady_error_t *err)
 {
-    const steady_platform_t *p = steady_solution_platform(s);
-    steady_err_t rc = STEADY_OK;
-    built_t b = {0};
     *best_rate = -1;
     *best = NULL;
-    double total = cands->n + whole->n;
-    for (int c = 0; c < cands->n && !rc; c++) {
-        progress(opts, "period candidates, built and replayed", c, total);
-        /* the matchings kept from round to round, then, on a small
-         * period, taken afresh each round: another slot structure, kept
-         * (and replayed) only when it sends fewer messages (the first
-         * one's count comes with its replay) */
-        double keep_msgs = -1;
-        for (int rule = STEADY_MATCHING_KEEP; rule <= STEADY_MATCHING_FRESH && !rc; rule++) {
-            steady_schedule_t *x = schedule_new();
-            rc = x ? fill_header(x, s, opts, err) : oom(err);
-            if (!rc) {
-                mpq_set(x->period, cands->period[c]);
-                x->ops_per_period = cands->ops[c];
-                x->fixed_period = true;
-                plan_set_rates(x, tr->ntrees);
-                rc = plan_assemble(x, s, tr, cands->weight[c], interval,
-                                   (steady_matching_rule_t)rule, err);
-            }
-            long ncomms = 0, count = 0;
-            for (int i = 0; !rc && i < x->ntrees; i++)
-                for (int j = 0; j < x->trees[i].nsteps; j++)
-                    ncomms += x->trees[i].steps[j].kind == STEADY_STEP_SEND;
-            if (!rc && rule == STEADY_MATCHING_FRESH)
-                rc = steady_schedule_message_count(x, p, &count, NULL, err);
-            if (rc ||
-                (rule == STEADY_MATCHING_FRESH &&
-                 (double)count * (double)x->segments / (double)x->ops_per_period >= keep_msgs)) {
-                steady_schedule_destroy(x);
-            } else {
-                rc = keep(x, p, series, &b, &keep_msgs, err);
-            }
-            if (ncomms > FRESH_MAX_COMMS)
-                break;
+    pool_t pl = {.s = s,
+                 .opts = opts,
+                 .tr = tr,
+                 .interval = interval,
+                 .cands = cands,
+                 .whole = whole,
+                 .series = series,
+                 .njobs = cands->n + whole->n};
+    int nt = thread_count(opts, pl.njobs), started = 0;
+    pl.job = calloc((size_t)pl.njobs + 1, sizeof *pl.job);
+    pthread_t *tid = malloc((size_t)nt * sizeof *tid);
+    bool locks = pthread_mutex_init(&pl.lock, NULL) == 0;
+    if (locks && pthread_cond_init(&pl.change, NULL)) {
+        pthread_mutex_destroy(&pl.lock);
+        locks = false;
+    }
+    if (!pl.job || !tid || !locks) {
+        if (locks) {
+            pthread_mutex_destroy(&pl.lock);
+            pthread_cond_destroy(&pl.change);
         }
+        free(pl.job);
+        free(tid);
+        return oom(err);
     }
-    for (int c = 0; c < whole->n && !rc; c++) {
-        progress(opts, "period candidates, built and replayed", cands->n + c, total);
-        steady_schedule_t *x;
-        double msgs = 0;
-        if (!(rc = whole_schedule(s, tr->ntrees, whole->sol[c], opts, &x, err)) && x)
-            rc = keep(x, p, series, &b, &msgs, err);
+    /* one thread: the caller; more: they work, it reports (fewer if the
+     * system has no more to give) */
+    pl.working = nt > 1 ? nt : 1;
+    while (nt > 1 && started < nt && pthread_create(&tid[started], NULL, worker, &pl) == 0)
+        started++;
+    if (started > 0) {
+        pthread_mutex_lock(&pl.lock);
+        pl.working -= nt - started;
+        pthread_mutex_unlock(&pl.lock);
+        watch(&pl);
+    } else {
+        pl.working = 1;
+        work_on(&pl, true);
     }
-    *best = pick_fewest_messages(&b, best_rate, best_msgs);
+    for (int k = 0; k < started; k++)
+        pthread_join(tid[k], NULL);
+    steady_err_t rc = STEADY_OK;
+    for (int c = 0; c < pl.njobs; c++) {
+        job_t *j = &pl.job[c];
+        if (!rc && j->done && j->rc) {
+            rc = j->rc;
+            if (err)
+                *err = j->err;
+        }
+        for (int k = 0; k < j->n; k++) /* not taken: behind a failed job */
+            steady_schedule_destroy(j->x[k]);
+    }
+    *best = pick_fewest_messages(&pl.b, best_rate, best_msgs);
     if (rc) {
         steady_schedule_destroy(*best);
         *best = NULL;
     }
+    pthread_mutex_destroy(&pl.lock);
+    pthread_cond_destroy(&pl.change);
+    free(pl.job);
+    free(tid);
     return rc;
 }
 

@@ -81,15 +81,15 @@ static bool same_period_ok(const search_t *s, int f, int g, const steady_sched_s
     steady_exact_hop_latency(s->p, &h, lat);
     double dlat = mpq_get_d(lat);
     bool ok = true;
-    for (int a = s->xfirst[f]; ok && a < s->xfirst[f + 1]; a++) {
+    /* both steps' parts tile the positions, in order: walk them together */
+    for (int a = s->xfirst[f], b = s->xfirst[g];
+         ok && a < s->xfirst[f + 1] && b < s->xfirst[g + 1];) {
         const steady_sched_slot_t *sa = &sc->slots[s->xpiece[a][0]];
         const steady_sched_transfer_t *ta = &sa->transfers[s->xpiece[a][1]];
-        for (int b = s->xfirst[g]; ok && b < s->xfirst[g + 1]; b++) {
-            const steady_sched_slot_t *sb = &sc->slots[s->xpiece[b][0]];
-            const steady_sched_transfer_t *tb = &sb->transfers[s->xpiece[b][1]];
-            if (qcmp_d(tb->from, s->xpos[b][0], ta->to, s->xpos[a][1]) >= 0 ||
-                qcmp_d(ta->from, s->xpos[a][0], tb->to, s->xpos[b][1]) >= 0)
-                continue;
+        const steady_sched_slot_t *sb = &sc->slots[s->xpiece[b][0]];
+        const steady_sched_transfer_t *tb = &sb->transfers[s->xpiece[b][1]];
+        if (qcmp_d(tb->from, s->xpos[b][0], ta->to, s->xpos[a][1]) < 0 &&
+            qcmp_d(ta->from, s->xpos[a][0], tb->to, s->xpos[b][1]) < 0) {
             int sign = qsum_sign(s->xslot[s->xpiece[b][0]][1] + dlat, s->xslot[s->xpiece[a][0]][0]);
             if (sign == 0) {
                 mpq_add(arrive, sb->start, sb->duration);
@@ -98,6 +98,10 @@ static bool same_period_ok(const search_t *s, int f, int g, const steady_sched_s
             }
             ok = sign <= 0;
         }
+        if (qcmp_d(ta->to, s->xpos[a][1], tb->to, s->xpos[b][1]) <= 0)
+            a++;
+        else
+            b++;
     }
     mpq_clears(arrive, lat, NULL);
     return ok;

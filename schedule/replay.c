@@ -53,9 +53,10 @@
  * No deadlock.  Events are processed once each, in the program's total
  * order, and an event's start is the maximum of quantities set by EARLIER
  * events only (port and CPU release times, and availabilities of batches
- * produced earlier in the program: in earlier periods, or for a task, by
- * the period's transfers or earlier tasks, which is checked).  So every start is well-defined: the
- * replay cannot block, whatever the schedule.
+ * produced earlier in the program: in earlier periods, or in the same one
+ * by an earlier slot's transfer or an earlier task, which inbox_layout()
+ * checks).  So every start is well-defined: the replay cannot block,
+ * whatever the schedule.
  *
  * Completion.  An operation is done when the last step of its tree(s)
  * completes (the final reduction or reception of v[0,N-1], the last hop of
@@ -63,15 +64,22 @@
  * feeds its final steps, so the makespan, the time the last operation is
  * done counted from 0, is the latest completion of any event.
  *
- * Memory.  Nothing is allocated per operation or per batch: the output of
- * a piece of step s for batch b is written in period b + λ(s) and read by
- * the end of period b + λ(c), c the piece's consumer of largest lag (the
- * same period when s forwards in it), so each piece keeps a ring of
- * d >= λ(c) - λ(s) + 1 availability times indexed by b mod d (the place of
- * batch b is reused by batch b + d, written in period b + d + λ(s) >
- * b + λ(c)), d a power of two: mostly 1 or 2, where a ring of L + 1 per
- * piece made the 1,000-node periods' availability (10^5..10^6 pieces)
- * outgrow the caches.
+ * Inboxes.  A piece's producers deliver to it: when producer z of step s
+ * completes batch b (in period b + λ(s)), it raises the time in its
+ * consumer c's inbox place for b to its own arrival, and c takes the
+ * place's time as its input's readiness when it runs batch b (period
+ * b + λ(c), the same one when s forwards in it), leaving it at 0.  The
+ * loop reads its own inboxes in program order, and its accesses anywhere
+ * in the period's state are the deliveries, which nothing in the loop
+ * waits for (reading each producer's availability instead, an event
+ * waiting on a load anywhere per dependency, took 22% longer on the
+ * 1,000-node broadcast plan of docs/performance.md).  Nothing is
+ * allocated per operation or per batch:
+ * c's inbox is a ring of d >= λ(c) - λ(s) + 1 places for every producer
+ * step s, indexed by b mod d (the place of batch b is reused by batch
+ * b + d, delivered in period b + d + λ(s) > b + λ(c)), d a power of two:
+ * mostly 1 or 2, where a ring of L + 1 per piece made the 1,000-node
+ * periods' state (10^5..10^6 pieces) outgrow the caches.
  *
  * Cost: O(S^2) to find the producers (S steps; trees are small) and
  * O((P + L) (S + X + C)) time for the events, X transfers and C compute
@@ -133,33 +141,51 @@ void observe(const steady_replay_observer_t *obs, const replay_t *r, long q, int
     obs->event(obs->ctx, &ev);
 }
 
-/* The rings (replay_t.ring, dring): each piece's depth, the smallest power
- * of two above the lag its consumers add to its own. */
-static steady_err_t ring_layout(replay_t *r, steady_error_t *err)
+/* The inboxes (replay_t.inbox, out, ofirst): a piece's depth is the
+ * smallest power of two above the lag it adds to its producers'; and
+ * every producer comes before its consumer in the program (an earlier
+ * period, or earlier in the same one). */
+static steady_err_t inbox_layout(replay_t *r, steady_error_t *err)
 {
     int np = r->nx + r->nc;
-    r->ring = calloc((size_t)np + 1, sizeof *r->ring);
-    r->dring = malloc(((size_t)r->ndep + 1) * sizeof *r->dring);
-    if (!r->ring || !r->dring)
+    r->inbox = calloc((size_t)np + 1, sizeof *r->inbox);
+    r->out = malloc(((size_t)r->ndep + 1) * sizeof *r->out);
+    r->ofirst = calloc((size_t)np + 2, sizeof *r->ofirst);
+    if (!r->inbox || !r->out || !r->ofirst)
         return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
-    for (int i = 0; i < np; i++) {
-        const rdeps_t *in = i < r->nx ? &r->x[i].in : r->cp[i - r->nx].in;
-        int lag = r->steps[piece_flat(r, i)].lag;
-        for (int k = 0; k < (i < r->nx ? 1 : 2); k++)
-            for (int d = in[k].first; d < in[k].first + in[k].n; d++) {
-                int z = r->dep[d];
-                long add = lag - r->steps[piece_flat(r, z)].lag;
-                while (r->ring[z].mask < add)
-                    r->ring[z].mask = 2 * r->ring[z].mask + 1;
-            }
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < np; i++) {
+            const rdeps_t *in = i < r->nx ? &r->x[i].in : r->cp[i - r->nx].in;
+            int lag = r->steps[piece_flat(r, i)].lag;
+            for (int g = 0; g < (i < r->nx ? 1 : 2); g++)
+                for (int d = in[g].first; d < in[g].first + in[g].n; d++) {
+                    int z = r->dep[d];
+                    long add = lag - r->steps[piece_flat(r, z)].lag;
+                    if (pass == 1) {
+                        /* ofirst[z + 1]: z's deliveries so far, then its end */
+                        r->out[r->ofirst[z + 1]++] = r->inbox[i];
+                        continue;
+                    }
+                    if (add < 0 || (add == 0 && z >= i))
+                        return steady_error_set(
+                            err, STEADY_EINVAL,
+                            "replay: a transfer or task uses messages that its period "
+                            "delivers later (a send with its producer's lag must come in a "
+                            "later slot; the compute list must follow each tree's steps)");
+                    while (r->inbox[i].mask < add)
+                        r->inbox[i].mask = 2 * r->inbox[i].mask + 1;
+                    r->ofirst[z + 2]++;
+                }
+        }
+        if (pass == 1)
+            break;
+        r->nbox = 0;
+        for (int i = 0; i < np; i++) {
+            r->inbox[i].off = r->nbox;
+            r->nbox += (size_t)r->inbox[i].mask + 1;
+            r->ofirst[i + 2] += r->ofirst[i + 1];
+        }
     }
-    r->nring = 0;
-    for (int i = 0; i < np; i++) {
-        r->ring[i].off = r->nring;
-        r->nring += (size_t)r->ring[i].mask + 1;
-    }
-    for (int d = 0; d < r->ndep; d++)
-        r->dring[d] = r->ring[r->dep[d]];
     return STEADY_OK;
 }
 
@@ -184,13 +210,13 @@ static steady_err_t replay_open(const steady_schedule_t *sc, const steady_platfo
             return steady_error_set(err, STEADY_EINVAL, "replay: source %d is no node (%d)", i,
                                     sc->sources[i]);
     steady_err_t rc = replay_prepare(r, err);
-    return rc ? rc : ring_layout(r, err);
+    return rc ? rc : inbox_layout(r, err);
 }
 
 /* The program-order engine's state between two periods: a run can stop
  * after any period and go on (settle()). */
 typedef struct {
-    double *avail;   /* piece x ring: availability of its batch (-1: not produced) */
+    double *box;     /* the inboxes (replay_t.inbox): 0 when read */
     cur_t *cur;      /* scratch: what each step does this period */
     double *free_at; /* node: send port, receive port, CPU free (3 per node) */
     double *last;    /* piece: its latest completion, or NULL */
@@ -201,7 +227,7 @@ typedef struct {
 
 static void run_free(run_t *s)
 {
-    free(s->avail);
+    free(s->box);
     free(s->cur);
     free(s->free_at);
 }
@@ -211,66 +237,74 @@ static bool run_init(run_t *s, const replay_t *r, double *last)
 {
     int nv = steady_platform_node_count(r->p);
     *s = (run_t){.last = last};
-    s->avail = malloc(r->nring * sizeof *s->avail + 1);
+    s->box = calloc(r->nbox + 1, sizeof *s->box);
     s->cur = malloc(((size_t)r->nflat + 1) * sizeof *s->cur);
     s->free_at = calloc(3 * (size_t)nv + 1, sizeof *s->free_at);
-    if (s->avail && s->cur && s->free_at)
+    if (s->box && s->cur && s->free_at)
         return true;
     run_free(s);
     return false;
 }
 
+/* When piece i's input for batch b is ready (0: at the start, or nothing
+ * delivered: positions the batch does not have), its inbox's place
+ * emptied for batch b + its depth. */
+static inline double take(const replay_t *r, double *box, int i, long b)
+{
+    double *at = &box[box_at(r->inbox[i], b)];
+    double ready = *at;
+    *at = 0;
+    return ready;
+}
+
+/* Piece z's output for batch b is there at time t: its consumers' inboxes
+ * get it. */
+static inline void deliver(const replay_t *r, double *box, int z, long b, double t)
+{
+    for (int o = r->ofirst[z]; o < r->ofirst[z + 1]; o++) {
+        double *at = &box[box_at(r->out[o], b)];
+        *at = later(*at, t);
+    }
+}
+
 /* Periods s->q .. until - 1 of the replay of `msgs` messages. */
-static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long until,
-                                const steady_replay_observer_t *obs, steady_error_t *err)
+static void run_periods(const replay_t *rp, run_t *s, long msgs, long until,
+                        const steady_replay_observer_t *obs)
 {
     const replay_t r = *rp;
     const steady_schedule_t *sc = r.sc;
     const steady_replay_observer_t *on_event = obs && obs->event ? obs : NULL;
     long K = sc->ops_per_period;
     long P = msgs / K + (msgs % K != 0);
-    int npieces = r.nx + r.nc;
     cur_t *cur = s->cur;
-    double *avail = s->avail, *last = s->last;
+    double *box = s->box, *last = s->last;
     double makespan = s->makespan;
     for (; s->q < until; s->q++) {
         long q = s->q;
         /* What each step does this period: its batch's size (0: none) and
-         * where the batch sits in the rings.  The pieces' outputs for the
-         * batches written this period start as "not produced" (-1). */
+         * where the batch sits in the inboxes. */
         for (int f = 0; f < r.nflat; f++) {
             const rstep_t *rs = &r.steps[f];
             long b = q - rs->lag;
             cur[f].n = b >= 0 && b < P ? batch_size(sc, rs->tree, b, msgs) : 0;
             cur[f].batch = b;
         }
-        for (int i = 0; i < npieces; i++) {
-            int f = piece_flat(&r, i);
-            if (cur[f].n > 0)
-                avail[ring_at(r.ring[i], cur[f].batch)] = -1;
-        }
         for (int i = 0; i < r.nx; i++) {
             const rtransfer_t *x = &r.x[i];
             const cur_t *cs = &cur[x->flat];
+            if (cs->n <= 0)
+                continue;
+            double ready = take(&r, box, i, cs->batch);
             double amount = earlier(x->to, (double)cs->n) - x->from;
             if (amount <= 0)
                 continue;
-            double ready = 0;
-            for (int d = x->in.first; d < x->in.first + x->in.n; d++) {
-                if (r.dfrom[d] >= (double)cs->n)
-                    continue; /* positions the batch does not have */
-                double a = avail[ring_at(r.dring[d], cs->batch)];
-                if (a < 0)
-                    goto not_produced;
-                ready = later(ready, a);
-            }
             double *send_free = &s->free_at[3 * x->from_node];
             double *recv_free = &s->free_at[3 * x->to_node + 1];
             double start = later(ready, later(*send_free, *recv_free));
             double end = start + amount * x->c;
             double arrival = end + x->latency;
             *send_free = *recv_free = x->hold ? arrival : end;
-            avail[ring_at(r.ring[i], cs->batch)] = arrival;
+            deliver(&r, box, i, cs->batch, arrival);
             makespan = later(makespan, arrival);
             if (last)
                 last[i] = later(last[i], arrival);
@@ -281,26 +315,19 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
         for (int i = 0; i < r.nc; i++) {
             const rcompute_t *c = &r.cp[i];
             const cur_t *cs = &cur[c->flat];
+            if (cs->n <= 0)
+                continue;
+            double ready = take(&r, box, r.nx + i, cs->batch);
             long n = cs->n - c->offset;
             if (n <= 0)
                 continue;
             if (n > c->count)
                 n = c->count;
-            double ready = 0;
-            for (int k = 0; k < 2; k++)
-                for (int d = c->in[k].first; d < c->in[k].first + c->in[k].n; d++) {
-                    if (r.dfrom[d] >= (double)cs->n)
-                        continue;
-                    double a = avail[ring_at(r.dring[d], cs->batch)];
-                    if (a < 0)
-                        goto not_produced;
-                    ready = later(ready, a);
-                }
             double *cpu_free = &s->free_at[3 * c->node + 2];
             double start = later(*cpu_free, ready);
             double end = start + (double)n * c->w;
             *cpu_free = end;
-            avail[ring_at(r.ring[r.nx + i], cs->batch)] = end;
+            deliver(&r, box, r.nx + i, cs->batch, end);
             makespan = later(makespan, end);
             if (last)
                 last[r.nx + i] = later(last[r.nx + i], end);
@@ -312,14 +339,6 @@ static steady_err_t run_periods(const replay_t *rp, run_t *s, long msgs, long un
             obs->progress(obs->ctx, "replay, period", (double)(q + 1), (double)(P + sc->max_lag));
     }
     s->makespan = makespan;
-    return STEADY_OK;
-not_produced:
-    /* the lags were checked; what is left is a piece that comes before a
-     * piece of the same period whose messages it uses */
-    return steady_error_set(err, STEADY_EINVAL,
-                            "replay: a transfer or task uses messages that its period delivers "
-                            "later (a send with its producer's lag must come in a later slot; "
-                            "the compute list must follow each tree's steps)");
 }
 
 /* The replay of `msgs` messages of the prepared r (replay_open); res
@@ -335,15 +354,13 @@ static steady_err_t replay_run(const replay_t *r, long msgs, const steady_replay
     run_t s;
     if (!run_init(&s, r, last))
         return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
-    steady_err_t rc = run_periods(r, &s, msgs, P + L, obs, err);
-    if (!rc) {
-        res->ops = msgs;
-        res->makespan = s.makespan;
-        res->transfers = s.ntransfers;
-        res->tasks = s.ntasks;
-    }
+    run_periods(r, &s, msgs, P + L, obs);
+    res->ops = msgs;
+    res->makespan = s.makespan;
+    res->transfers = s.ntransfers;
+    res->tasks = s.ntasks;
     run_free(&s);
-    return rc;
+    return STEADY_OK;
 }
 
 /* replay_run of a schedule not prepared yet. */
@@ -432,9 +449,12 @@ static steady_err_t settle(const replay_t *r, long msgs, long P, long most, long
 {
     size_t n = (size_t)r->nx + (size_t)r->nc;
     long K = r->sc->ops_per_period, L = r->sc->max_lag;
-    double *t = malloc((3 * n + 1) * sizeof *t), *done = calloc(n + 1, sizeof *done);
+    double *t = malloc((3 * n + 1) * sizeof *t), *done = calloc(2 * n + 1, sizeof *done);
+    /* each piece's latest completion: its batch of the period just run
+     * (a piece's events end later period after period) */
+    double *latest = done + n;
     run_t s;
-    bool ok = t && done && run_init(&s, r, NULL);
+    bool ok = t && done && run_init(&s, r, latest);
     steady_err_t rc =
         ok ? STEADY_OK : steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
     *periodic = false;
@@ -442,13 +462,11 @@ static steady_err_t settle(const replay_t *r, long msgs, long P, long most, long
     /* t: this period's completions, then the two periods before */
     double *now = t, *before = t + n, *older = t + 2 * n;
     long q = 0, agreed = 0;
-    for (; ok && !rc && q + 2 < P && q < most && agreed < streak; q++) {
-        if ((rc = run_periods(r, &s, msgs, q + 1, NULL, err)) || q < L)
+    for (; ok && q + 2 < P && q < most && agreed < streak; q++) {
+        run_periods(r, &s, msgs, q + 1, NULL);
+        if (q < L)
             continue;
-        for (size_t i = 0; i < n; i++) {
-            long lag = r->steps[piece_flat(r, (int)i)].lag;
-            now[i] = s.avail[ring_at(r->ring[i], q - lag)];
-        }
+        memcpy(now, latest, n * sizeof *now);
         bool same = q >= L + 2;
         for (size_t i = 0; i < n && same; i++)
             same = fabs((now[i] - before[i]) - (before[i] - older[i])) <= 1e-9 * now[i];
@@ -458,14 +476,14 @@ static steady_err_t settle(const replay_t *r, long msgs, long P, long most, long
         before = now;
         now = x;
     }
-    if (ok && !rc && q >= L + 2) {
+    if (ok && q >= L + 2) {
         /* before: period q - 1's completions, older: q - 2's */
         long rest = P - (q + 1);
         s.last = done;
-        rc = run_periods(r, &s, msgs - rest * K, q + 1 + L, NULL, err);
-        for (size_t i = 0; i < n && !rc; i++)
+        run_periods(r, &s, msgs - rest * K, q + 1 + L, NULL);
+        for (size_t i = 0; i < n; i++)
             *makespan = later(*makespan, done[i] + (double)rest * (before[i] - older[i]));
-        *periodic = !rc && agreed >= streak;
+        *periodic = agreed >= streak;
     }
     if (ok)
         run_free(&s);

@@ -30,11 +30,12 @@ typedef struct {
     int first, n;
 } rdeps_t;
 
-/* Where a piece's availabilities are (replay_t.ring). */
+/* A piece's inbox (replay_t.inbox): a place per batch in flight, batch b
+ * at off + (b & mask). */
 typedef struct {
     size_t off;
     long mask;
-} rring_t;
+} rbox_t;
 
 /* A transfer of the period, with what the loop needs at hand. */
 typedef struct {
@@ -81,16 +82,17 @@ typedef struct {
     int nuse;
     int *use_res;
     double *use_time;
-    /* the program-order engine's rings (replay.c): piece i's availability
-     * for batch b is at ring[i].off + (b & ring[i].mask), kept as long as
-     * its consumers with the largest lag need it; dring[d] is dep[d]'s,
-     * at hand for the loop */
-    size_t nring;
-    rring_t *ring, *dring;
+    /* the program-order engine's inboxes (replay.c): when piece i's input
+     * for batch b is ready, the latest delivery of its producers, is in
+     * inbox[i] until i reads it; producer z delivers to the inboxes
+     * out[ofirst[z] .. ofirst[z + 1]) */
+    size_t nbox;
+    rbox_t *inbox, *out;
+    int *ofirst;
 } replay_t;
 
-/* Where batch b of a piece sits in the rings (replay_t.ring). */
-static inline size_t ring_at(rring_t g, long b)
+/* Where batch b's place of an inbox is (replay_t.inbox, out). */
+static inline size_t box_at(rbox_t g, long b)
 {
     return g.off + (size_t)(b & g.mask);
 }

@@ -27,8 +27,9 @@ void replay_free(replay_t *r)
     free(r->dfrom);
     free(r->use_res);
     free(r->use_time);
-    free(r->ring);
-    free(r->dring);
+    free(r->inbox);
+    free(r->out);
+    free(r->ofirst);
 }
 
 /* The node where a step's output lives: the receiver of a send, the

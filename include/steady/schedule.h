@@ -177,6 +177,10 @@ typedef struct {
     /* the schedule's cost model, which the replays that choose the period
      * and the segments follow (default: STEADY_COST_RENDEZVOUS) */
     steady_cost_model_t cost_model;
+    /* threads that build and replay the period's candidates side by side
+     * (0: one per online processor); the schedule is the same whatever
+     * the count */
+    int threads;
     /* if set, called with the stage ("trees", "whole counts, K",
      * "period candidates, built and replayed") and how far it is
      * (steady/progress.h) */

@@ -226,6 +226,28 @@ head -c 2000 "$good" >"$tmp/truncated.sched"
 "$steady" replay --ops 0 "$good" $ex/two-cluster-grid.plat >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--ops 0 accepted"
 
+# the candidates are built and replayed in threads (--threads, default one
+# per processor): the same schedule and summary whatever their number,
+# including more threads than candidates
+"$steady" gen --kind random --nodes 30 --seed 2 >"$tmp/r30.plat"
+for job in "broadcast $ex/tiers.plat" "gossip $ex/tiers.plat" "reduce $ex/two-cluster-grid.plat" \
+           "scatter $tmp/r30.plat" "broadcast $tmp/r30.plat"; do
+    set -- $job
+    for t in 1 2 7; do
+        "$steady" plan --op $1 --threads $t --quiet -o "$tmp/t$t.sched" "$2" >"$tmp/t$t.out" 2>&1 ||
+            fail "plan --op $1 --threads $t $2: $(head -1 "$tmp/t$t.out")"
+    done
+    for t in 2 7; do
+        cmp -s "$tmp/t1.sched" "$tmp/t$t.sched" && cmp -s "$tmp/t1.out" "$tmp/t$t.out" ||
+            fail "plan --op $1 $2: --threads $t differs from --threads 1"
+    done
+done
+for bad in 0 -1 1025 two 2x; do
+    "$steady" plan --op scatter --threads "$bad" $ex/tiers.plat >/dev/null 2>"$tmp/err"
+    [ $? -eq 2 ] && grep -q -- "--threads takes an integer from 1 to 1024 ($bad)" "$tmp/err" ||
+        fail "--threads $bad: $(cat "$tmp/err")"
+done
+
 if [ "$failures" -eq 0 ]; then
     echo "PASS plan"
 else
