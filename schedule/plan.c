@@ -291,12 +291,24 @@ typedef struct {
     built_t b;
 } pool_t;
 
-/* Builds and replays period candidate c (see job_t). */
+/* Whether period candidates a and b run the same operations of every
+ * tree in the same period (the two ways of filling a period can agree). */
+static bool same_candidate(const candidates_t *c, int ntrees, int a, int b)
+{
+    return c->ops[a] == c->ops[b] && mpq_equal(c->period[a], c->period[b]) &&
+           memcmp(c->weight[a], c->weight[b], (size_t)ntrees * sizeof *c->weight[a]) == 0;
+}
+
+/* Builds and replays period candidate c (see job_t); nothing when an
+ * earlier candidate is the same. */
 static steady_err_t period_job(const pool_t *pl, int c, job_t *j, steady_error_t *err)
 {
     const steady_platform_t *p = steady_solution_platform(pl->s);
     steady_err_t rc = STEADY_OK;
     double keep_msgs = -1;
+    for (int e = 0; e < c; e++)
+        if (same_candidate(pl->cands, pl->tr->ntrees, e, c))
+            return STEADY_OK;
     for (int rule = STEADY_MATCHING_KEEP; rule <= STEADY_MATCHING_FRESH && !rc; rule++) {
         steady_schedule_t *x = schedule_new();
         rc = x ? fill_header(x, pl->s, pl->opts, err) : oom(err);

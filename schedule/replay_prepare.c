@@ -302,6 +302,35 @@ static int cmp_piece_key(const void *a, const void *b)
     return qcmp_d(*x->q, x->from, *y->q, y->from);
 }
 
+/* Sorts the n keys by step, then by position (cmp_piece_key): by step
+ * with a counting sort, which keeps each step's keys in their order, and
+ * then only the steps out of order by position (a planned schedule's
+ * slots hand each step's positions out in order: none).  first (nflat + 2,
+ * zeroed) gets where each step's keys start (first[f] .. first[f + 1]);
+ * false when memory runs out. */
+static bool sort_piece_keys(piece_key_t *key, int n, int nflat, int *first)
+{
+    piece_key_t *by = malloc(((size_t)n + 1) * sizeof *by);
+    if (!by)
+        return false;
+    for (int i = 0; i < n; i++)
+        first[key[i].flat + 2]++;
+    for (int f = 0; f < nflat; f++)
+        first[f + 2] += first[f + 1];
+    for (int i = 0; i < n; i++)
+        by[first[key[i].flat + 1]++] = key[i];
+    memcpy(key, by, (size_t)n * sizeof *key);
+    free(by);
+    for (int f = 0; f < nflat; f++)
+        for (int a = first[f] + 1; a < first[f + 1]; a++)
+            if (cmp_piece_key(&key[a - 1], &key[a]) > 0) {
+                qsort(key + first[f], (size_t)(first[f + 1] - first[f]), sizeof *key,
+                      cmp_piece_key);
+                break;
+            }
+    return true;
+}
+
 /* The first send step whose transfers do not tile its positions [0,
  * weight) exactly (as `steady check` requires); -1: none, -2: out of
  * memory.  Sorting and comparing, where summing the rationals costs a gcd
@@ -311,15 +340,17 @@ static int untiled_step(const replay_t *r)
     const steady_schedule_t *sc = r->sc;
     piece_key_t *v = malloc(((size_t)r->nx + 1) * sizeof *v);
     bool *sent = calloc((size_t)r->nflat + 1, sizeof *sent);
+    int *start = calloc((size_t)r->nflat + 2, sizeof *start);
     int bad = -1;
-    if (!v || !sent) {
+    for (int i = 0; v && i < r->nx; i++)
+        v[i] = (piece_key_t){r->x[i].flat, i, r->x[i].from, (const mpq_t *)&transfer(r, i)->from};
+    if (!v || !sent || !start || !sort_piece_keys(v, r->nx, r->nflat, start)) {
         free(v);
         free(sent);
+        free(start);
         return -2;
     }
-    for (int i = 0; i < r->nx; i++)
-        v[i] = (piece_key_t){r->x[i].flat, i, r->x[i].from, (const mpq_t *)&transfer(r, i)->from};
-    qsort(v, (size_t)r->nx, sizeof *v, cmp_piece_key);
+    free(start);
     for (int i = 0; i < r->nx && bad < 0; i++) {
         int f = v[i].flat;
         bool first = i == 0 || v[i - 1].flat != f, last = i == r->nx - 1 || v[i + 1].flat != f;
@@ -518,12 +549,9 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
     }
     /* the pieces of each step, by position: they tile it (prepare_steps) */
     for (int i = 0; i < np; i++)
-        first[piece_flat(r, i) + 1]++;
-    for (int f = 0; f < r->nflat; f++)
-        first[f + 1] += first[f];
-    for (int i = 0; i < np; i++)
         key[i] = (piece_key_t){piece_flat(r, i), i, dpos[i][0], from[i]};
-    qsort(key, (size_t)np, sizeof *key, cmp_piece_key);
+    if (!sort_piece_keys(key, np, r->nflat, first))
+        rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
     for (int i = 0; i < np && !rc; i++) {
         int f = piece_flat(r, i);
         const rstep_t *rs = &r->steps[f];
