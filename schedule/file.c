@@ -128,8 +128,9 @@ static bool write_slots(FILE *out, const steady_schedule_t *sc)
     bool ok = fputc('[', out) != EOF;
     for (int k = 0; k < sc->nslots && ok; k++) {
         const steady_sched_slot_t *sl = &sc->slots[k];
-        ok = gmp_fprintf(out, "%s\n  {\n   \"start\": \"%Qd\",\n   \"duration\": \"%Qd\",\n"
-                              "   \"transfers\": %s",
+        ok = gmp_fprintf(out,
+                         "%s\n  {\n   \"start\": \"%Qd\",\n   \"duration\": \"%Qd\",\n"
+                         "   \"transfers\": %s",
                          k ? "," : "", sl->start, sl->duration, sl->ntransfers ? "[" : "[]") >= 0;
         for (int x = 0; x < sl->ntransfers && ok; x++) {
             const steady_sched_transfer_t *t = &sl->transfers[x];
