@@ -271,6 +271,7 @@ steady_err_t lp_solve_aggregate(steady_solution_t *s, const steady_solve_options
     if ((rc = lp_run(&m, opts, watch, &run, values, err)))
         goto done;
     s->stats.solve_s = run.simplex_s;
+    s->stats.simplex = run.simplex;
     s->stats.exact_s = run.exact_s;
     s->exact = run.exact;
     s->note = run.note;

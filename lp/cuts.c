@@ -560,6 +560,8 @@ steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *o
         basis_rows = m.nrows;
         basis_cols = m.ncols;
         s->stats.solve_s += run.simplex_s;
+        if (run.simplex == STEADY_SIMPLEX_CLP) /* in any round */
+            s->stats.simplex = STEADY_SIMPLEX_CLP;
         s->stats.exact_s += run.exact_s;
         s->stats.rounds = round;
         int added = 0;

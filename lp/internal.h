@@ -263,6 +263,7 @@ typedef struct {
     bool exact;
     const char *note;
     double simplex_s, exact_s;
+    steady_simplex_t simplex; /* the floating-point simplex that ran */
 } lp_run_t;
 
 steady_err_t lp_run(const lp_model_t *m, const steady_solve_options_t *opts, lp_watch_t *watch,

@@ -86,7 +86,8 @@ steady_err_t lp_run(const lp_model_t *m, const steady_solve_options_t *opts, lp_
     struct exact_ctx ctx = {.value = values, .why = &why, .watch = watch};
     bool accepted = false;
     double t0 = lp_now();
-    if (use_clp(m, opts)) {
+    run->simplex = use_clp(m, opts) ? STEADY_SIMPLEX_CLP : STEADY_SIMPLEX_GLPK;
+    if (run->simplex == STEADY_SIMPLEX_CLP) {
         if ((rc = lp_clp_solve(m, watch, run->start, row_stat, col_stat, x, err)))
             goto done;
         if (run->want_exact) {
