@@ -11,9 +11,14 @@
 #               default configuration
 #   mpi:best    the best of the SMPI algorithms compare measures, default
 #   2tree:best  the better of TwoTreeC and TwoTreeS, default configuration
+#   cal:opt     the optimum of the calibration (what the default
+#               configuration makes of the file's), and lp:def/cal the
+#               lp:default run against it: the share of what that network
+#               allows which the schedule reaches
 # and the messages per operation of the LP schedule (MPI messages the
-# executor sends, steady_schedule_message_ids).  Every ratio is to the
-# optimum of the platform file.  Measured (quick, 50 operations):
+# executor sends, steady_schedule_message_ids).  Every other ratio is to the
+# optimum of the platform file.  Measured (quick, 50 operations, before
+# the cal:opt columns):
 #   platform      op          size  replay  lp:tuned lp:default mpi:default  mpi:best 2tree:best   msgs
 #   sg-backbone   broadcast  64KiB   0.803     0.798      0.399       0.105     0.675      0.322  3.833
 #   sg-backbone   broadcast   1MiB   0.935     0.935      0.751       0.429     0.971      0.330      7
@@ -42,8 +47,8 @@ else
     plats=$(ls examples/platforms/sg-*.xml)
 fi
 
-printf '%-13s %-9s %6s %7s %9s %10s %11s %9s %10s %6s\n' platform op size replay lp:tuned \
-    lp:default mpi:default mpi:best 2tree:best msgs
+printf '%-13s %-9s %6s %7s %9s %10s %11s %9s %10s %8s %11s %6s\n' platform op size replay \
+    lp:tuned lp:default mpi:default mpi:best 2tree:best cal:opt lp:def/cal msgs
 for plat in $plats; do
     name=$(basename "$plat" .xml)
     for op in broadcast reduce; do
@@ -58,6 +63,8 @@ for plat in $plats; do
             smpirun -no-privatize --log=root.thres:warning -platform "$plat" -hostfile "$tmp/p.hosts" \
                 -np "$(wc -l <"$tmp/p.hosts")" "$run_smpi" --calibrate --quiet --reps 2 \
                 --sizes $((bytes / 4)),$bytes,$((bytes * 4)) -o "$tmp/cal.plat" "$plat" >/dev/null 2>&1
+            "$steady" solve --op $op --msg-size $size --json "$plat" >"$tmp/file.json"
+            "$steady" solve --op $op --msg-size $size --json "$tmp/cal.plat" >"$tmp/cal.json"
             "$steady" compare --op $op --msg-size $size --measure smpi --ops $ops \
                 --smpi-cfg tuned --quiet --json "$plat" >"$tmp/tuned.json"
             "$steady" compare --op $op --msg-size $size --measure smpi --ops $ops \
@@ -68,11 +75,15 @@ tmp, name, op, size, replay, msgs = sys.argv[1:]
 def rows(cfg):
     d = json.load(open(f"{tmp}/{cfg}.json"))
     return {a["name"]: a.get("measured_ratio") or 0 for a in d["algorithms"]}
+def tp(f):
+    return json.load(open(f"{tmp}/{f}.json"))["throughput"]["value"]
 t, d = rows("tuned"), rows("default")
 mpi = max(v for n, v in d.items() if n.startswith("mpi:") and n != "mpi:default")
 two = max(d.get("twotreec", 0), d.get("twotrees", 0))
+cal = tp("cal") / tp("file")
 print(f'{name:<13} {op:<9} {size:>6} {replay:>7} {t["lp-schedule"]:>9.3f} '
-      f'{d["lp-schedule"]:>10.3f} {d["mpi:default"]:>11.3f} {mpi:>9.3f} {two:>10.3f} {msgs:>6}')
+      f'{d["lp-schedule"]:>10.3f} {d["mpi:default"]:>11.3f} {mpi:>9.3f} {two:>10.3f} '
+      f'{cal:>8.3f} {d["lp-schedule"] / cal:>11.3f} {msgs:>6}')
 PY
         done
     done
