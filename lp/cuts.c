@@ -30,10 +30,11 @@
  * does not reach through hops with n > 0 gets the cut of the nodes that
  * reach it there (its n is 0).  For the others, most need no flow: a node
  * whose in-hops from nodes already known to get TP (the set C, grown from
- * {e}) carry TP together gets TP too (lp_flow_certify: a cut X containing
+ * {e}) carry TP together gets TP too (lp_certify_*: a cut X containing
  * it either contains a node of C, whose flow bounds it, or takes in every
- * one of those hops).  The rest get a maximum flow from e, and when it
- * stays below TP the sink side of its minimum cut is added.
+ * one of those hops).  The rest get a maximum flow from e, nearest e
+ * first: when it reaches TP the exit joins C (and may bring others in),
+ * when it stays below, the sink side of its minimum cut is added.
  *
  * Exactness.  When no cut is violated in floating point, the restricted
  * LP's basis is recovered exactly and verified optimal for the restricted
@@ -66,7 +67,7 @@ typedef struct {
     int *in_start, *in_arc;   /* arcs (from 0, within the block) entering each node */
     int *out_start, *out_arc; /* and leaving it */
     bool *exit;
-    bool *flowed; /* exits given a flow of their own */
+    int cuts_before, cuts_last; /* found in the rounds before (-1: none yet) */
     lp_flow_t *flow;
 } block_t;
 
@@ -81,22 +82,24 @@ typedef struct {
     int *xcol; /* scratch: an exit's flow column per hop */
     /* scratch for the separation, as large as the largest block */
     bool *in_c, *covered, *sink, *unreached;
-    int *queue;
+    int *queue, *order;
     int tp;
     int ncuts, nflows;
 } cuts_t;
 
-/* Each round gives the first violated exit of each block a flow of its own
- * (the others get their minimum cuts): measured on random and tiers
- * platforms of 200 nodes (docs/performance.md), cuts alone take ~100
- * rounds on the large optimal face of a broadcast (TP is right from the
- * first round, n wanders from one optimal vertex to the next), one flow
- * per round ends them in a few; doubling the flows each round made
- * tiers-200 25x slower, and 4 per round made random-1000 and random-2000
- * 4x slower (0.5 -> 2.1 s, 2.7 -> 10.5 s).  An exit that n does not reach
- * at all is the first to get one: its cut (every node reaching it) is
- * dense. */
-#define FLOWS_PER_ROUND 1
+/* Flows.  A round gives the first violated exit of a block a flow of its
+ * own (the others get their minimum cuts) in the first round, and later
+ * when the block's cuts stop shrinking (a round finds as many as the one
+ * before it, or more).  Cuts alone take ~100 rounds on random-200: TP is
+ * right from the first round and n wanders from one vertex of the large
+ * optimal face to the next, nodes feeding each other away from the
+ * source.  A flow ends that for its exit for good, but adds the block's
+ * arcs as columns: a flow in every round, as before, made random-3000 take
+ * 14 rounds and more than 300 s, the first round's flow alone 10 rounds and
+ * 3.8 s, but left tiers-10000's blocks wandering (more than 140 rounds,
+ * 400 s) where the stagnation's flows end them in 16 rounds, 12 s
+ * (docs/performance.md).  An exit that n does not reach at all is the
+ * first to get one: its cut (every node reaching it) is dense. */
 
 static void cuts_free(cuts_t *c)
 {
@@ -109,7 +112,6 @@ static void cuts_free(cuts_t *c)
         free(b->out_start);
         free(b->out_arc);
         free(b->exit);
-        free(b->flowed);
     }
     free(c->blocks);
     free(c->hop);
@@ -122,6 +124,7 @@ static void cuts_free(cuts_t *c)
     free(c->sink);
     free(c->unreached);
     free(c->queue);
+    free(c->order);
 }
 
 /* The row TP - n(δin X) <= 0 of the cut X (sink[v], local to block b). */
@@ -169,7 +172,6 @@ static void add_exit_flow(cuts_t *c, block_t *b, int t)
             lp_flow_row(s, m, b->node[v], c->xcol, 1, 0, v == t ? c->tp : -1, -1, label);
     for (int a = 0; a < b->narcs; a++)
         c->xcol[c->hop[b->first + a]] = -1;
-    b->flowed[t] = true;
     c->nflows++;
 }
 
@@ -202,15 +204,15 @@ static bool block_init(cuts_t *c, block_t *b, const blocks_t *bl, int blk, const
         c->head[b->first + a] = loc[ghead[b->first + a]];
     }
     b->entry = loc[bl->entry[blk]];
+    b->cuts_before = b->cuts_last = -1;
     b->in_start = calloc((size_t)n + 1, sizeof *b->in_start);
     b->out_start = calloc((size_t)n + 1, sizeof *b->out_start);
     b->in_arc = malloc((size_t)na * sizeof *b->in_arc);
     b->out_arc = malloc((size_t)na * sizeof *b->out_arc);
     b->exit = calloc((size_t)n, sizeof *b->exit);
-    b->flowed = calloc((size_t)n, sizeof *b->flowed);
     int *fill = malloc((size_t)(2 * n) * sizeof *fill);
     bool ok =
-        b->in_start && b->out_start && b->in_arc && b->out_arc && b->exit && b->flowed && fill;
+        b->in_start && b->out_start && b->in_arc && b->out_arc && b->exit && fill;
     if (ok) {
         const int *tail = c->tail + b->first, *head = c->head + b->first;
         for (int a = 0; a < na; a++) {
@@ -340,7 +342,8 @@ static steady_err_t build(cuts_t *c)
     c->sink = malloc((size_t)maxn * sizeof *c->sink);
     c->unreached = malloc((size_t)maxn * sizeof *c->unreached);
     c->queue = malloc((size_t)maxn * sizeof *c->queue);
-    if (!c->in_c || !c->covered || !c->sink || !c->unreached || !c->queue)
+    c->order = malloc((size_t)maxn * sizeof *c->order);
+    if (!c->in_c || !c->covered || !c->sink || !c->unreached || !c->queue || !c->order)
         goto done;
     /* the cut {t} of each exit t */
     for (int i = 0; i < c->nblocks; i++) {
@@ -399,9 +402,11 @@ static void cover(const block_t *b, bool *covered, const bool *sink)
 
 /* Adds the cuts of block b that its capacities cap (capd in doubles, or
  * capq exact: one is NULL; indexed by the block's arcs) violate for
- * throughput tp; *added counts them. */
+ * throughput tp, or a flow for the first violated exit (see Flows above:
+ * in the first round, or when stuck); *added counts them. */
 static steady_err_t separate_block(cuts_t *c, block_t *b, const double *capd, const mpq_t *capq,
-                                   double tpd, const mpq_t tpq, mpq_t value, int *added)
+                                   double tpd, const mpq_t tpq, bool first, mpq_t value,
+                                   int *added)
 {
     int n = b->n, src = b->entry;
     const int *head = c->head + b->first;
@@ -426,11 +431,15 @@ static steady_err_t separate_block(cuts_t *c, block_t *b, const double *capd, co
     }
     for (int v = 0; v < n; v++)
         unreached[v] = !in_c[v];
-    int flows_left = FLOWS_PER_ROUND;
+    int nreached = qt, *order = c->order;
+    memcpy(order, queue, (size_t)qt * sizeof *order);
+    bool stuck = b->cuts_before >= 0 && b->cuts_last >= b->cuts_before;
+    int flows_left = first || stuck ? 1 : 0;
+    int before = *added;
     for (int k = 0; k < n; k++) {
         if (!b->exit[k] || !unreached[k] || covered[k])
             continue;
-        if (!b->flowed[k] && flows_left > 0) {
+        if (flows_left > 0) {
             flows_left--;
             add_exit_flow(c, b, k);
             (*added)++;
@@ -442,23 +451,33 @@ static steady_err_t separate_block(cuts_t *c, block_t *b, const double *capd, co
         (*added)++;
         cover(b, covered, sink);
     }
-    /* the others: propagation, then flows */
-    lp_flow_certify(b->flow, capd, capq, src, tpd, tpq, in_c);
+    /* the others, nearest the entry first: propagation from the entry,
+     * then a flow for each exit it leaves out; an exit whose flow reaches
+     * TP propagates in turn */
+    lp_certify_t *cert = lp_certify_new(b->flow, capd, capq, tpd, tpq, in_c);
+    if (!cert)
+        return STEADY_ENOMEM;
+    lp_certify_add(cert, src);
     double limit = tpd * (1 - 1e-9);
-    for (int k = 0; k < n; k++) {
-        if (!b->exit[k] || in_c[k] || covered[k] || unreached[k])
+    for (int i = 0; i < nreached; i++) {
+        int k = order[i];
+        if (!b->exit[k] || in_c[k] || covered[k])
             continue;
         bool below;
         if (capq) {
-            if (!lp_flow_max_q(b->flow, capq, src, k, tpq, value, sink))
+            if (!lp_flow_max_q(b->flow, capq, src, k, tpq, value, sink)) {
+                lp_certify_free(cert);
                 return STEADY_ENOMEM;
+            }
             below = mpq_cmp(value, tpq) < 0;
         } else {
             below = lp_flow_max_d(b->flow, capd, src, k, tpd, sink) < limit;
         }
-        if (!below)
+        if (!below) {
+            lp_certify_add(cert, k);
             continue;
-        if (!b->flowed[k] && flows_left > 0) {
+        }
+        if (flows_left > 0) {
             flows_left--;
             add_exit_flow(c, b, k);
             (*added)++;
@@ -468,13 +487,16 @@ static steady_err_t separate_block(cuts_t *c, block_t *b, const double *capd, co
         (*added)++;
         cover(b, covered, sink);
     }
+    lp_certify_free(cert);
+    b->cuts_before = b->cuts_last;
+    b->cuts_last = *added - before;
     return STEADY_OK;
 }
 
 /* The cuts that the capacities of the arcs cap violate, in every block;
  * *added gets their number. */
 static steady_err_t separate(cuts_t *c, const double *capd, const mpq_t *capq, double tpd,
-                             const mpq_t tpq, int *added)
+                             const mpq_t tpq, bool first, int *added)
 {
     mpq_t value;
     mpq_init(value);
@@ -483,7 +505,7 @@ static steady_err_t separate(cuts_t *c, const double *capd, const mpq_t *capq, d
     for (int i = 0; i < c->nblocks && !rc; i++) {
         block_t *b = &c->blocks[i];
         rc = separate_block(c, b, capd ? capd + b->first : NULL, capq ? capq + b->first : NULL, tpd,
-                            tpq, value, added);
+                            tpq, first, value, added);
     }
     mpq_clear(value);
     return rc;
@@ -568,7 +590,7 @@ steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *o
         if (!exact_round) {
             for (int a = 0; a < c.narcs; a++)
                 capd[a] = x[c.col[a]];
-            if ((rc = separate(&c, capd, NULL, x[c.tp], NULL, &added)))
+            if ((rc = separate(&c, capd, NULL, x[c.tp], NULL, round == 1, &added)))
                 goto nomem;
             if (added == 0 && want_exact)
                 exact_round = true; /* solve again (no pivot) and recover exactly */
@@ -587,7 +609,7 @@ steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *o
         double t0 = lp_now();
         for (int a = 0; a < c.narcs; a++)
             mpq_set(capq[a], values[c.col[a]]);
-        rc = separate(&c, NULL, capq, 0, values[c.tp], &added);
+        rc = separate(&c, NULL, capq, 0, values[c.tp], false, &added);
         s->stats.exact_s += lp_now() - t0;
         if (rc)
             goto nomem;

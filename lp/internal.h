@@ -334,13 +334,19 @@ double lp_flow_max_d(lp_flow_t *f, const double *cap, int s, int t, double limit
 bool lp_flow_max_q(lp_flow_t *f, const mpq_t *cap, int s, int t, const mpq_t limit, mpq_t value,
                    bool *sink_side);
 
-/* The ranks that every s-t cut of capacity < need lets through: grows the
- * set C from {s} with every node whose arcs from C carry at least need
- * (then every cut separating s from it has capacity >= need: a cut that
- * leaves out a node of C is one of that node's cuts, one that takes in no
- * node of C is crossed by all those arcs).  in_c (n entries) gets C.
- * Floating point (capd) or exact (capq: one of them NULL). */
-void lp_flow_certify(const lp_flow_t *f, const double *capd, const mpq_t *capq, int s,
-                     double need_d, const mpq_t need_q, bool *in_c);
+/* The nodes that every cut of capacity < need lets through, grown as a set
+ * C: a node joins C when added (its flow from the source is known to reach
+ * need) or when its arcs from C carry need together (then every cut
+ * separating the source from it has capacity >= need: a cut that leaves
+ * out a node of C is one of that node's cuts, one that takes in no node of
+ * C is crossed by all those arcs).  in_c (f's n entries, cleared by
+ * lp_certify_new) holds C.  Floating point (capd) or exact (capq: one of
+ * them NULL; need_q and capq are borrowed).  NULL when memory runs out. */
+typedef struct lp_certify lp_certify_t;
+lp_certify_t *lp_certify_new(const lp_flow_t *f, const double *capd, const mpq_t *capq,
+                             double need_d, const mpq_t need_q, bool *in_c);
+/* Puts v in C and every node that then qualifies. */
+void lp_certify_add(lp_certify_t *c, int v);
+void lp_certify_free(lp_certify_t *c);
 
 #endif

@@ -2,7 +2,7 @@
  * maxflow.c — maximum flows for the broadcast's cuts (cuts.c): Dinic's
  * algorithm in doubles to find violated cuts quickly, the same in exact
  * rationals to prove that none is left, and the propagation that spares
- * most of those flows (lp_flow_certify).
+ * most of those flows (lp_certify_*).
  *
  * igraph's flows are doubles and the exact check needs rationals; both
  * versions share the residual network here: arc 2a is the graph's arc a,
@@ -272,26 +272,54 @@ bool lp_flow_max_q(lp_flow_t *f, const mpq_t *cap, int s, int t, const mpq_t lim
     return true;
 }
 
-void lp_flow_certify(const lp_flow_t *f, const double *capd, const mpq_t *capq, int s,
-                     double need_d, const mpq_t need_q, bool *in_c)
+struct lp_certify {
+    const lp_flow_t *f;
+    const double *capd;
+    const mpq_t *capq;
+    double need_d;
+    mpq_srcptr need_q;
+    bool *in_c;
+    double *accd; /* what the arcs from C bring each node so far */
+    mpq_t *accq;
+    int *queue;
+};
+
+lp_certify_t *lp_certify_new(const lp_flow_t *f, const double *capd, const mpq_t *capq,
+                             double need_d, const mpq_t need_q, bool *in_c)
 {
     int n = f->n;
-    double *accd = capd ? calloc((size_t)n, sizeof *accd) : NULL;
-    mpq_t *accq = capq ? malloc((size_t)n * sizeof *accq) : NULL;
-    int *queue = f->queue;
-    memset(in_c, 0, (size_t)n * sizeof *in_c);
-    if ((capd && !accd) || (capq && !accq)) {
-        free(accd);
-        free(accq);
-        in_c[s] = true;
-        return; /* out of memory: certify nothing, the flows will */
+    lp_certify_t *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    *c = (lp_certify_t){.f = f, .capd = capd, .capq = capq, .need_d = need_d, .in_c = in_c};
+    c->need_q = capq ? need_q : NULL;
+    c->queue = malloc((size_t)(n + 1) * sizeof *c->queue);
+    if (capq) {
+        c->accq = malloc((size_t)(n + 1) * sizeof *c->accq);
+        if (c->accq)
+            for (int v = 0; v < n; v++)
+                mpq_init(c->accq[v]);
+    } else {
+        c->accd = calloc((size_t)n + 1, sizeof *c->accd);
     }
-    if (accq)
-        for (int v = 0; v < n; v++)
-            mpq_init(accq[v]);
-    int qh = 0, qt = 0;
-    in_c[s] = true;
-    queue[qt++] = s;
+    if (!c->queue || (!c->accq && !c->accd)) {
+        free(c->queue);
+        free(c->accd);
+        free(c);
+        return NULL;
+    }
+    memset(in_c, 0, (size_t)n * sizeof *in_c);
+    return c;
+}
+
+void lp_certify_add(lp_certify_t *c, int v)
+{
+    const lp_flow_t *f = c->f;
+    if (c->in_c[v])
+        return;
+    int qh = 0, qt = 0, *queue = c->queue;
+    c->in_c[v] = true;
+    queue[qt++] = v;
     while (qh < qt) {
         int u = queue[qh++];
         for (int i = f->start[u]; i < f->start[u + 1]; i++) {
@@ -299,25 +327,33 @@ void lp_flow_certify(const lp_flow_t *f, const double *capd, const mpq_t *capq, 
             if (a & 1)
                 continue; /* a reverse arc */
             int w = f->head[a];
-            if (in_c[w])
+            if (c->in_c[w])
                 continue;
             bool enough;
-            if (accq) {
-                mpq_add(accq[w], accq[w], capq[a / 2]);
-                enough = mpq_cmp(accq[w], need_q) >= 0;
+            if (c->accq) {
+                mpq_add(c->accq[w], c->accq[w], c->capq[a / 2]);
+                enough = mpq_cmp(c->accq[w], c->need_q) >= 0;
             } else {
-                accd[w] += capd[a / 2];
-                enough = accd[w] >= need_d;
+                c->accd[w] += c->capd[a / 2];
+                enough = c->accd[w] >= c->need_d;
             }
             if (enough) {
-                in_c[w] = true;
+                c->in_c[w] = true;
                 queue[qt++] = w;
             }
         }
     }
-    if (accq)
-        for (int v = 0; v < n; v++)
-            mpq_clear(accq[v]);
-    free(accq);
-    free(accd);
+}
+
+void lp_certify_free(lp_certify_t *c)
+{
+    if (!c)
+        return;
+    if (c->accq)
+        for (int v = 0; v < c->f->n; v++)
+            mpq_clear(c->accq[v]);
+    free(c->accq);
+    free(c->accd);
+    free(c->queue);
+    free(c);
 }
