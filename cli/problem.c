@@ -42,7 +42,8 @@ const char *const problem_help =
     "                        (default): full up to 20000 hops x types, else compact\n"
     "  --simplex S           auto (default), glpk or clp: the floating-point simplex\n"
     "                        before the exact recovery (clp only in a build with\n"
-    "                        STEADY_CLP=1; auto takes it on large LPs)\n"
+    "                        STEADY_CLP=1; auto takes it on large LPs, but for\n"
+    "                        the broadcast's cut rounds)\n"
     "  --quiet               no progress line on standard error\n"
     "  --from FORMAT         platform format: auto (default), native, graphml or\n"
     "                        simgrid\n";

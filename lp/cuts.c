@@ -94,12 +94,13 @@ typedef struct {
  * right from the first round and n wanders from one vertex of the large
  * optimal face to the next, nodes feeding each other away from the
  * source.  A flow ends that for its exit for good, but adds the block's
- * arcs as columns: a flow in every round, as before, made random-3000 take
- * 14 rounds and more than 300 s, the first round's flow alone 10 rounds and
- * 3.8 s, but left tiers-10000's blocks wandering (more than 140 rounds,
- * 400 s) where the stagnation's flows end them in 16 rounds, 12 s
- * (docs/performance.md).  An exit that n does not reach at all is the
- * first to get one: its cut (every node reaching it) is dense. */
+ * arcs as columns: a flow in every round made random-3000 take 14 rounds
+ * and more than 300 s, the first round's flow alone 10 rounds and 5.7 s,
+ * but left tiers-10000's blocks wandering (more than 140 rounds, 400 s);
+ * with the flows of stuck blocks, random-3000 takes 11 rounds and 7 s,
+ * tiers-10000 16 rounds and 11 s (docs/performance.md).  An exit that n
+ * does not reach at all is the first to get one: its cut (every node
+ * reaching it) is dense. */
 
 static void cuts_free(cuts_t *c)
 {
@@ -526,6 +527,11 @@ steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *o
     s->formulation = STEADY_FORMULATION_CUTS;
     steady_solve_options_t o = opts ? *opts : (steady_solve_options_t){.exact = true};
     o.write_lp = NULL;
+    /* Clp only when asked for: its dual simplex from each round's basis was
+     * slower than GLPK's in every cut generation measured (random-2000: more
+     * than 200 s against 0.8 s; tiers-10000: 18.8 s against 11.2 s) */
+    if (o.simplex == STEADY_SIMPLEX_AUTO)
+        o.simplex = STEADY_SIMPLEX_GLPK;
     steady_err_t rc = build(&c);
     if (rc || m.oom) {
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory building the LP");

@@ -97,8 +97,9 @@ static bool positive(const lp_flow_t *f, const arith_t *ar, int a)
     return ar->exact ? mpq_sgn(f->resq[a]) > 0 : f->resd[a] > ar->tol;
 }
 
-/* Breadth-first levels from s along positive residual arcs; true when t
- * (t < 0: nothing) is reached. */
+/* Breadth-first levels from s along positive residual arcs, up to t's
+ * (the blocking flow only walks arcs to the next level, so nodes beyond
+ * it play no part); true when t is reached. */
 static bool levels(lp_flow_t *f, const arith_t *ar, int s, int t)
 {
     for (int v = 0; v < f->n; v++)
@@ -108,6 +109,8 @@ static bool levels(lp_flow_t *f, const arith_t *ar, int s, int t)
     f->queue[qt++] = s;
     while (qh < qt) {
         int u = f->queue[qh++];
+        if (f->level[t] >= 0 && f->level[u] >= f->level[t])
+            break;
         for (int i = f->start[u]; i < f->start[u + 1]; i++) {
             int a = f->adj[i], v = f->head[a];
             if (f->level[v] >= 0 || !positive(f, ar, a))
