@@ -71,6 +71,12 @@ for seed in 1 3; do
     same --op broadcast "$tmp/tiers60-$seed.plat"
     same --op broadcast --source P7 --targets P1,P20,P41 "$tmp/tiers60-$seed.plat"
 done
+# rings of 20 and 40 processors: blocks whose cuts stop shrinking get
+# target flows after the first round (lp/cuts.c, "Flows": 1, 3 and 8 of them)
+for rs in 20-1 20-5 40-2; do
+    "$steady" gen --kind ring --nodes "${rs%-*}" --seed "${rs#*-}" -o "$tmp/ring$rs.plat"
+    same --op broadcast "$tmp/ring$rs.plat"
+done
 # message size and switches: a SimGrid cluster in bytes
 same --op broadcast --msg-size 65536 examples/platforms/sg-two-sites.xml
 
