@@ -212,8 +212,7 @@ static bool block_init(cuts_t *c, block_t *b, const blocks_t *bl, int blk, const
     b->out_arc = malloc((size_t)na * sizeof *b->out_arc);
     b->exit = calloc((size_t)n, sizeof *b->exit);
     int *fill = malloc((size_t)(2 * n) * sizeof *fill);
-    bool ok =
-        b->in_start && b->out_start && b->in_arc && b->out_arc && b->exit && fill;
+    bool ok = b->in_start && b->out_start && b->in_arc && b->out_arc && b->exit && fill;
     if (ok) {
         const int *tail = c->tail + b->first, *head = c->head + b->first;
         for (int a = 0; a < na; a++) {
@@ -406,8 +405,7 @@ static void cover(const block_t *b, bool *covered, const bool *sink)
  * throughput tp, or a flow for the first violated exit (see Flows above:
  * in the first round, or when stuck); *added counts them. */
 static steady_err_t separate_block(cuts_t *c, block_t *b, const double *capd, const mpq_t *capq,
-                                   double tpd, const mpq_t tpq, bool first, mpq_t value,
-                                   int *added)
+                                   double tpd, const mpq_t tpq, bool first, mpq_t value, int *added)
 {
     int n = b->n, src = b->entry;
     const int *head = c->head + b->first;
