@@ -84,7 +84,7 @@ typedef struct {
     bool *in_c, *covered, *sink, *unreached;
     int *queue, *order;
     int tp;
-    int ncuts, nflows;
+    int ncuts;
 } cuts_t;
 
 /* Flows.  A round gives the first violated exit of a block a flow of its
@@ -173,7 +173,6 @@ static void add_exit_flow(cuts_t *c, block_t *b, int t)
             lp_flow_row(s, m, b->node[v], c->xcol, 1, 0, v == t ? c->tp : -1, -1, label);
     for (int a = 0; a < b->narcs; a++)
         c->xcol[c->hop[b->first + a]] = -1;
-    c->nflows++;
 }
 
 /* Block b's local nodes and arcs: the arcs [first, first + narcs) of the
@@ -433,13 +432,13 @@ static steady_err_t separate_block(cuts_t *c, block_t *b, const double *capd, co
     int nreached = qt, *order = c->order;
     memcpy(order, queue, (size_t)qt * sizeof *order);
     bool stuck = b->cuts_before >= 0 && b->cuts_last >= b->cuts_before;
-    int flows_left = first || stuck ? 1 : 0;
+    bool flow_left = first || stuck; /* one flow at most per round */
     int before = *added;
     for (int k = 0; k < n; k++) {
         if (!b->exit[k] || !unreached[k] || covered[k])
             continue;
-        if (flows_left > 0) {
-            flows_left--;
+        if (flow_left) {
+            flow_left = false;
             add_exit_flow(c, b, k);
             (*added)++;
             continue;
@@ -476,8 +475,8 @@ static steady_err_t separate_block(cuts_t *c, block_t *b, const double *capd, co
             lp_certify_add(cert, k);
             continue;
         }
-        if (flows_left > 0) {
-            flows_left--;
+        if (flow_left) {
+            flow_left = false;
             add_exit_flow(c, b, k);
             (*added)++;
             continue;
