@@ -2,8 +2,8 @@
 # Issue 17's scale targets (docs/performance.md): wall time and peak memory
 # (/usr/bin/time -v) of `steady solve` and `steady plan` with the default
 # formulation on 1,000-node tiers and random platforms (4 links per node),
-# 10,000-node solves, gossip on 100 processors, reduce with 32 participants
-# on 100 nodes; then, at 100 and 200 nodes, steady against glpsol (and Clp's
+# 10,000-node solves, gossip on 100 processors, reduce with 8 to 100
+# participants on 100 and 1,000 nodes (solve and plan); then, at 100 and 200 nodes, steady against glpsol (and Clp's
 # clp binary when installed) on the *full* per-type LP that
 # `--formulation full --write-lp` writes, side by side; then the growth of
 # the solve and plan times with the number of nodes, and their fitted
@@ -55,10 +55,15 @@ done
 "$steady" gen --kind random --nodes 100 --seed 1 -o "$tmp/r100.plat"
 read -r st sm < <(measure "$steady" solve --quiet --op gossip "$tmp/r100.plat")
 printf '%-8s %-10s %6s %10s %10s\n' random gossip 100 "$st" "$sm"
-for N in 8 16 32; do
-    list=$(seq -s, 0 $((N - 1)) | sed 's/[0-9]\+/P&/g')
-    read -r st sm < <(measure "$steady" solve --quiet --op reduce --participants "$list" "$tmp/r100.plat")
-    printf '%-8s %-10s %6s %10s %10s   (N=%d)\n' random reduce 100 "$st" "$sm" "$N"
+# reduce by reduction trees: N participants P0..P(N-1), solve and plan
+for n in 100 $big; do
+    "$steady" gen --kind random --nodes "$n" --seed 1 -o "$tmp/r.plat"
+    for N in 8 16 32 64 100; do
+        list=$(seq -s, 0 $((N - 1)) | sed 's/[0-9]\+/P&/g')
+        read -r st sm < <(measure "$steady" solve --quiet --op reduce --participants "$list" "$tmp/r.plat")
+        read -r pt pm < <(measure "$steady" plan --quiet --op reduce --participants "$list" -o "$tmp/r.sched" "$tmp/r.plat")
+        printf '%-8s %-10s %6s %10s %10s %10s %10s   (N=%d)\n' random reduce "$n" "$st" "$sm" "$pt" "$pm" "$N"
+    done
 done
 
 echo

@@ -293,8 +293,10 @@ static void print_text(const steady_solution_t *s)
     printf("    %s formulation, %s simplex",
            steady_formulation_name(steady_solution_formulation(s)),
            steady_simplex_name(st.simplex));
-    if (st.rounds > 1 || st.cuts > 0)
-        printf(", %d rounds, %d cuts", st.rounds, st.cuts);
+    if (st.rounds > 1)
+        printf(", %d rounds", st.rounds);
+    if (steady_solution_formulation(s) == STEADY_FORMULATION_CUTS)
+        printf(", %d cuts", st.cuts);
     putchar('\n');
     mpq_clears(tp, a, b, c, NULL);
 }

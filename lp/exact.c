@@ -294,7 +294,8 @@ static bool build_system(const lp_model_t *m, const int *rmap, const int *cmap, 
 }
 
 bool lp_exact_solution(const lp_model_t *m, const lp_status_t *row_stat,
-                       const lp_status_t *col_stat, mpq_t *x, lp_watch_t *watch, const char **why)
+                       const lp_status_t *col_stat, mpq_t *x, mpq_t *dual, lp_watch_t *watch,
+                       const char **why)
 {
     bool ok = false;
     int n = 0, nb = 0;
@@ -417,6 +418,13 @@ bool lp_exact_solution(const lp_model_t *m, const lp_status_t *row_stat,
             goto cleanup;
         }
     }
+    if (dual) /* y = -pi: the prices of the tight rows, 0 on the basic ones */
+        for (int i = 0; i < m->nrows; i++) {
+            if (rmap[i] >= 0)
+                mpq_neg(dual[i], pi[rmap[i]]);
+            else
+                mpq_set_ui(dual[i], 0, 1);
+        }
     *why = "";
     ok = true;
 

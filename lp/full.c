@@ -122,14 +122,6 @@ static steady_err_t build_broadcast(steady_solution_t *s, lp_model_t *m)
     return STEADY_OK;
 }
 
-/* Index of task T(k,l,m), k <= l < m, in the order of the solution's
- * enumeration (k, then l, then m increasing): tix[k] is the index of
- * T(k,k,k+1), and the l's before l each have N - 1 - l' values of m. */
-static int task_index(const int *tix, int N, int k, int l, int m)
-{
-    return tix[k] + (l - k) * (N - 1) - (l * (l - 1) - k * (k - 1)) / 2 + (m - l - 1);
-}
-
 typedef struct {
     int task, sign;
 } task_ref_t;
@@ -145,23 +137,16 @@ static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
         return STEADY_ENOMEM;
     int *send_col = new_map((size_t)nh * s->ntypes);
     int *cons_col = new_map((size_t)nv * s->ntasks);
-    int *tix = malloc((size_t)N * sizeof *tix);
     task_ref_t *touch = malloc((size_t)(N + 1) * sizeof *touch);
     int *part = new_map((size_t)nv); /* position of each participant, -1 for other nodes */
-    if (!send_col || !cons_col || !tix || !touch || !part) {
+    if (!send_col || !cons_col || !touch || !part) {
         free(send_col);
         free(cons_col);
-        free(tix);
         free(touch);
         free(part);
         lp_reduce_prune_free(&pr);
         return STEADY_ENOMEM;
     }
-    for (int k = 0; k < N; k++)
-        tix[k] = 0;
-    for (int q = s->ntasks - 1; q >= 0; q--)
-        if (s->task_l[q] == s->task_k[q] && s->task_m[q] == s->task_k[q] + 1)
-            tix[s->task_k[q]] = q;
     for (int i = 0; i < N; i++)
         part[s->sources[i]] = i;
 
@@ -221,11 +206,11 @@ static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
              * which made building the LP O(V N^5): hours for N = 100. */
             int nq = 0;
             for (int n = 0; n < k; n++)
-                touch[nq++] = (task_ref_t){task_index(tix, N, n, k - 1, mm), -1};
+                touch[nq++] = (task_ref_t){lp_task(N, n, k - 1, mm), -1};
             for (int l = k; l < mm; l++)
-                touch[nq++] = (task_ref_t){task_index(tix, N, k, l, mm), 1};
+                touch[nq++] = (task_ref_t){lp_task(N, k, l, mm), 1};
             for (int n = mm + 1; n < N; n++)
-                touch[nq++] = (task_ref_t){task_index(tix, N, k, mm, n), -1};
+                touch[nq++] = (task_ref_t){lp_task(N, k, mm, n), -1};
             for (int j = 0; j < nq; j++) {
                 int col = cons[touch[j].task];
                 if (col < 0)
@@ -239,7 +224,6 @@ static steady_err_t build_reduce(steady_solution_t *s, lp_model_t *m)
     free(send_col);
     free(cons_col);
     free(part);
-    free(tix);
     free(touch);
     lp_reduce_prune_free(&pr);
     return STEADY_OK;

@@ -79,10 +79,13 @@ static const char *simplex_error(int rc)
 /* Everything between the setjmp and the end of the GLPK work lives here so
  * that no automatic variable of the caller is modified after setjmp. */
 static void read_basis(glp_prob *P, const lp_model_t *m, lp_status_t *row_stat,
-                       lp_status_t *col_stat, double *x)
+                       lp_status_t *col_stat, double *x, double *dual)
 {
-    for (int i = 0; i < m->nrows; i++)
+    for (int i = 0; i < m->nrows; i++) {
         row_stat[i] = glp_get_row_stat(P, i + 1) == GLP_BS ? LP_BASIC : LP_AT_BOUND;
+        if (dual)
+            dual[i] = glp_get_row_dual(P, i + 1);
+    }
     for (int j = 0; j < m->ncols; j++) {
         col_stat[j] = glp_get_col_stat(P, j + 1) == GLP_BS ? LP_BASIC : LP_AT_BOUND;
         x[j] = glp_get_col_prim(P, j + 1);
@@ -154,8 +157,8 @@ static void set_basis(glp_prob *P, const lp_model_t *m, const lp_start_t *start)
 
 static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_options_t *opts,
                         lp_watch_t *watch, const lp_start_t *start, lp_accept_fn accept, void *ctx,
-                        lp_status_t *row_stat, lp_status_t *col_stat, double *x, bool *accepted,
-                        const char **why, steady_error_t *err)
+                        lp_status_t *row_stat, lp_status_t *col_stat, double *x, double *dual,
+                        bool *accepted, const char **why, steady_error_t *err)
 {
     steady_err_t lrc = load(P, m, err);
     if (lrc)
@@ -208,7 +211,7 @@ static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_opt
     if (status != GLP_OPT)
         return steady_error_set(err, STEADY_ESOLVER, "GLPK found no optimal solution (status %d)",
                                 status);
-    read_basis(P, m, row_stat, col_stat, x);
+    read_basis(P, m, row_stat, col_stat, x, dual);
     *accepted = accept && accept(m, row_stat, col_stat, ctx);
     if (accept && !*accepted) {
         /* The floating-point basis is not exactly optimal: glp_exact goes on
@@ -227,7 +230,7 @@ static steady_err_t run(glp_prob *P, const lp_model_t *m, const steady_solve_opt
                 rc == GLP_ETMLIM ? "the exact simplex ran out of time" : "the exact simplex failed";
             return STEADY_OK;
         }
-        read_basis(P, m, row_stat, col_stat, x);
+        read_basis(P, m, row_stat, col_stat, x, dual);
         *accepted = accept(m, row_stat, col_stat, ctx);
     }
     return STEADY_OK;
@@ -341,7 +344,7 @@ typedef struct {
     lp_accept_fn accept;
     void *ctx;
     lp_status_t *row_stat, *col_stat;
-    double *x;
+    double *x, *dual;
     bool *accepted;
     const char **why;
     steady_error_t *err;
@@ -351,16 +354,17 @@ static steady_err_t lp_work(glp_prob *P, void *arg)
 {
     lp_args_t *a = arg;
     return run(P, a->m, a->opts, a->watch, a->start, a->accept, a->ctx, a->row_stat, a->col_stat,
-               a->x, a->accepted, a->why, a->err);
+               a->x, a->dual, a->accepted, a->why, a->err);
 }
 
 steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *opts,
                            lp_watch_t *watch, const lp_start_t *start, lp_accept_fn accept,
                            void *ctx, lp_status_t *row_stat, lp_status_t *col_stat, double *x,
-                           bool *accepted, const char **why, steady_error_t *err)
+                           double *dual, bool *accepted, const char **why, steady_error_t *err)
 {
     *accepted = false;
-    lp_args_t a = {m, opts, watch, start, accept, ctx, row_stat, col_stat, x, accepted, why, err};
+    lp_args_t a = {m,        opts, watch, start,    accept, ctx, row_stat,
+                   col_stat, x,    dual,  accepted, why,    err};
     return guarded(watch, lp_work, &a, err);
 }
 

@@ -118,14 +118,15 @@ typedef struct {
  * With an accept callback that refuses the floating-point basis, GLPK's
  * exact simplex (glp_exact) continues from it and the callback is asked
  * again; *accepted tells whether it finally said yes, and *why (when not)
- * explains.  The simplex runs within the watch's deadline (GLP_ETMLIM:
- * STEADY_ESOLVER, "time limit ... reached in the simplex"); glp_exact
- * too, but running out there only leaves the basis unaccepted.  start may
- * be NULL. */
+ * explains.  dual (nrows, may be NULL) gets GLPK's row duals: prices
+ * >= 0 on tight UP rows, reduced costs c_j - sum_i a_ij dual_i.  The
+ * simplex runs within the watch's deadline (GLP_ETMLIM: STEADY_ESOLVER,
+ * "time limit ... reached in the simplex"); glp_exact too, but running
+ * out there only leaves the basis unaccepted.  start may be NULL. */
 steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *opts,
                            lp_watch_t *watch, const lp_start_t *start, lp_accept_fn accept,
                            void *ctx, lp_status_t *row_stat, lp_status_t *col_stat, double *x,
-                           bool *accepted, const char **why, steady_error_t *err);
+                           double *dual, bool *accepted, const char **why, steady_error_t *err);
 
 /* GLPK bridge, whole counts per period (glpk.c): m with the TP column
  * fixed at k, every capacity row (ROW_UP with bound 1: one-port and
@@ -154,11 +155,14 @@ steady_err_t lp_clp_solve(const lp_model_t *m, lp_watch_t *watch, const lp_start
 
 /* Exact recovery (exact.c): from a basis, computes the basic solution in
  * rationals and checks exactly that it is primal feasible and optimal.
- * Returns true and fills x (ncols initialised mpq_t) when it is; otherwise
- * false with *why set (also when the watch expires during the
- * elimination: "the exact recovery ran out of time"). */
+ * Returns true and fills x (ncols initialised mpq_t) and, when not NULL,
+ * dual (nrows initialised mpq_t: the row prices y, >= 0 on UP rows, with
+ * reduced costs c_j - sum_i a_ij y_i <= 0) when it is; otherwise false
+ * with *why set (also when the watch expires during the elimination: "the
+ * exact recovery ran out of time"). */
 bool lp_exact_solution(const lp_model_t *m, const lp_status_t *row_stat,
-                       const lp_status_t *col_stat, mpq_t *x, lp_watch_t *watch, const char **why);
+                       const lp_status_t *col_stat, mpq_t *x, mpq_t *dual, lp_watch_t *watch,
+                       const char **why);
 
 /* ---- rates kept by the solution: sparse, by row --------------------------- */
 
@@ -229,6 +233,11 @@ steady_err_t lp_solution_prepare(const steady_platform_t *p, const steady_proble
 /* The problem checks of lp_solution_prepare (problem.c). */
 steady_err_t lp_check_problem(steady_solution_t *s, const steady_problem_t *prob,
                               steady_error_t *err);
+/* Reduce: the index of the type v[k,m] among the N(N+1)/2 intervals
+ * (k <= m < N), and of the task T(k,l,m) (k <= l < m < N) among the
+ * N(N^2-1)/6, as the solution lists them. */
+int lp_interval(int n, int k, int m);
+int lp_task(int n, int k, int l, int m);
 /* A copy of s's problem (its node sets borrowed from s). */
 steady_problem_t lp_problem_of(const steady_solution_t *s);
 const char *lp_node_name(const steady_solution_t *s, int v);
@@ -259,6 +268,10 @@ typedef struct {
     bool want_exact; /* recover the exact optimum (else only floats) */
     lp_status_t *row_stat, *col_stat;
     double *x;
+    /* the row duals (nrows, may be NULL; GLPK only: the caller forces it):
+     * floating-point, and exact with the exact recovery */
+    double *dual;
+    mpq_t *exact_dual;
     /* results */
     bool exact;
     const char *note;
@@ -289,6 +302,8 @@ steady_err_t lp_solve_aggregate(steady_solution_t *s, const steady_solve_options
                                 lp_watch_t *watch, steady_error_t *err);
 steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *opts,
                            lp_watch_t *watch, steady_error_t *err);
+steady_err_t lp_solve_treegen(steady_solution_t *s, const steady_solve_options_t *opts,
+                              lp_watch_t *watch, steady_error_t *err);
 
 /* ---- reduce: what the LP can leave out (reduce.c) ------------------------ */
 
@@ -301,7 +316,6 @@ typedef struct {
     const steady_solution_t *s;
     int N;
     int *lo;
-    long pruned_sends, pruned_tasks; /* variables left out */
 } lp_reduce_prune_t;
 
 bool lp_reduce_prune(const steady_solution_t *s, lp_reduce_prune_t *pr);

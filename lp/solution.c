@@ -24,21 +24,21 @@ const char *steady_op_name(steady_op_t op)
     return (unsigned)op < 4 ? op_names[op] : "?";
 }
 
-static const char *const formulation_names[] = {"auto", "full", "aggregated", "cuts",
-                                                "compact"};
+static const char *const formulation_names[] = {"auto", "full",    "aggregated",
+                                                "cuts", "compact", "trees"};
 
 int steady_formulation_from_name(const char *name)
 {
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         if (strcmp(name, formulation_names[i]) == 0 && i != STEADY_FORMULATION_AGGREGATED &&
-            i != STEADY_FORMULATION_CUTS)
+            i != STEADY_FORMULATION_CUTS && i != STEADY_FORMULATION_TREES)
             return i;
     return -1;
 }
 
 const char *steady_formulation_name(steady_formulation_t f)
 {
-    return (unsigned)f < 5 ? formulation_names[f] : "?";
+    return (unsigned)f < 6 ? formulation_names[f] : "?";
 }
 
 static const char *const simplex_names[] = {"auto", "glpk", "clp"};
@@ -85,10 +85,23 @@ static steady_err_t set_costs(steady_solution_t *s, steady_error_t *err)
     return STEADY_OK;
 }
 
-/* Index of interval [k,m] among the N(N+1)/2 intervals. */
-static int interval(int n, int k, int m)
+int lp_interval(int n, int k, int m)
 {
     return k * n - k * (k - 1) / 2 + (m - k);
+}
+
+static long choose3(long n)
+{
+    return n * (n - 1) * (n - 2) / 6;
+}
+
+int lp_task(int n, int k, int l, int m)
+{
+    /* the tasks of k' < k: sum over k' of (n - k')(n - k' - 1) / 2; then
+     * the l' in [k, l) of this k, with n - 1 - l' values of m each */
+    long before = choose3(n + 1) - choose3(n - k + 1);
+    return (int)(before + (long)(l - k) * (n - 1) - ((long)l * (l - 1) - (long)k * (k - 1)) / 2 +
+                 (m - l - 1));
 }
 
 /* The message types (lp.h) and the reduce's tasks. */
@@ -128,7 +141,7 @@ static steady_err_t list_types(steady_solution_t *s, steady_error_t *err)
         s->ntypes = cap;
         for (int k = 0; k < N; k++)
             for (int mm = k; mm < N; mm++) {
-                int t = interval(N, k, mm);
+                int t = lp_interval(N, k, mm);
                 s->type_a[t] = k;
                 s->type_b[t] = mm;
             }

@@ -8,8 +8,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 
-/* The largest per-type LP (hops x types columns) that --formulation auto
- * solves as it is (docs/linear-programs.md, "Formulations"). */
+/* The largest per-type LP (hops x types columns, and processors x tasks
+ * for a reduce) that --formulation auto solves as it is
+ * (docs/linear-programs.md, "Formulations"). */
 #define AUTO_FULL_MAX 20000
 
 #include <math.h>
@@ -19,7 +20,7 @@
 /* The exact recovery, as the simplex's accept callback: values go straight
  * into `value`; the time it takes is kept apart from the simplex's. */
 struct exact_ctx {
-    mpq_t *value;
+    mpq_t *value, *dual;
     const char **why;
     double seconds;
     lp_watch_t *watch;
@@ -30,7 +31,7 @@ static bool accept_exact(const lp_model_t *m, const lp_status_t *row_stat,
 {
     struct exact_ctx *ctx = arg;
     double t = lp_now();
-    bool ok = lp_exact_solution(m, row_stat, col_stat, ctx->value, ctx->watch, ctx->why);
+    bool ok = lp_exact_solution(m, row_stat, col_stat, ctx->value, ctx->dual, ctx->watch, ctx->why);
     ctx->seconds += lp_now() - t;
     return ok;
 }
@@ -83,7 +84,7 @@ steady_err_t lp_run(const lp_model_t *m, const steady_solve_options_t *opts, lp_
         goto done;
     }
     const char *why = "";
-    struct exact_ctx ctx = {.value = values, .why = &why, .watch = watch};
+    struct exact_ctx ctx = {.value = values, .dual = run->exact_dual, .why = &why, .watch = watch};
     bool accepted = false;
     double t0 = lp_now();
     run->simplex = use_clp(m, opts) ? STEADY_SIMPLEX_CLP : STEADY_SIMPLEX_GLPK;
@@ -98,14 +99,14 @@ steady_err_t lp_run(const lp_model_t *m, const steady_solve_options_t *opts, lp_
                 steady_solve_options_t glpk = opts ? *opts : (steady_solve_options_t){0};
                 glpk.write_lp = NULL;
                 rc = lp_glpk_solve(m, &glpk, watch, &from, accept_exact, &ctx, row_stat, col_stat,
-                                   x, &accepted, &why, err);
+                                   x, NULL, &accepted, &why, err);
                 if (rc)
                     goto done;
             }
         }
     } else {
         if ((rc = lp_glpk_solve(m, opts, watch, run->start, run->want_exact ? accept_exact : NULL,
-                                &ctx, row_stat, col_stat, x, &accepted, &why, err)))
+                                &ctx, row_stat, col_stat, x, run->dual, &accepted, &why, err)))
             goto done;
     }
     run->simplex_s = lp_now() - t0 - ctx.seconds;
@@ -184,10 +185,15 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
      * second, and its vertices give the plans the planner's tests and
      * benchmarks were measured on), the smaller formulations beyond */
     double full_cols = (double)s->nhops * (s->op == STEADY_OP_BROADCAST ? s->ntargets : s->ntypes);
-    if (f == STEADY_FORMULATION_FULL || s->op == STEADY_OP_REDUCE || (f == STEADY_FORMULATION_AUTO && full_cols <= AUTO_FULL_MAX))
+    if (s->op == STEADY_OP_REDUCE)
+        full_cols += (double)steady_platform_processor_count(p) * s->ntasks;
+    if (f == STEADY_FORMULATION_FULL ||
+        (f == STEADY_FORMULATION_AUTO && full_cols <= AUTO_FULL_MAX))
         rc = lp_solve_full(s, opts, &watch, err);
     else if (s->op == STEADY_OP_BROADCAST)
         rc = lp_solve_cuts(s, opts, &watch, err);
+    else if (s->op == STEADY_OP_REDUCE)
+        rc = lp_solve_treegen(s, opts, &watch, err);
     else
         rc = lp_solve_aggregate(s, opts, &watch, err);
     if (rc) {
@@ -266,8 +272,7 @@ steady_err_t steady_lp_solve_segment(const steady_solution_t *lp, long m,
         prob.msg_size = lp->msg_size / (double)m;
         prob.task_cost = lp->task_cost / (double)m;
         steady_solve_options_t o = opts ? *opts : (steady_solve_options_t){.exact = true};
-        if (o.formulation == STEADY_FORMULATION_AUTO &&
-            lp->formulation == STEADY_FORMULATION_FULL && lp->op != STEADY_OP_REDUCE)
+        if (o.formulation == STEADY_FORMULATION_AUTO && lp->formulation == STEADY_FORMULATION_FULL)
             o.formulation = STEADY_FORMULATION_FULL;
         return steady_lp_solve(lp->p, &prob, &o, out, err);
     }

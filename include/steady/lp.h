@@ -67,8 +67,8 @@ typedef struct {
 /* How the LP of a problem is written (docs/linear-programs.md,
  * "Formulations"); every formulation gives the same exact optimum. */
 typedef enum {
-    /* FULL while the per-type LP is small (hops x types <= 20000), COMPACT
-     * beyond */
+    /* FULL while the per-type LP is small (hops x types, plus processors x
+     * tasks for a reduce, <= 20000 columns), COMPACT beyond */
     STEADY_FORMULATION_AUTO = 0,
     /* the per-type LPs as the paper writes them: one flow per message type,
      * one flow per broadcast target */
@@ -78,13 +78,15 @@ typedef enum {
     STEADY_FORMULATION_CUTS,       /* broadcast: n(h) and the cuts it needs */
     /* the smallest exact one whatever the size: scatter as one flow from
      * the source, gossip as one flow per source (both decomposed back into
-     * per-type rates), broadcast by cut generation, reduce per type with
-     * its useless variables pruned */
-    STEADY_FORMULATION_COMPACT
+     * per-type rates), broadcast by cut generation, reduce by generating
+     * its reduction trees */
+    STEADY_FORMULATION_COMPACT,
+    /* as solved, too: reduce by reduction trees, generated */
+    STEADY_FORMULATION_TREES
 } steady_formulation_t;
 
 /* "auto", "full", "compact" -> formulation, or -1; and back ("aggregated",
- * "cuts" too). */
+ * "cuts", "trees" too). */
 int steady_formulation_from_name(const char *name);
 const char *steady_formulation_name(steady_formulation_t f);
 

@@ -2,7 +2,7 @@
 # The formulations of docs/linear-programs.md ("Formulations") give the same
 # exact optimum: `steady solve --formulation compact` (scatter as one flow from
 # the source, gossip one flow per source, broadcast by cuts and target
-# flows, reduce pruned) and `--formulation full` (the per-type LPs) must
+# flows, reduce by reduction trees) and `--formulation full` (the per-type LPs) must
 # print the same rational TP, both verified exact, on every example
 # platform and on generated platforms of every kind, every operation (and
 # a subset of targets); and the plans of the compact formulation must pass
@@ -63,6 +63,8 @@ for seed in $seeds; do
     same --op scatter --source P1 --targets P0,P3 "$tmp/random$seed.plat"
     same --op broadcast --source P2 --targets P0,P4 "$tmp/random$seed.plat"
     same --op broadcast --source P0 --targets P1,P3 "$tmp/tiers$seed.plat"
+    same --op reduce --participants P4,P1,P5 --target P0 "$tmp/random$seed.plat"
+    same --op reduce --participants P2,P0,P3 --target P1 "$tmp/tiers$seed.plat"
 done
 # tiers platforms of 60 processors: blocks with cycles behind the source's
 # block, whose exits get target flows of their own (docs/linear-programs.md)
@@ -81,9 +83,10 @@ done
 same --op broadcast --msg-size 65536 examples/platforms/sg-two-sites.xml
 
 # the plans of the compact formulation: broadcast arborescences packed from n
-# alone (no per-target flow), routes from the aggregated flows
+# alone (no per-target flow), routes from the aggregated flows, reduction
+# trees taken apart from the generated trees' rates
 for p in $planned "$tmp/tiers1.plat" examples/platforms/sg-backbone.xml; do
-    for op in scatter gossip broadcast; do
+    for op in scatter gossip broadcast reduce; do
         checks=$((checks + 1))
         s="$tmp/plan.sched"
         "$steady" plan --quiet --formulation compact --op $op -o "$s" "$p" >/dev/null 2>"$tmp/err" || { fail "plan --op $op $p: $(head -1 "$tmp/err")"; continue; }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lp/internal.h"
+#include "steady/decompose.h"
 #include "steady/lp.h"
 #include "tests.h"
 
@@ -349,6 +351,66 @@ static void test_random_exact(void)
     }
 }
 
+/* The reduce by reduction trees (--formulation compact, lp/treegen.c):
+ * the paper's TPs; on random platforms the per-type LP's exact TP, the
+ * solution re-checked against SSR's rows and decomposed into trees; and
+ * the task numbering the trees use, against the solution's own. */
+static void test_reduce_trees(void)
+{
+    steady_platform_t *p = parse_ok(paper_reduce_text, STEADY_FORMAT_NATIVE);
+    int parts[] = {0, 1, 2};
+    steady_problem_t prob = {.op = STEADY_OP_REDUCE,
+                             .participants = parts,
+                             .nparticipants = 3,
+                             .target = 0,
+                             .task_cost = 1};
+    long cost[] = {1, 2, 4}, den[] = {1, 1, 2};
+    for (int i = 0; i < 3; i++) {
+        prob.task_cost = (double)cost[i];
+        steady_solution_t *s = solve_formulation_ok(p, prob, STEADY_FORMULATION_COMPACT);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+        CU_ASSERT_EQUAL(steady_solution_formulation(s), STEADY_FORMULATION_TREES);
+        assert_tp(s, 1, (unsigned long)den[i]);
+    }
+    steady_platform_destroy(p);
+    mpq_t a, b;
+    mpq_inits(a, b, NULL);
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        CU_ASSERT_EQUAL_FATAL(steady_platform_generate(STEADY_GEN_RANDOM, 8, seed, &p, NULL), 0);
+        int some[] = {5, 1, 7, 2}; /* a subset, out of order, the target outside */
+        steady_problem_t probs[] = {
+            {.op = STEADY_OP_REDUCE, .target = 3},
+            {.op = STEADY_OP_REDUCE, .participants = some, .nparticipants = 4, .target = 0}};
+        for (int i = 0; i < 2; i++) {
+            steady_solution_t *t = solve_formulation_ok(p, probs[i], STEADY_FORMULATION_COMPACT);
+            steady_solution_t *f = solve_full_ok(p, probs[i]);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+            steady_solution_throughput(t, a);
+            steady_solution_throughput(f, b);
+            CU_ASSERT(mpq_equal(a, b));
+            CU_ASSERT_TRUE(steady_solution_is_exact(t));
+            CU_ASSERT_EQUAL(violations(t), 0);
+            steady_trees_destroy(trees_ok(t));
+            if (i == 0 && seed == 1) {
+                int n, q = 0;
+                steady_solution_sources(t, &n);
+                for (int k = 0; k < n; k++)
+                    for (int l = k; l < n; l++)
+                        for (int m = l + 1; m < n; m++, q++) {
+                            int tk, tl, tm;
+                            steady_solution_task(t, lp_task(n, k, l, m), &tk, &tl, &tm);
+                            CU_ASSERT(tk == k && tl == l && tm == m && lp_task(n, k, l, m) == q);
+                        }
+            }
+            steady_solution_destroy(t);
+            steady_solution_destroy(f);
+        }
+        steady_platform_destroy(p);
+    }
+    mpq_clears(a, b, NULL);
+}
+
 static void test_errors(void)
 {
     steady_platform_t *p = parse_ok("processor A speed=1\nprocessor B speed=1\nrouter R\n"
@@ -519,6 +581,7 @@ void suite_lp(void)
                                         {"multi-path beats every single path", test_multipath},
                                         {"physical units, exact decimals", test_units},
                                         {"random platforms, every op, exact", test_random_exact},
+                                        {"reduce by reduction trees", test_reduce_trees},
                                         {"problem errors", test_errors},
                                         {"broadcast upper bound flag", test_broadcast_bound},
                                         {"whole counts per period, by hand", test_whole_counts},

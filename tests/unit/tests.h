@@ -50,8 +50,10 @@ const char *parse_err(const char *text, steady_format_t format, steady_err_t cod
 /* Solves prob on p / decomposes s into trees; fails the current test (and returns
  * NULL) on error.  Caller destroys the result. */
 steady_solution_t *solve_ok(const steady_platform_t *p, steady_problem_t prob);
-/* solve_ok with the per-type LPs (STEADY_FORMULATION_FULL). */
+/* solve_ok with the per-type LPs (STEADY_FORMULATION_FULL), or with f. */
 steady_solution_t *solve_full_ok(const steady_platform_t *p, steady_problem_t prob);
+steady_solution_t *solve_formulation_ok(const steady_platform_t *p, steady_problem_t prob,
+                                        steady_formulation_t f);
 steady_trees_t *trees_ok(const steady_solution_t *s);
 
 /* Writes p in the format into a malloc'd, NUL-terminated string. */

@@ -54,9 +54,15 @@ steady_solution_t *solve_ok(const steady_platform_t *p, steady_problem_t prob)
 
 steady_solution_t *solve_full_ok(const steady_platform_t *p, steady_problem_t prob)
 {
+    return solve_formulation_ok(p, prob, STEADY_FORMULATION_FULL);
+}
+
+steady_solution_t *solve_formulation_ok(const steady_platform_t *p, steady_problem_t prob,
+                                        steady_formulation_t f)
+{
     steady_solution_t *s = NULL;
     steady_error_t err = {0};
-    steady_solve_options_t opts = {.exact = true, .formulation = STEADY_FORMULATION_FULL};
+    steady_solve_options_t opts = {.exact = true, .formulation = f};
     steady_err_t rc = steady_lp_solve(p, &prob, &opts, &s, &err);
     if (rc)
         fprintf(stderr, "\n    unexpected solve error: %s\n", err.msg);

@@ -1,0 +1,849 @@
+/*
+ * treegen.c — the reduce by column generation over reduction trees
+ * (docs/linear-programs.md, "Reduce: reduction trees").
+ *
+ * A reduction tree brings one operation's result to the target: each
+ * interval v[k,m] it needs is formed once, by a task T(k,l,m) on one
+ * processor (or, for v[k,k], at its owner), and carried along a path of
+ * hops to where it is used.  Every solution of SSR is a weighted sum of
+ * such trees (decompose/trees.c takes them apart again) and every weighted
+ * sum of trees within the capacities is a solution, so SSR has the optimum
+ * of the packing LP (the master)
+ *
+ *     maximise TP,   TP - sum_T lambda_T = 0,
+ *     every capacity row (ports, shared resources, processors):
+ *                    sum_T lambda_T * load_T(row) <= 1,   lambda >= 0
+ *
+ * whose columns are generated.  Under the master's row prices y, a tree
+ * costs the priced loads of its hops and tasks, and the cheapest one is
+ * found by dynamic programming over (node, interval): for each interval,
+ * by increasing length, its price where a task can form it (the cheapest
+ * split of its two operands already there, plus the task), then shortest
+ * paths (Dijkstra) over the hops.  It enters while it costs less than 1.
+ *
+ * The DP's values pi(v, [k,m]) are SSR's conservation duals: with them,
+ * every send satisfies pi(w) <= pi(u) + price(hop), every task pi(v,[k,m])
+ * <= pi(v,[k,l]) + pi(v,[l+1,m]) + price(task), the owners' values are 0,
+ * and pi(target, [0,N-1]) >= 1 is the TP column's condition.  So once the
+ * master's optimum is recovered exactly (exact.c, with its exact duals y)
+ * and the DP, redone in rationals, shows that no tree costs less than 1,
+ * (y, pi) is a feasible dual solution of SSR whose value is the master's
+ * optimum: the exact certificate.  A tree the exact DP finds cheaper
+ * enters and the rounds go on.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* how[] of a (node, interval): the hop it arrived by (>= 0), or these */
+#define HOW_NONE    (-1)       /* unreachable */
+#define HOW_OWNER   (-2)       /* v[k,k] at its owner */
+#define HOW_TASK(l) (-3 - (l)) /* formed here, split after l */
+
+/* one step of a tree: a send of type b on hop a, or (a < 0) the task b on
+ * node -1 - a */
+typedef struct {
+    int a, b;
+} item_t;
+
+typedef struct {
+    steady_solution_t *s;
+    lp_model_t m; /* the master */
+    int N, nv, nh, nint, target, full;
+    /* each hop's loads on the master's capacity rows: hrow/hval[hstart[h] ..) */
+    int *hstart, *hrow;
+    mpq_t *hval;
+    double *hvald;
+    int *cpu_row; /* per node: its processor row, -1 */
+    int tp_row;
+    /* the trees: column 1 + i has items[tstart[i] .. tstart[i + 1]) */
+    item_t *items;
+    int nitems, items_cap;
+    int *tstart;
+    uint64_t *thash;
+    int ntrees, trees_cap;
+    /* the pricing, in doubles: prices, then (interval, node) tables */
+    double *price, *task_price;
+    double *cost;
+    int *how;
+    int *order, *norder; /* each interval's nodes as Dijkstra settled them */
+    int *heap, *hpos;    /* Dijkstra's binary heap of nodes, by cost */
+    /* the exact pricing */
+    mpq_t *qprice, *qtask, *pi;
+    bool *qfinite;
+    int nq;
+    /* a column's loads, row by row */
+    mpq_t *acc;
+    int *touched;
+    bool *in_acc;
+} tg_t;
+
+static size_t at(const tg_t *g, int interval, int v)
+{
+    return (size_t)interval * g->nv + v;
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+/* The master's rows: the capacity rows of lp_capacity_rows (over one
+ * column per hop, whose entries become each hop's loads), the processors'
+ * rows, and TP's. */
+static steady_err_t build(tg_t *g)
+{
+    steady_solution_t *s = g->s;
+    lp_model_t hops;
+    lp_model_init(&hops);
+    hops.names = g->m.names;
+    int *cols = malloc((size_t)(g->nh ? g->nh : 1) * sizeof *cols);
+    if (!cols)
+        return STEADY_ENOMEM;
+    for (int h = 0; h < g->nh; h++)
+        cols[h] = lp_add_col(&hops, "h%d", h);
+    lp_capacity_rows(s, &hops, cols, 1);
+    free(cols);
+    steady_err_t rc = STEADY_ENOMEM;
+    if (hops.oom)
+        goto done;
+    lp_model_t *m = &g->m;
+    int tp = lp_add_tagged_col(m, COL_TP, -1, -1, "TP");
+    for (int i = 0; i < hops.nrows; i++)
+        lp_add_row(m, hops.row_kind[i], hops.row_bound[i], "%s",
+                   hops.row_name ? hops.row_name[i] : "");
+    g->hstart = calloc((size_t)g->nh + 1, sizeof *g->hstart);
+    g->hrow = malloc((size_t)(hops.nnz ? hops.nnz : 1) * sizeof *g->hrow);
+    g->hval = malloc((size_t)(hops.nnz ? hops.nnz : 1) * sizeof *g->hval);
+    g->hvald = malloc((size_t)(hops.nnz ? hops.nnz : 1) * sizeof *g->hvald);
+    g->cpu_row = malloc((size_t)g->nv * sizeof *g->cpu_row);
+    if (!g->hstart || !g->hrow || !g->hval || !g->hvald || !g->cpu_row)
+        goto done;
+    for (int k = 0; k < hops.nnz; k++)
+        g->hstart[hops.a[k].col + 1]++;
+    for (int h = 0; h < g->nh; h++)
+        g->hstart[h + 1] += g->hstart[h];
+    for (int k = 0; k < hops.nnz; k++) { /* entries are added row by row: stable */
+        int pos = g->hstart[hops.a[k].col]++;
+        g->hrow[pos] = hops.a[k].row;
+        mpq_init(g->hval[pos]);
+        mpq_set(g->hval[pos], hops.a[k].val);
+        g->hvald[pos] = mpq_get_d(hops.a[k].val);
+    }
+    g->nq = hops.nnz;
+    for (int h = g->nh; h > 0; h--)
+        g->hstart[h] = g->hstart[h - 1];
+    g->hstart[0] = 0;
+    for (int v = 0; v < g->nv; v++) {
+        g->cpu_row[v] = -1;
+        if (steady_platform_node(s->p, v)->kind == STEADY_PROCESSOR)
+            g->cpu_row[v] = lp_add_row(m, ROW_UP, 1, "cpu_%s", lp_node_name(s, v));
+    }
+    g->tp_row = lp_add_row(m, ROW_FX, 0, "tp");
+    lp_add_entry_si(m, g->tp_row, tp, 1);
+    m->obj = tp;
+    rc = m->oom ? STEADY_ENOMEM : STEADY_OK;
+done:
+    lp_model_free(&hops);
+    return rc;
+}
+
+static steady_err_t alloc_pricing(tg_t *g)
+{
+    size_t cells = (size_t)g->nint * g->nv;
+    g->price = malloc((size_t)(g->nh ? g->nh : 1) * sizeof *g->price);
+    g->task_price = malloc((size_t)g->nv * sizeof *g->task_price);
+    g->cost = malloc(cells * sizeof *g->cost);
+    g->how = malloc(cells * sizeof *g->how);
+    g->order = malloc(cells * sizeof *g->order);
+    g->norder = malloc((size_t)g->nint * sizeof *g->norder);
+    g->heap = malloc((size_t)g->nv * sizeof *g->heap);
+    g->hpos = malloc((size_t)g->nv * sizeof *g->hpos);
+    g->acc = malloc((size_t)g->m.nrows * sizeof *g->acc);
+    g->touched = malloc((size_t)g->m.nrows * sizeof *g->touched);
+    g->in_acc = calloc((size_t)g->m.nrows, sizeof *g->in_acc);
+    if (!g->price || !g->task_price || !g->cost || !g->how || !g->order || !g->norder || !g->heap ||
+        !g->hpos || !g->acc || !g->touched || !g->in_acc) {
+        free(g->acc);
+        g->acc = NULL;
+        return STEADY_ENOMEM;
+    }
+    for (int i = 0; i < g->m.nrows; i++)
+        mpq_init(g->acc[i]);
+    return STEADY_OK;
+}
+
+static void tg_free(tg_t *g)
+{
+    for (int k = 0; g->hval && k < g->nq; k++)
+        mpq_clear(g->hval[k]);
+    if (g->acc)
+        for (int i = 0; i < g->m.nrows; i++)
+            mpq_clear(g->acc[i]);
+    if (g->pi) {
+        for (size_t k = 0; k < (size_t)g->nint * g->nv; k++)
+            mpq_clear(g->pi[k]);
+        for (int h = 0; h < g->nh; h++)
+            mpq_clear(g->qprice[h]);
+        for (int v = 0; v < g->nv; v++)
+            mpq_clear(g->qtask[v]);
+    }
+    free(g->pi);
+    free(g->qprice);
+    free(g->qtask);
+    free(g->qfinite);
+    free(g->hstart);
+    free(g->hrow);
+    free(g->hval);
+    free(g->hvald);
+    free(g->cpu_row);
+    free(g->items);
+    free(g->tstart);
+    free(g->thash);
+    free(g->price);
+    free(g->task_price);
+    free(g->cost);
+    free(g->how);
+    free(g->order);
+    free(g->norder);
+    free(g->heap);
+    free(g->hpos);
+    free(g->acc);
+    free(g->touched);
+    free(g->in_acc);
+    lp_model_free(&g->m);
+}
+
+/* ---- the cheapest tree, in doubles ---------------------------------------- */
+
+static void heap_up(tg_t *g, const double *c, int i)
+{
+    int v = g->heap[i];
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (c[g->heap[p]] <= c[v])
+            break;
+        g->heap[i] = g->heap[p];
+        g->hpos[g->heap[i]] = i;
+        i = p;
+    }
+    g->heap[i] = v;
+    g->hpos[v] = i;
+}
+
+static void heap_down(tg_t *g, const double *c, int n, int i)
+{
+    int v = g->heap[i];
+    for (;;) {
+        int l = 2 * i + 1;
+        if (l >= n)
+            break;
+        if (l + 1 < n && c[g->heap[l + 1]] < c[g->heap[l]])
+            l++;
+        if (c[v] <= c[g->heap[l]])
+            break;
+        g->heap[i] = g->heap[l];
+        g->hpos[g->heap[i]] = i;
+        i = l;
+    }
+    g->heap[i] = v;
+    g->hpos[v] = i;
+}
+
+/* The prices of the hops and tasks under the row prices y (doubles). */
+static void set_prices(tg_t *g, const double *y)
+{
+    for (int h = 0; h < g->nh; h++) {
+        double p = 0;
+        for (int k = g->hstart[h]; k < g->hstart[h + 1]; k++)
+            p += g->hvald[k] * fmax(y[g->hrow[k]], 0.0);
+        g->price[h] = p;
+    }
+    for (int v = 0; v < g->nv; v++)
+        g->task_price[v] =
+            g->cpu_row[v] < 0 ? INFINITY : mpq_get_d(g->s->work[v]) * fmax(y[g->cpu_row[v]], 0.0);
+}
+
+/* The cheapest way to have each interval on each node (cost, how, and the
+ * settling order), interval by interval in order of length. */
+static void cheapest(tg_t *g)
+{
+    int N = g->N, nv = g->nv;
+    const steady_solution_t *s = g->s;
+    for (int len = 0; len < N; len++)
+        for (int k = 0; k + len < N; k++) {
+            int mm = k + len, I = lp_interval(N, k, mm);
+            double *c = &g->cost[at(g, I, 0)];
+            int *how = &g->how[at(g, I, 0)], n = 0;
+            for (int v = 0; v < nv; v++) {
+                c[v] = INFINITY;
+                how[v] = HOW_NONE;
+                g->hpos[v] = -1;
+            }
+            if (len == 0) {
+                c[s->sources[k]] = 0;
+                how[s->sources[k]] = HOW_OWNER;
+            } else {
+                for (int v = 0; v < nv; v++) {
+                    if (g->cpu_row[v] < 0)
+                        continue;
+                    double best = INFINITY;
+                    int split = -1;
+                    for (int l = k; l < mm; l++) {
+                        double t = g->cost[at(g, lp_interval(N, k, l), v)] +
+                                   g->cost[at(g, lp_interval(N, l + 1, mm), v)];
+                        if (t < best) {
+                            best = t;
+                            split = l;
+                        }
+                    }
+                    if (split >= 0) {
+                        c[v] = best + g->task_price[v];
+                        how[v] = HOW_TASK(split);
+                    }
+                }
+            }
+            for (int v = 0; v < nv; v++)
+                if (isfinite(c[v])) {
+                    g->heap[n] = v;
+                    heap_up(g, c, n++);
+                }
+            int *order = &g->order[at(g, I, 0)], settled = 0;
+            while (n > 0) {
+                int u = g->heap[0];
+                g->hpos[u] = -2; /* settled */
+                order[settled++] = u;
+                if (--n > 0) {
+                    g->heap[0] = g->heap[n];
+                    g->hpos[g->heap[0]] = 0;
+                    heap_down(g, c, n, 0);
+                }
+                int no;
+                const int *out = steady_hop_graph_out(s->hops, u, &no);
+                for (int j = 0; j < no; j++) {
+                    int w = steady_hop_graph_hop(s->hops, out[j])->dst;
+                    double t = c[u] + g->price[out[j]];
+                    if (g->hpos[w] == -2 || t >= c[w])
+                        continue;
+                    c[w] = t;
+                    how[w] = out[j];
+                    if (g->hpos[w] < 0) {
+                        g->heap[n] = w;
+                        heap_up(g, c, n++);
+                    } else {
+                        heap_up(g, c, g->hpos[w]);
+                    }
+                }
+            }
+            g->norder[I] = settled;
+        }
+}
+
+/* ---- the trees -------------------------------------------------------------- */
+
+static bool push_item(tg_t *g, int a, int b)
+{
+    if (g->nitems == g->items_cap) {
+        int cap = g->items_cap ? 2 * g->items_cap : 1024;
+        item_t *it = realloc(g->items, (size_t)cap * sizeof *it);
+        if (!it)
+            return false;
+        g->items = it;
+        g->items_cap = cap;
+    }
+    g->items[g->nitems++] = (item_t){a, b};
+    return true;
+}
+
+/* Appends the items of the subtrees that how[] gives for the n (node,
+ * interval) pairs on the stack (a depth-first walk: the same how[] gives
+ * the same items).  The stack holds 4 (N + 1) ints. */
+static bool extract(tg_t *g, int *stack, int top)
+{
+    int N = g->N;
+    while (top > 0) {
+        int I = stack[--top], v = stack[--top];
+        int how = g->how[at(g, I, v)];
+        while (how >= 0) { /* back along the hops to where it was formed */
+            if (!push_item(g, how, I))
+                return false;
+            v = steady_hop_graph_hop(g->s->hops, how)->src;
+            how = g->how[at(g, I, v)];
+        }
+        if (how == HOW_OWNER)
+            continue;
+        int k = g->s->type_a[I], mm = g->s->type_b[I], l = -3 - how;
+        if (!push_item(g, -1 - v, lp_task(N, k, l, mm)))
+            return false;
+        stack[top++] = v;
+        stack[top++] = lp_interval(N, k, l);
+        stack[top++] = v;
+        stack[top++] = lp_interval(N, l + 1, mm);
+    }
+    return true;
+}
+
+static uint64_t hash_items(const item_t *it, int n)
+{
+    uint64_t h = 1469598103934665603u;
+    for (int k = 0; k < n; k++) {
+        h = (h ^ (uint32_t)it[k].a) * 1099511628211u;
+        h = (h ^ (uint32_t)it[k].b) * 1099511628211u;
+    }
+    return h;
+}
+
+/* Takes the tree extracted last (items from `first` on) into the master
+ * as a new column; *added false when it is one of its columns already. */
+static steady_err_t add_tree(tg_t *g, int first, bool *added)
+{
+    int n = g->nitems - first;
+    uint64_t h = hash_items(&g->items[first], n);
+    *added = false;
+    for (int i = 0; i < g->ntrees; i++)
+        if (g->thash[i] == h && g->tstart[i + 1] - g->tstart[i] == n &&
+            memcmp(&g->items[g->tstart[i]], &g->items[first], (size_t)n * sizeof(item_t)) == 0) {
+            g->nitems = first;
+            return STEADY_OK;
+        }
+    if (g->ntrees + 1 >= g->trees_cap) {
+        int cap = g->trees_cap ? 2 * g->trees_cap : 256;
+        int *ts = realloc(g->tstart, (size_t)(cap + 1) * sizeof *ts);
+        if (ts)
+            g->tstart = ts;
+        uint64_t *th = realloc(g->thash, (size_t)cap * sizeof *th);
+        if (th)
+            g->thash = th;
+        if (!ts || !th)
+            return STEADY_ENOMEM;
+        g->trees_cap = cap;
+    }
+    g->tstart[g->ntrees] = first;
+    g->thash[g->ntrees] = h;
+    g->tstart[++g->ntrees] = g->nitems;
+    /* its loads, row by row */
+    int nt = 0;
+    for (int q = first; q < g->nitems; q++) {
+        const item_t *it = &g->items[q];
+        int from = 0, to = 1, row = -1;
+        const mpq_t *val = NULL;
+        if (it->a >= 0) {
+            from = g->hstart[it->a];
+            to = g->hstart[it->a + 1];
+        } else {
+            row = g->cpu_row[-1 - it->a];
+            val = &g->s->work[-1 - it->a];
+        }
+        for (int k = from; k < to; k++) {
+            int r = it->a >= 0 ? g->hrow[k] : row;
+            if (!g->in_acc[r]) {
+                g->in_acc[r] = true;
+                g->touched[nt++] = r;
+                mpq_set_ui(g->acc[r], 0, 1);
+            }
+            mpq_add(g->acc[r], g->acc[r], it->a >= 0 ? g->hval[k] : *val);
+        }
+    }
+    int col = lp_add_col(&g->m, "tree%d", g->ntrees);
+    for (int k = 0; k < nt; k++) {
+        lp_add_entry(&g->m, g->touched[k], col, g->acc[g->touched[k]]);
+        g->in_acc[g->touched[k]] = false;
+    }
+    lp_add_entry_si(&g->m, g->tp_row, col, -1);
+    *added = true;
+    return g->m.oom ? STEADY_ENOMEM : STEADY_OK;
+}
+
+/* ---- the exact pricing ------------------------------------------------------ */
+
+/* Whether a + b < c exactly, with doubles deciding when they are far
+ * apart (da, db, dc approximate a, b, c within a relative 1e-12). */
+static bool less_sum(const mpq_t a, const mpq_t b, const mpq_t c, double da, double db, double dc,
+                     mpq_t t)
+{
+    double sum = da + db, tol = 1e-9 * (fabs(sum) + fabs(dc));
+    if (sum < dc - tol)
+        return true;
+    if (sum > dc + tol)
+        return false;
+    mpq_add(t, a, b);
+    return mpq_cmp(t, c) < 0;
+}
+
+static steady_err_t alloc_exact(tg_t *g)
+{
+    size_t cells = (size_t)g->nint * g->nv;
+    g->qprice = malloc((size_t)(g->nh ? g->nh : 1) * sizeof *g->qprice);
+    g->qtask = malloc((size_t)g->nv * sizeof *g->qtask);
+    g->pi = malloc(cells * sizeof *g->pi);
+    g->qfinite = malloc(cells * sizeof *g->qfinite);
+    if (!g->qprice || !g->qtask || !g->pi || !g->qfinite) {
+        free(g->pi);
+        g->pi = NULL;
+        return STEADY_ENOMEM;
+    }
+    for (int h = 0; h < g->nh; h++)
+        mpq_init(g->qprice[h]);
+    for (int v = 0; v < g->nv; v++)
+        mpq_init(g->qtask[v]);
+    for (size_t k = 0; k < cells; k++)
+        mpq_init(g->pi[k]);
+    return STEADY_OK;
+}
+
+/* Interval I's exact values from how[] (the double DP's choices, in their
+ * settling order), then every send and task condition checked exactly; a
+ * condition violated lowers the value and changes how[], until none is
+ * (label correcting: only the doubles' near ties can be violated).  The
+ * first pass skips the conditions how[] itself chose, equalities by
+ * construction until a value changes. */
+static void exact_interval(tg_t *g, int I, mpq_t t, mpq_t u)
+{
+    int N = g->N, nv = g->nv, k = g->s->type_a[I], mm = g->s->type_b[I];
+    mpq_t *pi = &g->pi[at(g, I, 0)];
+    bool *fin = &g->qfinite[at(g, I, 0)];
+    int *how = &g->how[at(g, I, 0)];
+    double *c = &g->cost[at(g, I, 0)]; /* kept near pi for the filters */
+    for (int v = 0; v < nv; v++)
+        fin[v] = false;
+    for (int i = 0; i < g->norder[I]; i++) {
+        int v = g->order[at(g, I, i)], h = how[v];
+        fin[v] = true;
+        if (h == HOW_OWNER) {
+            mpq_set_ui(pi[v], 0, 1);
+        } else if (h >= 0) {
+            mpq_add(pi[v], pi[steady_hop_graph_hop(g->s->hops, h)->src], g->qprice[h]);
+        } else {
+            int l = -3 - h;
+            mpq_add(pi[v], g->pi[at(g, lp_interval(N, k, l), v)],
+                    g->pi[at(g, lp_interval(N, l + 1, mm), v)]);
+            mpq_add(pi[v], pi[v], g->qtask[v]);
+        }
+    }
+    bool strict = false;
+    for (bool changed = true; changed; strict = true) {
+        changed = false;
+        for (int v = 0; v < nv; v++) {
+            for (int l = k; l < mm && g->cpu_row[v] >= 0; l++) {
+                size_t a = at(g, lp_interval(N, k, l), v), b = at(g, lp_interval(N, l + 1, mm), v);
+                if (!g->qfinite[a] || !g->qfinite[b] || (!strict && how[v] == HOW_TASK(l)))
+                    continue;
+                mpq_add(t, g->pi[a], g->qtask[v]);
+                if (fin[v] && !less_sum(t, g->pi[b], pi[v], g->cost[a] + g->task_price[v],
+                                        g->cost[b], c[v], u))
+                    continue;
+                mpq_add(pi[v], t, g->pi[b]);
+                c[v] = mpq_get_d(pi[v]);
+                fin[v] = changed = true;
+                how[v] = HOW_TASK(l);
+            }
+            if (!fin[v])
+                continue;
+            int no;
+            const int *out = steady_hop_graph_out(g->s->hops, v, &no);
+            for (int j = 0; j < no; j++) {
+                int w = steady_hop_graph_hop(g->s->hops, out[j])->dst;
+                if (how[w] == HOW_OWNER || (!strict && how[w] == out[j]))
+                    continue;
+                if (fin[w] &&
+                    !less_sum(pi[v], g->qprice[out[j]], pi[w], c[v], g->price[out[j]], c[w], u))
+                    continue;
+                mpq_add(pi[w], pi[v], g->qprice[out[j]]);
+                c[w] = mpq_get_d(pi[w]);
+                fin[w] = changed = true;
+                how[w] = out[j];
+            }
+        }
+    }
+}
+
+/* The exact cheapest tree under the exact row prices y: *cheaper is
+ * whether it costs less than TP's price y[tp] (1 while TP is basic); how[]
+ * then gives it.  False when the watch expires first. */
+static bool exact_pricing(tg_t *g, mpq_t *y, bool *cheaper)
+{
+    mpq_t t, u;
+    mpq_inits(t, u, NULL);
+    double *yd = malloc((size_t)g->m.nrows * sizeof *yd);
+    for (int i = 0; yd && i < g->m.nrows; i++)
+        yd[i] = mpq_get_d(y[i]);
+    for (int h = 0; h < g->nh; h++) {
+        mpq_set_ui(g->qprice[h], 0, 1);
+        for (int k = g->hstart[h]; k < g->hstart[h + 1]; k++) {
+            mpq_mul(t, g->hval[k], y[g->hrow[k]]);
+            mpq_add(g->qprice[h], g->qprice[h], t);
+        }
+    }
+    for (int v = 0; v < g->nv; v++)
+        if (g->cpu_row[v] >= 0)
+            mpq_mul(g->qtask[v], g->s->work[v], y[g->cpu_row[v]]);
+    if (yd)
+        set_prices(g, yd);
+    free(yd);
+    cheapest(g);
+    bool in_time = true;
+    for (int len = 0; len < g->N && in_time; len++) {
+        for (int k = 0; k + len < g->N; k++)
+            exact_interval(g, lp_interval(g->N, k, k + len), t, u);
+        in_time = lp_watch_tick(g->m.watch, "reduction trees, exact pricing", len + 1, g->N);
+    }
+    size_t r = at(g, g->full, g->target);
+    *cheaper = in_time && g->qfinite[r] && mpq_cmp(g->pi[r], y[g->tp_row]) < 0;
+    mpq_clears(t, u, NULL);
+    return in_time;
+}
+
+/* The cost of the tree whose items start at `first` under the row prices
+ * y (doubles). */
+static double tree_cost(const tg_t *g, int first, const double *y)
+{
+    double c = 0;
+    for (int q = first; q < g->nitems; q++) {
+        const item_t *it = &g->items[q];
+        if (it->a < 0) {
+            int v = -1 - it->a;
+            c += mpq_get_d(g->s->work[v]) * fmax(y[g->cpu_row[v]], 0.0);
+        } else {
+            for (int k = g->hstart[it->a]; k < g->hstart[it->a + 1]; k++)
+                c += g->hvald[k] * fmax(y[g->hrow[k]], 0.0);
+        }
+    }
+    return c;
+}
+
+/* Smoothing (Wentges): the trees are sought at prices between the
+ * master's duals y and the best prices seen so far, y_in, whose bound is
+ * the lowest: every tree costs at least c*(p) under prices p, so TP is at
+ * most sum_rows p / c*(p).  Prices that jump from round to round make
+ * column generation slow to settle; a tree found there enters when it is
+ * cheaper than 1 under y too, or the trees are sought at y itself.  0.9 of
+ * the way to y_in took the fewest rounds on the reduces measured (random-100
+ * with 64 participants: 738 rounds without, 71 with; docs/performance.md). */
+#define SMOOTHING 0.9
+
+/* The round's new tree (*added false when no tree is cheaper than TP's
+ * price under y, or the cheapest is in the master already). */
+static steady_err_t smoothed_tree(tg_t *g, const double *y, double *y_in, double *y_sep,
+                                  double *bound_in, int *stack, bool *added)
+{
+    int nr = g->m.nrows;
+    *added = false;
+    for (double alpha = isfinite(*bound_in) ? SMOOTHING : 0;; alpha = 0) {
+        double sum = 0;
+        for (int i = 0; i < nr; i++) {
+            y_sep[i] = alpha * y_in[i] + (1 - alpha) * fmax(y[i], 0.0);
+            sum += i == g->tp_row ? 0 : y_sep[i];
+        }
+        set_prices(g, y_sep);
+        cheapest(g);
+        double c = g->cost[at(g, g->full, g->target)];
+        if (c > 0 && sum / c < *bound_in) {
+            *bound_in = sum / c;
+            memcpy(y_in, y_sep, (size_t)nr * sizeof *y_in);
+        }
+        int first = g->nitems;
+        stack[0] = g->target;
+        stack[1] = g->full;
+        if (!extract(g, stack, 2))
+            return STEADY_ENOMEM;
+        if (tree_cost(g, first, y) < y[g->tp_row] - 1e-9)
+            return add_tree(g, first, added);
+        g->nitems = first;
+        if (alpha == 0)
+            return STEADY_OK;
+    }
+}
+
+/* ---- the rounds ------------------------------------------------------------ */
+
+static steady_err_t store(tg_t *g, mpq_t *values, steady_error_t *err)
+{
+    steady_solution_t *s = g->s;
+    lp_rate_builder_t send, cons;
+    lp_rb_init(&send);
+    lp_rb_init(&cons);
+    mpq_set(s->tp, values[g->m.obj]);
+    for (int i = 0; i < g->ntrees; i++) {
+        const mpq_t *lambda = &values[1 + i];
+        if (mpq_sgn(*lambda) == 0)
+            continue;
+        for (int q = g->tstart[i]; q < g->tstart[i + 1]; q++) {
+            const item_t *it = &g->items[q];
+            if (it->a >= 0)
+                lp_rb_add(&send, it->a, it->b, *lambda);
+            else
+                lp_rb_add(&cons, -1 - it->a, it->b, *lambda);
+        }
+    }
+    lp_rates_free(&s->send);
+    lp_rates_free(&s->cons);
+    bool ok = lp_rb_finish(&send, s->nhops, &s->send);
+    ok = lp_rb_finish(&cons, g->nv, &s->cons) && ok;
+    return ok ? STEADY_OK : steady_error_set(err, STEADY_ENOMEM, "out of memory");
+}
+
+steady_err_t lp_solve_treegen(steady_solution_t *s, const steady_solve_options_t *opts,
+                              lp_watch_t *watch, steady_error_t *err)
+{
+    tg_t g = {.s = s};
+    lp_model_init(&g.m);
+    g.m.watch = watch;
+    g.m.names = opts && opts->write_lp;
+    g.N = s->nsources;
+    g.nv = steady_platform_node_count(s->p);
+    g.nh = s->nhops;
+    g.nint = s->ntypes;
+    g.target = s->targets[0];
+    g.full = lp_interval(g.N, 0, g.N - 1);
+    s->formulation = STEADY_FORMULATION_TREES;
+    /* the master is small (rows: ports, resources, processors): GLPK, whose
+     * row duals price the trees */
+    steady_solve_options_t o = opts ? *opts : (steady_solve_options_t){.exact = true};
+    o.write_lp = NULL;
+    o.simplex = STEADY_SIMPLEX_GLPK;
+    lp_status_t *row_stat = NULL, *col_stat = NULL;
+    double *x = NULL, *y = NULL;
+    mpq_t *values = NULL, *qy = NULL;
+    int nvalues = 0, *stack = NULL;
+    steady_err_t rc = build(&g);
+    if (!rc)
+        rc = alloc_pricing(&g);
+    if (rc) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory building the LP");
+        goto done;
+    }
+    int nr = g.m.nrows;
+    row_stat = malloc((size_t)nr * sizeof *row_stat);
+    y = malloc((size_t)3 * nr * sizeof *y);
+    qy = malloc((size_t)nr * sizeof *qy);
+    stack = malloc((size_t)4 * (g.N + 1) * sizeof *stack);
+    if (!row_stat || !y || !qy || !stack) {
+        free(qy);
+        qy = NULL;
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < nr; i++)
+        mpq_init(qy[i]);
+    /* the row prices of the smoothing: the master's duals y, the best
+     * prices seen (the lowest bound), the prices the trees are sought at */
+    double *y_in = y + nr, *y_sep = y + 2 * nr, bound_in = INFINITY;
+    /* the first tree: the least loaded, every row priced 1 */
+    for (int i = 0; i < nr; i++)
+        y[i] = 1;
+    set_prices(&g, y);
+    cheapest(&g);
+    bool added;
+    stack[0] = g.target;
+    stack[1] = g.full;
+    if (!extract(&g, stack, 2) || (rc = add_tree(&g, 0, &added)))
+        goto nomem;
+    s->stats.build_s = lp_now() - watch->start;
+    bool want_exact = !opts || opts->exact, exact_round = false;
+    int basis_cols = 0;
+    for (int round = 1;; round++) {
+        if (!lp_watch_tick(watch, "reduction trees, round", round, 0)) {
+            rc = steady_error_set(err, STEADY_ESOLVER,
+                                  "time limit of %g s reached in the tree generation (round %d, "
+                                  "%d trees)",
+                                  watch->limit_s, round, g.ntrees);
+            goto done;
+        }
+        lp_status_t *cs = realloc(col_stat, (size_t)g.m.ncols * sizeof *cs);
+        if (cs)
+            col_stat = cs;
+        double *xs = realloc(x, (size_t)g.m.ncols * sizeof *xs);
+        if (xs)
+            x = xs;
+        mpq_t *vs = realloc(values, (size_t)g.m.ncols * sizeof *vs);
+        if (vs)
+            for (values = vs; nvalues < g.m.ncols; nvalues++)
+                mpq_init(values[nvalues]);
+        if (!cs || !xs || !vs)
+            goto nomem;
+        lp_start_t start = {row_stat, col_stat, nr, basis_cols, false};
+        lp_run_t run = {.start = round > 1 ? &start : NULL,
+                        .want_exact = exact_round,
+                        .row_stat = row_stat,
+                        .col_stat = col_stat,
+                        .x = x,
+                        .dual = y,
+                        .exact_dual = qy};
+        if ((rc = lp_run(&g.m, &o, watch, &run, values, err)))
+            goto done;
+        basis_cols = g.m.ncols;
+        s->stats.solve_s += run.simplex_s;
+        s->stats.exact_s += run.exact_s;
+        s->stats.rounds = round;
+        int first = g.nitems;
+        if (!exact_round) {
+            if ((rc = smoothed_tree(&g, y, y_in, y_sep, &bound_in, stack, &added)))
+                goto nomem;
+            if (!added && want_exact)
+                exact_round = true; /* solve again (no pivot) and recover exactly */
+            else if (!added) {
+                s->exact = false;
+                s->note = "exact recovery not requested";
+                break;
+            }
+            continue;
+        }
+        if (!run.exact) {
+            s->exact = false;
+            s->note = run.note;
+            break;
+        }
+        double t0 = lp_now();
+        bool cheaper;
+        if (!g.pi && alloc_exact(&g))
+            goto nomem;
+        if (!exact_pricing(&g, qy, &cheaper)) {
+            s->stats.exact_s += lp_now() - t0;
+            s->exact = false;
+            s->note = "the exact recovery ran out of time";
+            break;
+        }
+        stack[0] = g.target;
+        stack[1] = g.full;
+        if (cheaper && (!extract(&g, stack, 2) || (rc = add_tree(&g, first, &added))))
+            goto nomem;
+        if (cheaper && !added) { /* the master's exact optimum prices its columns >= 1 */
+            rc = steady_error_set(err, STEADY_EINTERNAL,
+                                  "the exact pricing found a tree of the master cheaper than TP");
+            goto done;
+        }
+        s->stats.exact_s += lp_now() - t0;
+        if (!cheaper) {
+            s->exact = true;
+            s->note = "";
+            break;
+        }
+        exact_round = false; /* a tree the tolerances missed: go on */
+    }
+    s->stats.rows = g.m.nrows;
+    s->stats.cols = g.m.ncols;
+    s->stats.nonzeros = g.m.nnz;
+    if ((rc = store(&g, values, err)))
+        goto done;
+    if (opts && opts->write_lp)
+        rc = lp_glpk_write(&g.m, opts->write_lp, err);
+    goto done;
+nomem:
+    rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+done:
+    if (values)
+        for (int j = 0; j < nvalues; j++)
+            mpq_clear(values[j]);
+    if (qy)
+        for (int i = 0; i < g.m.nrows; i++)
+            mpq_clear(qy[i]);
+    free(values);
+    free(qy);
+    free(y);
+    free(x);
+    free(stack);
+    free(row_stat);
+    free(col_stat);
+    tg_free(&g);
+    return rc;
+}
