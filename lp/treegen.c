@@ -250,11 +250,20 @@ static void heap_down(tg_t *g, const double *c, int n, int i)
     g->hpos[v] = i;
 }
 
-/* The prices of the hops and tasks under the row prices y (doubles). */
-static void set_prices(tg_t *g, const double *y)
+/* A hop's price beyond its priced loads while the trees are sought: ports
+ * that nothing saturates are priced 0, and among the many paths of price 0
+ * Dijkstra would take any, long ones too (random-1000, 16 participants:
+ * 774 049 transfers per period); this takes the fewest hops among paths
+ * of equal price.  Far below the 1e-9 by which a tree must be cheaper than
+ * TP's price, and never in the exact pricing. */
+#define HOP_TIE 1e-13
+
+/* The prices of the hops and tasks under the row prices y (doubles), each
+ * hop's plus `tie`. */
+static void set_prices(tg_t *g, const double *y, double tie)
 {
     for (int h = 0; h < g->nh; h++) {
-        double p = 0;
+        double p = tie;
         for (int k = g->hstart[h]; k < g->hstart[h + 1]; k++)
             p += g->hvald[k] * fmax(y[g->hrow[k]], 0.0);
         g->price[h] = p;
@@ -578,7 +587,7 @@ static bool exact_pricing(tg_t *g, mpq_t *y, bool *cheaper)
         if (g->cpu_row[v] >= 0)
             mpq_mul(g->qtask[v], g->s->work[v], y[g->cpu_row[v]]);
     if (yd)
-        set_prices(g, yd);
+        set_prices(g, yd, 0);
     free(yd);
     cheapest(g);
     bool in_time = true;
@@ -634,7 +643,7 @@ static steady_err_t smoothed_tree(tg_t *g, const double *y, double *y_in, double
             y_sep[i] = alpha * y_in[i] + (1 - alpha) * fmax(y[i], 0.0);
             sum += i == g->tp_row ? 0 : y_sep[i];
         }
-        set_prices(g, y_sep);
+        set_prices(g, y_sep, HOP_TIE);
         cheapest(g);
         double c = g->cost[at(g, g->full, g->target)];
         if (c > 0 && sum / c < *bound_in) {
@@ -731,7 +740,7 @@ steady_err_t lp_solve_treegen(steady_solution_t *s, const steady_solve_options_t
     /* the first tree: the least loaded, every row priced 1 */
     for (int i = 0; i < nr; i++)
         y[i] = 1;
-    set_prices(&g, y);
+    set_prices(&g, y, HOP_TIE);
     cheapest(&g);
     bool added;
     stack[0] = g.target;
