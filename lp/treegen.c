@@ -465,18 +465,13 @@ static steady_err_t add_tree(tg_t *g, int first, bool *added)
 
 /* ---- the exact pricing ------------------------------------------------------ */
 
-/* Whether a + b < c exactly, with doubles deciding when they are far
- * apart (da, db, dc approximate a, b, c within a relative 1e-12). */
-static bool less_sum(const mpq_t a, const mpq_t b, const mpq_t c, double da, double db, double dc,
-                     mpq_t t)
+/* Whether a sum is less than a value, from their doubles (within a
+ * relative 1e-11 of the rationals they stand for): -1 surely, 1 surely
+ * not, 0 too near to tell without the rationals. */
+static int less_d(double sum, double value)
 {
-    double sum = da + db, tol = 1e-9 * (fabs(sum) + fabs(dc));
-    if (sum < dc - tol)
-        return true;
-    if (sum > dc + tol)
-        return false;
-    mpq_add(t, a, b);
-    return mpq_cmp(t, c) < 0;
+    double tol = 1e-9 * (fabs(sum) + fabs(value));
+    return sum < value - tol ? -1 : sum > value + tol ? 1 : 0;
 }
 
 static steady_err_t alloc_exact(tg_t *g)
@@ -506,7 +501,7 @@ static steady_err_t alloc_exact(tg_t *g)
  * (label correcting: only the doubles' near ties can be violated).  The
  * first pass skips the conditions how[] itself chose, equalities by
  * construction until a value changes. */
-static void exact_interval(tg_t *g, int I, mpq_t t, mpq_t u)
+static void exact_interval(tg_t *g, int I, mpq_t t)
 {
     int N = g->N, nv = g->nv, k = g->s->type_a[I], mm = g->s->type_b[I];
     mpq_t *pi = &g->pi[at(g, I, 0)];
@@ -537,11 +532,18 @@ static void exact_interval(tg_t *g, int I, mpq_t t, mpq_t u)
                 size_t a = at(g, lp_interval(N, k, l), v), b = at(g, lp_interval(N, l + 1, mm), v);
                 if (!g->qfinite[a] || !g->qfinite[b] || (!strict && how[v] == HOW_TASK(l)))
                     continue;
-                mpq_add(t, g->pi[a], g->qtask[v]);
-                if (fin[v] && !less_sum(t, g->pi[b], pi[v], g->cost[a] + g->task_price[v],
-                                        g->cost[b], c[v], u))
+                int d = fin[v] ? less_d(g->cost[a] + g->task_price[v] + g->cost[b], c[v]) : -1;
+                if (d > 0)
                     continue;
-                mpq_add(pi[v], t, g->pi[b]);
+                if (d == 0 && !mpq_sgn(g->pi[a]) && !mpq_sgn(g->qtask[v]) && !mpq_sgn(g->pi[b]))
+                    mpq_set_ui(t, 0, 1); /* the usual tie: ports and CPUs priced 0 */
+                else {
+                    mpq_add(t, g->pi[a], g->qtask[v]);
+                    mpq_add(t, t, g->pi[b]);
+                }
+                if (d == 0 && mpq_cmp(t, pi[v]) >= 0)
+                    continue;
+                mpq_set(pi[v], t);
                 c[v] = mpq_get_d(pi[v]);
                 fin[v] = changed = true;
                 how[v] = HOW_TASK(l);
@@ -554,10 +556,16 @@ static void exact_interval(tg_t *g, int I, mpq_t t, mpq_t u)
                 int w = steady_hop_graph_hop(g->s->hops, out[j])->dst;
                 if (how[w] == HOW_OWNER || (!strict && how[w] == out[j]))
                     continue;
-                if (fin[w] &&
-                    !less_sum(pi[v], g->qprice[out[j]], pi[w], c[v], g->price[out[j]], c[w], u))
+                int d = fin[w] ? less_d(c[v] + g->price[out[j]], c[w]) : -1;
+                if (d > 0)
                     continue;
-                mpq_add(pi[w], pi[v], g->qprice[out[j]]);
+                if (d == 0 && !mpq_sgn(pi[v]) && !mpq_sgn(g->qprice[out[j]]))
+                    mpq_set_ui(t, 0, 1);
+                else
+                    mpq_add(t, pi[v], g->qprice[out[j]]);
+                if (d == 0 && mpq_cmp(t, pi[w]) >= 0)
+                    continue;
+                mpq_set(pi[w], t);
                 c[w] = mpq_get_d(pi[w]);
                 fin[w] = changed = true;
                 how[w] = out[j];
@@ -571,8 +579,8 @@ static void exact_interval(tg_t *g, int I, mpq_t t, mpq_t u)
  * then gives it.  False when the watch expires first. */
 static bool exact_pricing(tg_t *g, mpq_t *y, bool *cheaper)
 {
-    mpq_t t, u;
-    mpq_inits(t, u, NULL);
+    mpq_t t;
+    mpq_init(t);
     double *yd = malloc((size_t)g->m.nrows * sizeof *yd);
     for (int i = 0; yd && i < g->m.nrows; i++)
         yd[i] = mpq_get_d(y[i]);
@@ -593,12 +601,12 @@ static bool exact_pricing(tg_t *g, mpq_t *y, bool *cheaper)
     bool in_time = true;
     for (int len = 0; len < g->N && in_time; len++) {
         for (int k = 0; k + len < g->N; k++)
-            exact_interval(g, lp_interval(g->N, k, k + len), t, u);
+            exact_interval(g, lp_interval(g->N, k, k + len), t);
         in_time = lp_watch_tick(g->m.watch, "reduction trees, exact pricing", len + 1, g->N);
     }
     size_t r = at(g, g->full, g->target);
     *cheaper = in_time && g->qfinite[r] && mpq_cmp(g->pi[r], y[g->tp_row]) < 0;
-    mpq_clears(t, u, NULL);
+    mpq_clear(t);
     return in_time;
 }
 
