@@ -509,6 +509,41 @@ static steady_err_t separate(cuts_t *c, const double *capd, const mpq_t *capq, d
     return rc;
 }
 
+/* The rounds' step (rounds.c): the cuts n lacks, from its floating-point
+ * values or, in the exact round, from its exact ones. */
+typedef struct {
+    cuts_t *c;
+    double *capd;
+    mpq_t *capq;
+} cut_rounds_t;
+
+static steady_err_t cut_step(void *ctx, const lp_round_t *r, bool *added, const char **unverified,
+                             steady_error_t *err)
+{
+    (void)unverified;
+    cut_rounds_t *cr = ctx;
+    cuts_t *c = cr->c;
+    int n = 0;
+    steady_err_t rc;
+    if (!r->exact) {
+        for (int a = 0; a < c->narcs; a++)
+            cr->capd[a] = r->x[c->col[a]];
+        rc = separate(c, cr->capd, NULL, r->x[c->tp], NULL, r->round == 1, &n);
+    } else {
+        for (int a = 0; a < c->narcs; a++)
+            mpq_set(cr->capq[a], r->values[c->col[a]]);
+        rc = separate(c, NULL, cr->capq, 0, r->values[c->tp], false, &n);
+    }
+    *added = n > 0;
+    return rc ? steady_error_set(err, STEADY_ENOMEM, "out of memory") : STEADY_OK;
+}
+
+static steady_err_t cut_store(void *ctx, mpq_t *values, steady_error_t *err)
+{
+    cut_rounds_t *cr = ctx;
+    return lp_store_values(cr->c->s, cr->c->m, values, err);
+}
+
 steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *opts,
                            lp_watch_t *watch, steady_error_t *err)
 {
@@ -517,13 +552,9 @@ steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *o
     m.watch = watch;
     m.names = opts && opts->write_lp;
     cuts_t c = {.s = s, .m = &m};
-    lp_status_t *row_stat = NULL, *col_stat = NULL;
-    double *x = NULL, *capd = NULL;
-    mpq_t *values = NULL, *capq = NULL;
-    int nvalues = 0;
+    cut_rounds_t cr = {.c = &c};
     s->formulation = STEADY_FORMULATION_CUTS;
     steady_solve_options_t o = opts ? *opts : (steady_solve_options_t){.exact = true};
-    o.write_lp = NULL;
     /* Clp only when asked for: its dual simplex from each round's basis was
      * slower than GLPK's in every cut generation measured (random-2000: more
      * than 200 s against 0.8 s; tiers-10000: 18.8 s against 11.2 s) */
@@ -534,119 +565,30 @@ steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *o
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory building the LP");
         goto done;
     }
-    capd = malloc((size_t)(c.narcs + 1) * sizeof *capd);
-    capq = malloc((size_t)(c.narcs + 1) * sizeof *capq);
-    if (!capd || !capq) {
-        free(capq);
-        capq = NULL;
+    cr.capd = malloc((size_t)(c.narcs + 1) * sizeof *cr.capd);
+    cr.capq = malloc((size_t)(c.narcs + 1) * sizeof *cr.capq);
+    if (!cr.capd || !cr.capq) {
+        free(cr.capq);
+        cr.capq = NULL;
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
         goto done;
     }
     for (int a = 0; a < c.narcs; a++)
-        mpq_init(capq[a]);
-    s->stats.build_s = lp_now() - watch->start;
-    bool want_exact = !opts || opts->exact, exact_round = false;
-    int basis_rows = 0, basis_cols = 0;
-    for (int round = 1;; round++) {
-        if (!lp_watch_tick(watch, "broadcast cuts, round", round, 0)) {
-            rc = steady_error_set(err, STEADY_ESOLVER,
-                                  "time limit of %g s reached in the cut generation (round %d, "
-                                  "%d cuts, LP of %d rows and %d columns)",
-                                  watch->limit_s, round, c.ncuts, m.nrows, m.ncols);
-            goto done;
-        }
-        /* room for this round's model and its results (rows and columns
-         * only grow) */
-        lp_status_t *rs = realloc(row_stat, (size_t)m.nrows * sizeof *rs);
-        if (rs)
-            row_stat = rs;
-        lp_status_t *cs = realloc(col_stat, (size_t)m.ncols * sizeof *cs);
-        if (cs)
-            col_stat = cs;
-        double *xs = realloc(x, (size_t)m.ncols * sizeof *xs);
-        if (xs)
-            x = xs;
-        mpq_t *vs = realloc(values, (size_t)m.ncols * sizeof *vs);
-        if (vs)
-            for (values = vs; nvalues < m.ncols; nvalues++)
-                mpq_init(values[nvalues]);
-        if (!rs || !cs || !xs || !vs) {
-            rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
-            goto done;
-        }
-        lp_start_t start = {row_stat, col_stat, basis_rows, basis_cols, true};
-        lp_run_t run = {.start = round > 1 ? &start : NULL,
-                        .want_exact = exact_round,
-                        .row_stat = row_stat,
-                        .col_stat = col_stat,
-                        .x = x};
-        if ((rc = lp_run(&m, &o, watch, &run, values, err)))
-            goto done;
-        basis_rows = m.nrows;
-        basis_cols = m.ncols;
-        s->stats.solve_s += run.simplex_s;
-        if (run.simplex == STEADY_SIMPLEX_CLP) /* in any round */
-            s->stats.simplex = STEADY_SIMPLEX_CLP;
-        s->stats.exact_s += run.exact_s;
-        s->stats.rounds = round;
-        int added = 0;
-        if (!exact_round) {
-            for (int a = 0; a < c.narcs; a++)
-                capd[a] = x[c.col[a]];
-            if ((rc = separate(&c, capd, NULL, x[c.tp], NULL, round == 1, &added)))
-                goto nomem;
-            if (added == 0 && want_exact)
-                exact_round = true; /* solve again (no pivot) and recover exactly */
-            else if (added == 0) {
-                s->exact = false;
-                s->note = "exact recovery not requested";
-                break;
-            }
-            continue;
-        }
-        if (!run.exact) {
-            s->exact = false;
-            s->note = run.note;
-            break;
-        }
-        double t0 = lp_now();
-        for (int a = 0; a < c.narcs; a++)
-            mpq_set(capq[a], values[c.col[a]]);
-        rc = separate(&c, NULL, capq, 0, values[c.tp], false, &added);
-        s->stats.exact_s += lp_now() - t0;
-        if (rc)
-            goto nomem;
-        if (added == 0) {
-            s->exact = true;
-            s->note = "";
-            break;
-        }
-        exact_round = false; /* a cut the tolerances missed: go on */
-    }
-    s->stats.rows = m.nrows;
-    s->stats.cols = m.ncols;
-    s->stats.nonzeros = m.nnz;
+        mpq_init(cr.capq[a]);
+    lp_rounds_t how = {.what = "cut generation",
+                       .stage = "broadcast cuts, round",
+                       .dual_simplex = true,
+                       .step = cut_step,
+                       .store = cut_store,
+                       .ctx = &cr};
+    rc = lp_rounds(s, &m, &o, watch, &how, err);
     s->stats.cuts = c.ncuts;
-    if ((rc = lp_store_values(s, &m, values, err)))
-        goto done;
-    if (opts && opts->write_lp)
-        rc = lp_glpk_write(&m, opts->write_lp, err);
-    goto done;
-nomem:
-    rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
 done:
-    if (values)
-        for (int j = 0; j < nvalues; j++)
-            mpq_clear(values[j]);
-    if (capq)
+    if (cr.capq)
         for (int a = 0; a < c.narcs; a++)
-            mpq_clear(capq[a]);
-    free(values);
-    free(capq);
-    free(capd);
-    free(row_stat);
-    free(col_stat);
-    free(x);
+            mpq_clear(cr.capq[a]);
+    free(cr.capq);
+    free(cr.capd);
     cuts_free(&c);
     lp_model_free(&m);
     return rc;

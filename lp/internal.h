@@ -288,6 +288,39 @@ steady_err_t lp_run(const lp_model_t *m, const steady_solve_options_t *opts, lp_
 steady_err_t lp_built(steady_solution_t *s, const lp_model_t *m, steady_err_t rc,
                       const lp_watch_t *watch, steady_error_t *err);
 
+/* ---- generated formulations (rounds.c) -------------------------------- */
+
+/* What a round's solve gives its formulation: the floating-point values x
+ * and (when asked) row duals, or, in the exact round, the exact ones. */
+typedef struct {
+    int round; /* 1, 2, ... */
+    bool exact;
+    const double *x, *dual;
+    mpq_t *values, *exact_dual;
+} lp_round_t;
+
+typedef struct {
+    const char *what;  /* in the time limit's message: "cut generation" */
+    const char *stage; /* on the progress line: "broadcast cuts, round" */
+    bool dual_simplex; /* warm starts by the dual simplex (rows added) or the primal */
+    bool duals;        /* the steps read the row duals */
+    /* Adds to the model what the round's solution lacks (*added); in the
+     * exact round, *unverified (when nothing is added) says why the
+     * solution stays unproven. */
+    steady_err_t (*step)(void *ctx, const lp_round_t *r, bool *added, const char **unverified,
+                         steady_error_t *err);
+    /* The final exact (or floating-point) values of m's columns into s. */
+    steady_err_t (*store)(void *ctx, mpq_t *values, steady_error_t *err);
+    void *ctx;
+} lp_rounds_t;
+
+/* Solves m round after round as `how` says, from each round's basis, until
+ * a round adds nothing; then once more with the exact recovery (when opts
+ * asks it), whose step may add again.  Fills s's statistics, exact flag
+ * and note, stores the values, writes the LP when opts asks. */
+steady_err_t lp_rounds(steady_solution_t *s, lp_model_t *m, const steady_solve_options_t *opts,
+                       lp_watch_t *watch, const lp_rounds_t *how, steady_error_t *err);
+
 /* Puts the values of m's tagged columns (TP, send, cons, flow) into s. */
 steady_err_t lp_store_values(steady_solution_t *s, const lp_model_t *m, mpq_t *values,
                              steady_error_t *err);

@@ -79,6 +79,10 @@ typedef struct {
     mpq_t *acc;
     int *touched;
     bool *in_acc;
+    /* the smoothing's row prices: the best seen (the lowest bound), and
+     * those the trees are sought at */
+    double *y_in, *y_sep, bound_in;
+    int *stack; /* extract()'s: 4 (N + 1) */
 } tg_t;
 
 static size_t at(const tg_t *g, int interval, int v)
@@ -162,14 +166,18 @@ static steady_err_t alloc_pricing(tg_t *g)
     g->acc = malloc((size_t)g->m.nrows * sizeof *g->acc);
     g->touched = malloc((size_t)g->m.nrows * sizeof *g->touched);
     g->in_acc = calloc((size_t)g->m.nrows, sizeof *g->in_acc);
+    g->y_in = calloc((size_t)2 * g->m.nrows, sizeof *g->y_in);
+    g->stack = malloc((size_t)4 * (g->N + 1) * sizeof *g->stack);
     if (!g->price || !g->task_price || !g->cost || !g->how || !g->order || !g->norder || !g->heap ||
-        !g->hpos || !g->acc || !g->touched || !g->in_acc) {
+        !g->hpos || !g->acc || !g->touched || !g->in_acc || !g->y_in || !g->stack) {
         free(g->acc);
         g->acc = NULL;
         return STEADY_ENOMEM;
     }
     for (int i = 0; i < g->m.nrows; i++)
         mpq_init(g->acc[i]);
+    g->y_sep = g->y_in + g->m.nrows;
+    g->bound_in = INFINITY;
     return STEADY_OK;
 }
 
@@ -211,6 +219,8 @@ static void tg_free(tg_t *g)
     free(g->acc);
     free(g->touched);
     free(g->in_acc);
+    free(g->y_in);
+    free(g->stack);
     lp_model_free(&g->m);
 }
 
@@ -640,15 +650,17 @@ static double tree_cost(const tg_t *g, int first, const double *y)
 
 /* The round's new tree (*added false when no tree is cheaper than TP's
  * price under y, or the cheapest is in the master already). */
-static steady_err_t smoothed_tree(tg_t *g, const double *y, double *y_in, double *y_sep,
-                                  double *bound_in, int *stack, bool *added)
+static steady_err_t smoothed_tree(tg_t *g, const double *y, bool *added)
 {
-    int nr = g->m.nrows;
+    int nr = g->m.nrows, *stack = g->stack;
+    double *y_in = g->y_in, *y_sep = g->y_sep, *bound_in = &g->bound_in;
     *added = false;
     for (double alpha = isfinite(*bound_in) ? SMOOTHING : 0;; alpha = 0) {
         double sum = 0;
         for (int i = 0; i < nr; i++) {
-            y_sep[i] = alpha * y_in[i] + (1 - alpha) * fmax(y[i], 0.0);
+            y_sep[i] = fmax(y[i], 0.0);
+            if (alpha > 0) /* y_in is set once bound_in is finite */
+                y_sep[i] = alpha * y_in[i] + (1 - alpha) * y_sep[i];
             sum += i == g->tp_row ? 0 : y_sep[i];
         }
         set_prices(g, y_sep, HOP_TIE);
@@ -663,9 +675,14 @@ static steady_err_t smoothed_tree(tg_t *g, const double *y, double *y_in, double
         stack[1] = g->full;
         if (!extract(g, stack, 2))
             return STEADY_ENOMEM;
-        if (tree_cost(g, first, y) < y[g->tp_row] - 1e-9)
-            return add_tree(g, first, added);
-        g->nitems = first;
+        if (tree_cost(g, first, y) < y[g->tp_row] - 1e-9) {
+            steady_err_t rc = add_tree(g, first, added);
+            if (rc || *added)
+                return rc;
+            /* a column already: within GLPK's tolerances of its price */
+        } else {
+            g->nitems = first;
+        }
         if (alpha == 0)
             return STEADY_OK;
     }
@@ -699,6 +716,43 @@ static steady_err_t store(tg_t *g, mpq_t *values, steady_error_t *err)
     return ok ? STEADY_OK : steady_error_set(err, STEADY_ENOMEM, "out of memory");
 }
 
+/* The rounds' step (rounds.c): the cheapest tree, when cheaper than TP's
+ * price, from the floating-point duals or, in the exact round, the exact
+ * ones. */
+static steady_err_t tree_step(void *ctx, const lp_round_t *r, bool *added, const char **unverified,
+                              steady_error_t *err)
+{
+    tg_t *g = ctx;
+    *added = false;
+    if (!r->exact)
+        return smoothed_tree(g, r->dual, added)
+                   ? steady_error_set(err, STEADY_ENOMEM, "out of memory")
+                   : STEADY_OK;
+    bool cheaper;
+    if (!g->pi && alloc_exact(g))
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    if (!exact_pricing(g, r->exact_dual, &cheaper)) {
+        *unverified = "the exact recovery ran out of time";
+        return STEADY_OK;
+    }
+    if (!cheaper)
+        return STEADY_OK;
+    int first = g->nitems;
+    g->stack[0] = g->target;
+    g->stack[1] = g->full;
+    if (!extract(g, g->stack, 2) || add_tree(g, first, added))
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    if (!*added) /* the master's exact optimum prices its own columns at least TP's price */
+        return steady_error_set(err, STEADY_EINTERNAL,
+                                "the exact pricing found a tree of the master cheaper than TP");
+    return STEADY_OK;
+}
+
+static steady_err_t tree_store(void *ctx, mpq_t *values, steady_error_t *err)
+{
+    return store(ctx, values, err);
+}
+
 steady_err_t lp_solve_treegen(steady_solution_t *s, const steady_solve_options_t *opts,
                               lp_watch_t *watch, steady_error_t *err)
 {
@@ -716,12 +770,7 @@ steady_err_t lp_solve_treegen(steady_solution_t *s, const steady_solve_options_t
     /* the master is small (rows: ports, resources, processors): GLPK, whose
      * row duals price the trees */
     steady_solve_options_t o = opts ? *opts : (steady_solve_options_t){.exact = true};
-    o.write_lp = NULL;
     o.simplex = STEADY_SIMPLEX_GLPK;
-    lp_status_t *row_stat = NULL, *col_stat = NULL;
-    double *x = NULL, *y = NULL;
-    mpq_t *values = NULL, *qy = NULL;
-    int nvalues = 0, *stack = NULL;
     steady_err_t rc = build(&g);
     if (!rc)
         rc = alloc_pricing(&g);
@@ -729,138 +778,27 @@ steady_err_t lp_solve_treegen(steady_solution_t *s, const steady_solve_options_t
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory building the LP");
         goto done;
     }
-    int nr = g.m.nrows;
-    row_stat = malloc((size_t)nr * sizeof *row_stat);
-    y = malloc((size_t)3 * nr * sizeof *y);
-    qy = malloc((size_t)nr * sizeof *qy);
-    stack = malloc((size_t)4 * (g.N + 1) * sizeof *stack);
-    if (!row_stat || !y || !qy || !stack) {
-        free(qy);
-        qy = NULL;
-        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
-        goto done;
-    }
-    for (int i = 0; i < nr; i++)
-        mpq_init(qy[i]);
-    /* the row prices of the smoothing: the master's duals y, the best
-     * prices seen (the lowest bound), the prices the trees are sought at */
-    double *y_in = y + nr, *y_sep = y + 2 * nr, bound_in = INFINITY;
     /* the first tree: the least loaded, every row priced 1 */
-    for (int i = 0; i < nr; i++)
+    double *y = g.y_sep;
+    for (int i = 0; i < g.m.nrows; i++)
         y[i] = 1;
     set_prices(&g, y, HOP_TIE);
     cheapest(&g);
     bool added;
-    stack[0] = g.target;
-    stack[1] = g.full;
-    if (!extract(&g, stack, 2) || (rc = add_tree(&g, 0, &added)))
-        goto nomem;
-    s->stats.build_s = lp_now() - watch->start;
-    bool want_exact = !opts || opts->exact, exact_round = false;
-    int basis_cols = 0;
-    for (int round = 1;; round++) {
-        if (!lp_watch_tick(watch, "reduction trees, round", round, 0)) {
-            rc = steady_error_set(err, STEADY_ESOLVER,
-                                  "time limit of %g s reached in the tree generation (round %d, "
-                                  "%d trees)",
-                                  watch->limit_s, round, g.ntrees);
-            goto done;
-        }
-        lp_status_t *cs = realloc(col_stat, (size_t)g.m.ncols * sizeof *cs);
-        if (cs)
-            col_stat = cs;
-        double *xs = realloc(x, (size_t)g.m.ncols * sizeof *xs);
-        if (xs)
-            x = xs;
-        mpq_t *vs = realloc(values, (size_t)g.m.ncols * sizeof *vs);
-        if (vs)
-            for (values = vs; nvalues < g.m.ncols; nvalues++)
-                mpq_init(values[nvalues]);
-        if (!cs || !xs || !vs)
-            goto nomem;
-        lp_start_t start = {row_stat, col_stat, nr, basis_cols, false};
-        lp_run_t run = {.start = round > 1 ? &start : NULL,
-                        .want_exact = exact_round,
-                        .row_stat = row_stat,
-                        .col_stat = col_stat,
-                        .x = x,
-                        .dual = y,
-                        .exact_dual = qy};
-        if ((rc = lp_run(&g.m, &o, watch, &run, values, err)))
-            goto done;
-        basis_cols = g.m.ncols;
-        s->stats.solve_s += run.simplex_s;
-        s->stats.exact_s += run.exact_s;
-        s->stats.rounds = round;
-        int first = g.nitems;
-        if (!exact_round) {
-            if ((rc = smoothed_tree(&g, y, y_in, y_sep, &bound_in, stack, &added)))
-                goto nomem;
-            if (!added && want_exact)
-                exact_round = true; /* solve again (no pivot) and recover exactly */
-            else if (!added) {
-                s->exact = false;
-                s->note = "exact recovery not requested";
-                break;
-            }
-            continue;
-        }
-        if (!run.exact) {
-            s->exact = false;
-            s->note = run.note;
-            break;
-        }
-        double t0 = lp_now();
-        bool cheaper;
-        if (!g.pi && alloc_exact(&g))
-            goto nomem;
-        if (!exact_pricing(&g, qy, &cheaper)) {
-            s->stats.exact_s += lp_now() - t0;
-            s->exact = false;
-            s->note = "the exact recovery ran out of time";
-            break;
-        }
-        stack[0] = g.target;
-        stack[1] = g.full;
-        if (cheaper && (!extract(&g, stack, 2) || (rc = add_tree(&g, first, &added))))
-            goto nomem;
-        if (cheaper && !added) { /* the master's exact optimum prices its columns >= 1 */
-            rc = steady_error_set(err, STEADY_EINTERNAL,
-                                  "the exact pricing found a tree of the master cheaper than TP");
-            goto done;
-        }
-        s->stats.exact_s += lp_now() - t0;
-        if (!cheaper) {
-            s->exact = true;
-            s->note = "";
-            break;
-        }
-        exact_round = false; /* a tree the tolerances missed: go on */
-    }
-    s->stats.rows = g.m.nrows;
-    s->stats.cols = g.m.ncols;
-    s->stats.nonzeros = g.m.nnz;
-    if ((rc = store(&g, values, err)))
+    g.stack[0] = g.target;
+    g.stack[1] = g.full;
+    if (!extract(&g, g.stack, 2) || add_tree(&g, 0, &added)) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
         goto done;
-    if (opts && opts->write_lp)
-        rc = lp_glpk_write(&g.m, opts->write_lp, err);
-    goto done;
-nomem:
-    rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    }
+    lp_rounds_t how = {.what = "tree generation",
+                       .stage = "reduction trees, round",
+                       .duals = true,
+                       .step = tree_step,
+                       .store = tree_store,
+                       .ctx = &g};
+    rc = lp_rounds(s, &g.m, &o, watch, &how, err);
 done:
-    if (values)
-        for (int j = 0; j < nvalues; j++)
-            mpq_clear(values[j]);
-    if (qy)
-        for (int i = 0; i < g.m.nrows; i++)
-            mpq_clear(qy[i]);
-    free(values);
-    free(qy);
-    free(y);
-    free(x);
-    free(stack);
-    free(row_stat);
-    free(col_stat);
     tg_free(&g);
     return rc;
 }

@@ -4,6 +4,7 @@
  * the constraints through the public accessors (independently of the exact
  * recovery's own check); problem errors.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -390,6 +391,14 @@ static void test_reduce_trees(void)
             steady_solution_throughput(f, b);
             CU_ASSERT(mpq_equal(a, b));
             CU_ASSERT_TRUE(steady_solution_is_exact(t));
+            /* without the exact pricing: the same TP, within the tolerances */
+            steady_solve_options_t approx = {.formulation = STEADY_FORMULATION_COMPACT};
+            steady_solution_t *x = NULL;
+            steady_error_t err = {0};
+            CU_ASSERT_EQUAL_FATAL(steady_lp_solve(p, &probs[i], &approx, &x, &err), STEADY_OK);
+            CU_ASSERT_FALSE(steady_solution_is_exact(x));
+            CU_ASSERT(fabs(steady_solution_throughput_d(x) - mpq_get_d(a)) <= 1e-9 * mpq_get_d(a));
+            steady_solution_destroy(x);
             CU_ASSERT_EQUAL(violations(t), 0);
             steady_trees_destroy(trees_ok(t));
             if (i == 0 && seed == 1) {
