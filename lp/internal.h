@@ -2,7 +2,8 @@
  * lp/internal.h — the LP module's private pieces: the solution object, an
  * exact LP model, the formulations (full.c: the per-type LPs; aggregate.c:
  * scatter and gossip as one flow per origin; cuts.c: broadcast by cut
- * generation), exact maximum flows (maxflow.c), the solver bridges
+ * generation; treegen.c: reduce by generating its trees; rounds.c: the
+ * rounds of those two), exact maximum flows (maxflow.c), the solver bridges
  * (glpk.c, the only file that calls glp_*; clp.c, the only one that calls
  * Clp), the exact recovery (exact.c).
  */

@@ -80,7 +80,7 @@ typedef struct {
     int *touched;
     bool *in_acc;
     /* the smoothing's row prices: the best seen (the lowest bound), and
-     * those the trees are sought at */
+     * those the trees are sought at (the exact pricing's doubles too) */
     double *y_in, *y_sep, bound_in;
     int *stack; /* extract()'s: 4 (N + 1) */
 } tg_t;
@@ -591,8 +591,8 @@ static bool exact_pricing(tg_t *g, mpq_t *y, bool *cheaper)
 {
     mpq_t t;
     mpq_init(t);
-    double *yd = malloc((size_t)g->m.nrows * sizeof *yd);
-    for (int i = 0; yd && i < g->m.nrows; i++)
+    double *yd = g->y_sep; /* the doubles of y, for the filters */
+    for (int i = 0; i < g->m.nrows; i++)
         yd[i] = mpq_get_d(y[i]);
     for (int h = 0; h < g->nh; h++) {
         mpq_set_ui(g->qprice[h], 0, 1);
@@ -604,9 +604,7 @@ static bool exact_pricing(tg_t *g, mpq_t *y, bool *cheaper)
     for (int v = 0; v < g->nv; v++)
         if (g->cpu_row[v] >= 0)
             mpq_mul(g->qtask[v], g->s->work[v], y[g->cpu_row[v]]);
-    if (yd)
-        set_prices(g, yd, 0);
-    free(yd);
+    set_prices(g, yd, 0);
     cheapest(g);
     bool in_time = true;
     for (int len = 0; len < g->N && in_time; len++) {
