@@ -229,6 +229,15 @@ static void test_paper_reduce(void)
      * operation on 4 work per time unit in all -> TP = 1/2 */
     prob.task_cost = 4;
     assert_tp(solve_ok(p, prob), 1, 2);
+    /* the same three by reduction trees (lp/treegen.c) */
+    long cost[] = {1, 2, 4}, den[] = {1, 1, 2};
+    for (int i = 0; i < 3; i++) {
+        prob.task_cost = (double)cost[i];
+        s = solve_formulation_ok(p, prob, STEADY_FORMULATION_COMPACT);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+        CU_ASSERT_EQUAL(steady_solution_formulation(s), STEADY_FORMULATION_TREES);
+        assert_tp(s, 1, (unsigned long)den[i]);
+    }
     steady_platform_destroy(p);
 }
 
@@ -352,28 +361,14 @@ static void test_random_exact(void)
     }
 }
 
-/* The reduce by reduction trees (--formulation compact, lp/treegen.c):
- * the paper's TPs; on random platforms the per-type LP's exact TP, the
- * solution re-checked against SSR's rows and decomposed into trees; and
- * the task numbering the trees use, against the solution's own. */
+/* The reduce by reduction trees (--formulation compact, lp/treegen.c; the
+ * paper's example is in test_paper_reduce): on random platforms the
+ * per-type LP's exact TP, the solution re-checked against SSR's rows and
+ * decomposed into trees; and the task numbering the trees use, against
+ * the solution's own. */
 static void test_reduce_trees(void)
 {
-    steady_platform_t *p = parse_ok(paper_reduce_text, STEADY_FORMAT_NATIVE);
-    int parts[] = {0, 1, 2};
-    steady_problem_t prob = {.op = STEADY_OP_REDUCE,
-                             .participants = parts,
-                             .nparticipants = 3,
-                             .target = 0,
-                             .task_cost = 1};
-    long cost[] = {1, 2, 4}, den[] = {1, 1, 2};
-    for (int i = 0; i < 3; i++) {
-        prob.task_cost = (double)cost[i];
-        steady_solution_t *s = solve_formulation_ok(p, prob, STEADY_FORMULATION_COMPACT);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-        CU_ASSERT_EQUAL(steady_solution_formulation(s), STEADY_FORMULATION_TREES);
-        assert_tp(s, 1, (unsigned long)den[i]);
-    }
-    steady_platform_destroy(p);
+    steady_platform_t *p = NULL;
     mpq_t a, b;
     mpq_inits(a, b, NULL);
     for (uint64_t seed = 1; seed <= 4; seed++) {
