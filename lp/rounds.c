@@ -8,17 +8,9 @@
  */
 #include "internal.h"
 
-#include <stdlib.h>
+#include "../common/array.h"
 
-/* Grows a to n elements of size `size` (n only grows); false when memory
- * runs out (a unchanged). */
-static bool grow(void **a, size_t n, size_t size)
-{
-    void *p = realloc(*a, (n ? n : 1) * size);
-    if (p)
-        *a = p;
-    return p != NULL;
-}
+#include <stdlib.h>
 
 steady_err_t lp_rounds(steady_solution_t *s, lp_model_t *m, const steady_solve_options_t *opts,
                        lp_watch_t *watch, const lp_rounds_t *how, steady_error_t *err)
@@ -30,6 +22,7 @@ steady_err_t lp_rounds(steady_solution_t *s, lp_model_t *m, const steady_solve_o
     double *x = NULL, *dual = NULL;
     mpq_t *values = NULL, *exact_dual = NULL;
     int nvalues = 0, nduals = 0, basis_rows = 0, basis_cols = 0;
+    int rs_cap = 0, cs_cap = 0, x_cap = 0, v_cap = 0, d_cap = 0, qd_cap = 0;
     steady_err_t rc = STEADY_OK;
     s->stats.build_s = lp_now() - watch->start;
     for (int round = 1;; round++) {
@@ -42,15 +35,15 @@ steady_err_t lp_rounds(steady_solution_t *s, lp_model_t *m, const steady_solve_o
         }
         /* room for this round's model and its results (rows and columns
          * only grow) */
-        bool ok = grow((void **)&row_stat, (size_t)m->nrows, sizeof *row_stat) &&
-                  grow((void **)&col_stat, (size_t)m->ncols, sizeof *col_stat) &&
-                  grow((void **)&x, (size_t)m->ncols, sizeof *x) &&
-                  grow((void **)&values, (size_t)m->ncols, sizeof *values);
+        bool ok = array_grow((void **)&row_stat, &rs_cap, m->nrows, sizeof *row_stat, 64) &&
+                  array_grow((void **)&col_stat, &cs_cap, m->ncols, sizeof *col_stat, 64) &&
+                  array_grow((void **)&x, &x_cap, m->ncols, sizeof *x, 64) &&
+                  array_grow((void **)&values, &v_cap, m->ncols, sizeof *values, 64);
         for (; ok && nvalues < m->ncols; nvalues++)
             mpq_init(values[nvalues]);
         if (ok && how->duals) {
-            ok = grow((void **)&dual, (size_t)m->nrows, sizeof *dual) &&
-                 grow((void **)&exact_dual, (size_t)m->nrows, sizeof *exact_dual);
+            ok = array_grow((void **)&dual, &d_cap, m->nrows, sizeof *dual, 64) &&
+                 array_grow((void **)&exact_dual, &qd_cap, m->nrows, sizeof *exact_dual, 64);
             for (; ok && nduals < m->nrows; nduals++)
                 mpq_init(exact_dual[nduals]);
         }

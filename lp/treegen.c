@@ -33,6 +33,8 @@
  */
 #include "internal.h"
 
+#include "../common/array.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -64,7 +66,7 @@ typedef struct {
     int nitems, items_cap;
     int *tstart;
     uint64_t *thash;
-    int ntrees, trees_cap;
+    int ntrees, tstart_cap, thash_cap;
     /* the pricing, in doubles: prices, then (interval, node) tables */
     double *price, *task_price;
     double *cost;
@@ -362,14 +364,8 @@ static void cheapest(tg_t *g)
 
 static bool push_item(tg_t *g, int a, int b)
 {
-    if (g->nitems == g->items_cap) {
-        int cap = g->items_cap ? 2 * g->items_cap : 1024;
-        item_t *it = realloc(g->items, (size_t)cap * sizeof *it);
-        if (!it)
-            return false;
-        g->items = it;
-        g->items_cap = cap;
-    }
+    if (!array_grow((void **)&g->items, &g->items_cap, g->nitems + 1, sizeof *g->items, 1024))
+        return false;
     g->items[g->nitems++] = (item_t){a, b};
     return true;
 }
@@ -425,18 +421,9 @@ static steady_err_t add_tree(tg_t *g, int first, bool *added)
             g->nitems = first;
             return STEADY_OK;
         }
-    if (g->ntrees + 1 >= g->trees_cap) {
-        int cap = g->trees_cap ? 2 * g->trees_cap : 256;
-        int *ts = realloc(g->tstart, (size_t)(cap + 1) * sizeof *ts);
-        if (ts)
-            g->tstart = ts;
-        uint64_t *th = realloc(g->thash, (size_t)cap * sizeof *th);
-        if (th)
-            g->thash = th;
-        if (!ts || !th)
-            return STEADY_ENOMEM;
-        g->trees_cap = cap;
-    }
+    if (!array_grow((void **)&g->tstart, &g->tstart_cap, g->ntrees + 2, sizeof *g->tstart, 256) ||
+        !array_grow((void **)&g->thash, &g->thash_cap, g->ntrees + 1, sizeof *g->thash, 256))
+        return STEADY_ENOMEM;
     g->tstart[g->ntrees] = first;
     g->thash[g->ntrees] = h;
     g->tstart[++g->ntrees] = g->nitems;
