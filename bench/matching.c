@@ -53,16 +53,23 @@ int main(int argc, char **argv)
     }
     double t1 = now();
     long transfers = 0, runs = 0;
-    for (int s = 0; s < m->nslots; s++)
+    /* runs: a comm in a slot and not in the one before */
+    int *last = malloc((size_t)nc * sizeof *last);
+    if (!last) {
+        fprintf(stderr, "matching: out of memory\n");
+        return 1;
+    }
+    for (int c = 0; c < nc; c++)
+        last[c] = -2;
+    for (int s = 0; s < m->nslots; s++) {
         transfers += m->slots[s].ncomms;
-    /* runs: a comm in a slot and not in the one before (both sorted) */
-    for (int s = 0; s < m->nslots; s++)
-        for (int q = 0, r = 0; q < m->slots[s].ncomms; q++) {
-            const steady_slot_t *b = s > 0 ? &m->slots[s - 1] : NULL;
-            while (b && r < b->ncomms && b->comms[r] < m->slots[s].comms[q])
-                r++;
-            runs += !(b && r < b->ncomms && b->comms[r] == m->slots[s].comms[q]);
+        for (int q = 0; q < m->slots[s].ncomms; q++) {
+            int c = m->slots[s].comms[q];
+            runs += last[c] != s - 1;
+            last[c] = s;
         }
+    }
+    free(last);
     printf("%d %d %ld %ld %.3f\n", nc, m->nslots, transfers, runs, t1 - t0);
     steady_matchings_destroy(m);
     for (int c = 0; c < nc; c++)

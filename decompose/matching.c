@@ -1,7 +1,7 @@
 /*
  * matching.c — steady_matchings_decompose(): the weighted bipartite edge
  * colouring of paper §3.3 that turns one period's communications into
- * slots during which no port is used twice.
+ * slots during which each port works with one peer.
  *
  * Why it works.  Put the senders on the left, the receivers on the right,
  * and give every communication an edge weighted by its duration.  A
@@ -24,23 +24,31 @@
  *      so |N(S)| >= |S| (Hall).  Take one, run it for δ = its smallest
  *      remaining weight, subtract δ from its edges: the graph stays regular
  *      (every vertex lost δ), and at least one edge's weight drops to 0.
- *      The real comms of each matching form one slot of duration δ.
+ *      The real comms the matching runs form one slot of duration δ.
  *
  * Parallel comms.  Several comms may join the same sender and receiver.
  * They become one edge of the matching graph, made of consecutive
- * "parts": the real comms in index order, then the dummy, if any.  Only an
- * edge's current part runs in a round, and δ is the smallest remaining time
- * of the current parts of the matching, so each round finishes at least one
- * part and a slot holds at most one comm per port.
+ * "parts": the real comms in index order, then the dummy, if any.  The
+ * edge is what is matched, and it stays matched until its last part is
+ * done: the parts run back to back, so a slot may hold several comms of
+ * one edge, one after another, each for the time it runs in the slot
+ * (steady_slot_t.time), and a slot still joins each sender to at most one
+ * receiver.  This is the paper's graph, whose edge (Pi, Pj) weighs all the
+ * communications from Pi to Pj.  A round ends when a whole edge is done,
+ * not a comm: cutting every running comm wherever any comm ended made a
+ * 1,000-node scatter's period (1 006 routes, most of them through the
+ * source's few links) 14 831 slots and 540 520 transfers; by edges it is
+ * 1 004 slots and 63 315 transfers.
  *
- * Slot bound.  Let k = max(#distinct senders, #distinct receivers).  The
- * sweep adds at most (number of vertices with a deficit) - 1 <= 2k - 2
- * dummies (each step zeroes a deficit; the last zeroes one on each side;
- * and some port has load W, so no deficit).  Every round finishes a part,
- * and the last round finishes k of them (one per vertex), so with
- * P <= ncomms + 2k - 2 parts there are at most P - k + 1 rounds:
+ * Slot bound.  Let k = max(#distinct senders, #distinct receivers) and E
+ * the distinct (sender, receiver) pairs.  The sweep adds at most (number
+ * of vertices with a deficit) - 1 <= 2k - 2 dummies (each step zeroes a
+ * deficit; the last zeroes one on each side; and some port has load W, so
+ * no deficit).  Every round finishes an edge, and the last round finishes
+ * k of them (one per vertex), so with at most E + 2k - 2 edges there are
+ * at most E + k - 1 rounds:
  *
- *   nslots <= ncomms + k - 1 <= 2 ncomms - 1   (0 when ncomms = 0).
+ *   nslots <= E + k - 1 <= ncomms + k - 1 <= 2 ncomms - 1   (0 when ncomms = 0).
  *
  * Consecutive rounds running the same real comms (only dummies differ) are
  * merged into one slot.  No slot is empty: a port of load W has no dummy,
@@ -53,10 +61,10 @@
  * matching, above).  So a comm runs in consecutive slots unless an
  * augmenting path moves it: few runs per comm, and steady-run sends a run
  * as one MPI message (steady_schedule_message_ids).  The matched edges sit
- * in a heap by the time their current part ends, so a round costs
- * O(log k) per part that ends, one breadth-first search per edge that
- * leaves, and its slot's size when its comms changed: near-linear in the
- * schedule's size when the augmenting paths are short (bench/plan.sh).
+ * in a heap by the time they end, so a round costs O(log k) per edge that
+ * ends, one breadth-first search per edge that leaves, and its slot's
+ * size: near-linear in the schedule's size when the augmenting paths are
+ * short (bench/plan.sh).
  *
  * STEADY_MATCHING_FRESH is the first version: each round, igraph's
  * maximum bipartite matching (docs/design.md: prefer a well-kept library)
@@ -104,17 +112,22 @@ typedef struct {
     int nedges;
     edge_t *edges; /* sorted by (u, v) */
     int *first;    /* left vertex u's edges are edges[first[u] .. first[u + 1]) */
+    int nleft;     /* initialised entries of left */
+    mpq_t *left;   /* an edge's time still to run (peel(): as of when it left the matching) */
 } bigraph_t;
 
 static void bigraph_free(bigraph_t *g)
 {
     for (int i = 0; i < g->nwt; i++)
         mpq_clear(g->wt[i]);
+    for (int i = 0; i < g->nleft; i++)
+        mpq_clear(g->left[i]);
     mpq_clear(g->load);
     free(g->wt);
     free(g->parts);
     free(g->edges);
     free(g->first);
+    free(g->left);
 }
 
 static steady_err_t validate(int n, int ncomms, const int *src, const int *dst,
@@ -261,6 +274,14 @@ static steady_err_t bigraph_build(int n, int ncomms, const int *src, const int *
     }
     for (int u = 0; u < k; u++)
         g->first[u + 1] += g->first[u];
+    if (!(g->left = malloc((size_t)(g->nedges ? g->nedges : 1) * sizeof *g->left)))
+        goto nomem;
+    for (; g->nleft < g->nedges; g->nleft++) {
+        const edge_t *ed = &g->edges[g->nleft];
+        mpq_init(g->left[g->nleft]);
+        for (int q = ed->cur; q < ed->end; q++)
+            mpq_add(g->left[g->nleft], g->left[g->nleft], g->wt[g->parts[q].w]);
+    }
     goto cleanup;
 
 nomem:
@@ -290,16 +311,74 @@ static int find_edge(const bigraph_t *g, int u, int v)
     return -1;
 }
 
-/* Appends a slot running comms[0..nc) (sorted) for delta, or lengthens the
- * last slot when it runs the same comms; false when memory runs out or
- * when it would be slot max_slots + 1 (a bug: *over is set). */
-static bool emit_slot(steady_matchings_t *m, int max_slots, const mpq_t delta, const int *comms,
-                      int nc, bool *over)
+/* The slot a round runs: its comms in the order they run (a sender's,
+ * all to one receiver, one after another) and the time each one runs. */
+typedef struct {
+    int n, cap, ninit;
+    int *comms;
+    mpq_t *time;
+    mpq_t rest; /* run_edge(): what is left of the round */
+} round_t;
+
+static void round_free(round_t *b)
+{
+    for (int i = 0; i < b->ninit; i++)
+        mpq_clear(b->time[i]);
+    mpq_clear(b->rest);
+    free(b->comms);
+    free(b->time);
+}
+
+/* Runs edge e of g for `delta` from where it is: its parts one after
+ * another (the real comms, then the dummy), each real part it works on
+ * appended to b with the time it runs.  False when memory runs out. */
+static bool run_edge(bigraph_t *g, int e, const mpq_t delta, round_t *b)
+{
+    edge_t *ed = &g->edges[e];
+    mpq_set(b->rest, delta);
+    while (mpq_sgn(b->rest) > 0 && ed->cur < ed->end) {
+        const part_t *p = &g->parts[ed->cur];
+        mpq_ptr w = g->wt[p->w];
+        bool whole = mpq_cmp(w, b->rest) <= 0;
+        if (p->comm >= 0) {
+            if (b->n == b->cap) {
+                int cap = b->cap;
+                if (!array_grow((void **)&b->comms, &b->cap, b->n + 1, sizeof *b->comms, 16) ||
+                    !array_grow((void **)&b->time, &cap, b->n + 1, sizeof *b->time, 16))
+                    return false;
+                for (; b->ninit < cap; b->ninit++)
+                    mpq_init(b->time[b->ninit]);
+                b->cap = cap;
+            }
+            b->comms[b->n] = p->comm;
+            mpq_set(b->time[b->n++], whole ? w : b->rest);
+        }
+        if (whole) {
+            mpq_sub(b->rest, b->rest, w);
+            mpq_set_ui(w, 0, 1);
+            ed->cur++;
+        } else {
+            mpq_sub(w, w, b->rest);
+            mpq_set_ui(b->rest, 0, 1);
+        }
+    }
+    return true;
+}
+
+/* Appends the slot b ran for delta, or lengthens the last slot when it
+ * ran the same comms (each then runs on: one comm per edge, the only one
+ * of its edge in both); false when memory runs out or when it would be
+ * slot max_slots + 1 (a bug: *over is set). */
+static bool emit_slot(steady_matchings_t *m, int max_slots, const mpq_t delta, const round_t *b,
+                      bool *over)
 {
     if (m->nslots > 0) {
         steady_slot_t *last = &m->slots[m->nslots - 1];
-        if (last->ncomms == nc && memcmp(last->comms, comms, (size_t)nc * sizeof *comms) == 0) {
+        if (last->ncomms == b->n &&
+            memcmp(last->comms, b->comms, (size_t)b->n * sizeof *b->comms) == 0) {
             mpq_add(last->duration, last->duration, delta);
+            for (int q = 0; q < b->n; q++)
+                mpq_add(last->time[q], last->time[q], b->time[q]);
             return true;
         }
     }
@@ -307,31 +386,38 @@ static bool emit_slot(steady_matchings_t *m, int max_slots, const mpq_t delta, c
         *over = true;
         return false;
     }
-    steady_slot_t *s = &m->slots[m->nslots++];
+    steady_slot_t *s = &m->slots[m->nslots];
+    s->ncomms = 0;
+    s->comms = malloc((size_t)(b->n ? b->n : 1) * sizeof *s->comms);
+    s->time = malloc((size_t)(b->n ? b->n : 1) * sizeof *s->time);
+    if (!s->comms || !s->time) {
+        free(s->comms);
+        free(s->time);
+        return false;
+    }
+    m->nslots++;
     mpq_init(s->duration);
     mpq_set(s->duration, delta);
-    s->ncomms = 0;
-    s->comms = malloc((size_t)(nc ? nc : 1) * sizeof *s->comms);
-    if (!s->comms)
-        return false;
-    memcpy(s->comms, comms, (size_t)nc * sizeof *comms);
-    s->ncomms = nc;
+    memcpy(s->comms, b->comms, (size_t)b->n * sizeof *b->comms);
+    for (; s->ncomms < b->n; s->ncomms++) {
+        mpq_init(s->time[s->ncomms]);
+        mpq_set(s->time[s->ncomms], b->time[s->ncomms]);
+    }
     return true;
 }
 
 /* The state of step 2: the current perfect matching of the support, kept
  * from round to round and repaired by augmenting paths where edges leave
- * it; the matched edges in a heap by the time their current part ends. */
+ * it; the matched edges in a heap by the time they end. */
 typedef struct {
     bigraph_t *g;
     int *adj, *alen,
         *apos;   /* u's support edges: adj[first[u] .. first[u] + alen[u]); edge's place */
     int *mate_l; /* left vertex -> its matched edge, -1 */
     int *mate_r; /* right vertex -> its matched left vertex, -1 */
-    mpq_t *fin;  /* matched edge: when its current part ends */
+    mpq_t *fin;  /* matched edge: when it ends */
     int *heap, *hpos, nheap; /* matched edges by fin; edge -> place in heap, -1 */
-    int *live, *lpos, nlive; /* matched edges whose current part is a real comm */
-    bool changed;            /* the live set changed since the last slot */
+    int *live, *lpos, nlive; /* matched edges with a real comm left to run */
     mpq_t now;
     /* augmenting-path search */
     int *queue, *via, *seen, stamp;
@@ -381,18 +467,19 @@ static void heap_remove(peel_t *s, int e)
     }
 }
 
-static bool real_part(const peel_t *s, int e)
+/* Whether edge e has a real comm left to run (its dummy, if any, is
+ * last). */
+static bool real_part(const bigraph_t *g, int e)
 {
-    const edge_t *ed = &s->g->edges[e];
-    return ed->cur < ed->end && s->g->parts[ed->cur].comm >= 0;
+    const edge_t *ed = &g->edges[e];
+    return ed->cur < ed->end && g->parts[ed->cur].comm >= 0;
 }
 
 static void live_add(peel_t *s, int e)
 {
-    if (real_part(s, e)) {
+    if (real_part(s->g, e)) {
         s->lpos[e] = s->nlive;
         s->live[s->nlive++] = e;
-        s->changed = true;
     }
 }
 
@@ -403,24 +490,24 @@ static void live_remove(peel_t *s, int e)
         s->live[i] = last;
         s->lpos[last] = i;
         s->lpos[e] = -1;
-        s->changed = true;
     }
 }
 
-/* Edge e joins the matching: its current part runs from now on. */
+/* Edge e joins the matching: it runs on from now until it is done. */
 static void match(peel_t *s, int e)
 {
     const edge_t *ed = &s->g->edges[e];
     s->mate_l[ed->u] = e;
     s->mate_r[ed->v] = ed->u;
-    mpq_add(s->fin[e], s->now, s->g->wt[s->g->parts[ed->cur].w]);
+    mpq_add(s->fin[e], s->now, s->g->left[e]);
     s->hpos[e] = s->nheap;
     s->heap[s->nheap++] = e;
     heap_fix(s, s->nheap - 1);
     live_add(s, e);
 }
 
-/* Edge e leaves the matching: its current part keeps what it has left. */
+/* Edge e leaves the matching: it keeps what it has left to run (its real
+ * parts ran as the rounds emitted them). */
 static void unmatch(peel_t *s, int e)
 {
     const edge_t *ed = &s->g->edges[e];
@@ -428,8 +515,7 @@ static void unmatch(peel_t *s, int e)
     s->mate_r[ed->v] = -1;
     heap_remove(s, e);
     live_remove(s, e);
-    if (ed->cur < ed->end)
-        mpq_sub(s->g->wt[s->g->parts[ed->cur].w], s->fin[e], s->now);
+    mpq_sub(s->g->left[e], s->fin[e], s->now);
 }
 
 /* Matches the free left vertex u0 by a shortest augmenting path in the
@@ -480,9 +566,8 @@ static void drop_edge(peel_t *s, int e)
  * edges whose last part is done leave it, and their vertices are matched
  * again by augmenting paths, so a comm runs in consecutive slots as long
  * as nothing forces it out (fewer, longer runs: steady-run sends a run as
- * one message).  A round costs O(log k) per part that ends plus an
- * augmenting-path search per edge that leaves, plus the slot it emits when
- * its comms changed. */
+ * one message).  A round costs O(log k) per edge that ends plus an
+ * augmenting-path search per edge that leaves, plus the slot it emits. */
 static steady_err_t peel(bigraph_t *g, int max_slots, steady_matchings_t *m, steady_error_t *err)
 {
     int k = g->k, ne = g->nedges;
@@ -502,13 +587,13 @@ static steady_err_t peel(bigraph_t *g, int max_slots, steady_matchings_t *m, ste
     s.queue = malloc(k1 * sizeof *s.queue);
     s.via = malloc(k1 * sizeof *s.via);
     s.seen = calloc(k1, sizeof *s.seen);
-    int *comms = malloc(k1 * sizeof *comms);
     int *freed = malloc(k1 * sizeof *freed);
     int nfin = 0;
+    round_t b = {0};
     mpq_t delta;
-    mpq_inits(delta, s.now, NULL);
+    mpq_inits(delta, s.now, b.rest, NULL);
     if (!s.adj || !s.apos || !s.alen || !s.mate_l || !s.mate_r || !s.fin || !s.heap || !s.hpos ||
-        !s.live || !s.lpos || !s.queue || !s.via || !s.seen || !comms || !freed)
+        !s.live || !s.lpos || !s.queue || !s.via || !s.seen || !freed)
         goto nomem;
     for (; nfin < ne; nfin++)
         mpq_init(s.fin[nfin]);
@@ -549,41 +634,37 @@ static steady_err_t peel(bigraph_t *g, int max_slots, steady_matchings_t *m, ste
                                   s.nheap, k);
             goto cleanup;
         }
-        /* run the matching until its first current part ends */
+        /* run the matching until its first edge ends: the live edges'
+         * comms, in the order of the edges (by sender) */
         mpq_sub(delta, s.fin[s.heap[0]], s.now);
-        if (s.changed || m->nslots == 0) {
-            int nc = 0;
-            for (int i = 0; i < s.nlive; i++)
-                comms[nc++] = g->parts[g->edges[s.live[i]].cur].comm;
-            qsort(comms, (size_t)nc, sizeof *comms, array_cmp_int);
-            if (!emit_slot(m, max_slots, delta, comms, nc, &over)) {
-                if (over)
-                    rc = steady_error_set(err, STEADY_EINTERNAL,
-                                          "matchings: more than the %d slots proven possible",
-                                          max_slots);
-                else
-                    goto nomem;
-                goto cleanup;
-            }
-            s.changed = false;
-        } else {
-            mpq_add(m->slots[m->nslots - 1].duration, m->slots[m->nslots - 1].duration, delta);
+        qsort(s.live, (size_t)s.nlive, sizeof *s.live, array_cmp_int);
+        b.n = 0;
+        for (int i = 0; i < s.nlive; i++) {
+            s.lpos[s.live[i]] = i;
+            if (!run_edge(g, s.live[i], delta, &b))
+                goto nomem;
+        }
+        for (int i = s.nlive - 1; i >= 0; i--)
+            if (!real_part(g, s.live[i]))
+                live_remove(&s, s.live[i]);
+        if (!emit_slot(m, max_slots, delta, &b, &over)) {
+            if (over)
+                rc = steady_error_set(err, STEADY_EINTERNAL,
+                                      "matchings: more than the %d slots proven possible",
+                                      max_slots);
+            else
+                goto nomem;
+            goto cleanup;
         }
         mpq_set(s.now, s.fin[s.heap[0]]);
-        /* the parts that end now: the edge's next part follows, or the
-         * edge leaves the support and its ends are matched again */
+        /* the edges done now leave the support, and their ends are
+         * matched again */
         while (s.nheap > 0 && mpq_equal(s.fin[s.heap[0]], s.now)) {
             int e = s.heap[0];
-            edge_t *ed = &g->edges[e];
-            mpq_set_ui(g->wt[g->parts[ed->cur].w], 0, 1);
             unmatch(&s, e);
-            ed->cur++;
-            if (ed->cur < ed->end) {
-                match(&s, e);
-            } else {
-                drop_edge(&s, e);
-                freed[nfree++] = ed->u;
-            }
+            g->edges[e].cur = g->edges[e].end;
+            drop_edge(&s, e);
+            freed[nfree++] = g->edges[e].u;
         }
     }
     goto cleanup;
@@ -594,6 +675,7 @@ cleanup:
     for (int i = 0; i < nfin; i++)
         mpq_clear(s.fin[i]);
     mpq_clears(delta, s.now, NULL);
+    round_free(&b);
     free(s.adj);
     free(s.apos);
     free(s.alen);
@@ -607,7 +689,6 @@ cleanup:
     free(s.queue);
     free(s.via);
     free(s.seen);
-    free(comms);
     free(freed);
     return rc;
 }
@@ -642,11 +723,11 @@ static steady_err_t peel_fresh(bigraph_t *g, int max_rounds, steady_matchings_t 
     igraph_error_t ic;
     const char *call = "";
     int *matched = malloc((size_t)(k ? k : 1) * sizeof *matched);
-    int *comms = malloc((size_t)(k ? k : 1) * sizeof *comms);
+    round_t b = {0};
     mpq_t delta;
-    mpq_init(delta);
+    mpq_inits(delta, b.rest, NULL);
     igraph_error_handler_t *previous = igraph_set_error_handler(igraph_error_handler_ignore);
-    if (!matched || !comms) {
+    if (!matched) {
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
         goto cleanup;
     }
@@ -709,7 +790,7 @@ static steady_err_t peel_fresh(bigraph_t *g, int max_rounds, steady_matchings_t 
             goto cleanup;
         }
 
-        /* δ = the shortest remaining current part of the matching */
+        /* δ = the shortest time left of the matched edges */
         for (int u = 0; u < k; u++) {
             igraph_integer_t v = VECTOR(mate)[u] - k;
             int e = v >= 0 && v < k ? find_edge(g, u, (int)v) : -1;
@@ -719,25 +800,24 @@ static steady_err_t peel_fresh(bigraph_t *g, int max_rounds, steady_matchings_t 
                 goto cleanup;
             }
             matched[u] = e;
-            const mpq_t *left = &g->wt[g->parts[g->edges[e].cur].w];
-            if (u == 0 || mpq_cmp(*left, delta) < 0)
-                mpq_set(delta, *left);
+            if (u == 0 || mpq_cmp(g->left[e], delta) < 0)
+                mpq_set(delta, g->left[e]);
         }
 
-        /* run it: the real current parts form the slot */
-        int nc = 0;
+        /* run it: the real comms it runs form the slot */
+        b.n = 0;
         for (int u = 0; u < k; u++) {
-            edge_t *e = &g->edges[matched[u]];
-            const part_t *p = &g->parts[e->cur];
-            if (p->comm >= 0)
-                comms[nc++] = p->comm;
-            mpq_sub(g->wt[p->w], g->wt[p->w], delta);
-            if (mpq_sgn(g->wt[p->w]) == 0)
-                e->cur++;
+            int e = matched[u];
+            if (!run_edge(g, e, delta, &b)) {
+                rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+                goto cleanup;
+            }
+            mpq_sub(g->left[e], g->left[e], delta);
+            if (mpq_sgn(g->left[e]) == 0)
+                g->edges[e].cur = g->edges[e].end;
         }
-        qsort(comms, (size_t)nc, sizeof *comms, array_cmp_int);
         bool over = false;
-        if (!emit_slot(m, max_rounds, delta, comms, nc, &over)) {
+        if (!emit_slot(m, max_rounds, delta, &b, &over)) {
             rc = over ? steady_error_set(err, STEADY_EINTERNAL,
                                          "matchings: more than the %d slots proven possible",
                                          max_rounds)
@@ -758,19 +838,19 @@ cleanup:
         igraph_vector_int_destroy(&ends);
     igraph_set_error_handler(previous);
     mpq_clear(delta);
+    round_free(&b);
     free(matched);
-    free(comms);
     return rc;
 }
 
-/* sum += slot s's duration: the scaled integer into sum's numerator when
- * scaled (sum / D once canonical_sum() has run), else a rational sum. */
-static void add_duration(mpq_t sum, const steady_matchings_t *m, const mpz_t *scaled, int s)
+/* sum += v[i]: the scaled integer into sum's numerator when scaled
+ * (sum / D once canonical_sum() has run), else a rational sum. */
+static void add_scaled(mpq_t sum, const mpq_srcptr *v, const mpz_t *scaled, size_t i)
 {
     if (scaled)
-        mpz_add(mpq_numref(sum), mpq_numref(sum), scaled[s]);
+        mpz_add(mpq_numref(sum), mpq_numref(sum), scaled[i]);
     else
-        mpq_add(sum, sum, m->slots[s].duration);
+        mpq_add(sum, sum, v[i]);
 }
 
 static void canonical_sum(mpq_t sum, const mpz_t *scaled, const mpz_t D)
@@ -782,42 +862,57 @@ static void canonical_sum(mpq_t sum, const mpz_t *scaled, const mpz_t D)
 }
 
 /* Checks m against the input from scratch, in exact arithmetic, and sets
- * m->total: every slot non-empty, of positive duration, its comms
- * increasing, valid and a matching; every comm covered exactly; the total
- * equal to W; at most max_slots slots. */
+ * m->total: every slot non-empty, of positive duration; its comms valid,
+ * each there once and for a positive time, a sender's to one receiver and
+ * a receiver's from one sender, each port's times adding up to at most the
+ * slot; every comm covered exactly; the total equal to W; at most
+ * max_slots slots.  The sums run over a common denominator (v: the slot
+ * durations, then every comm's time in each slot). */
 static steady_err_t verify(int n, int ncomms, const int *src, const int *dst, const mpq_t *duration,
                            const mpq_t load, int max_slots, steady_matchings_t *m,
                            steady_error_t *err)
 {
     steady_err_t rc = STEADY_OK;
-    int *sent = malloc((size_t)(n ? n : 1) * sizeof *sent);
-    int *got = malloc((size_t)(n ? n : 1) * sizeof *got);
+    size_t nv = (size_t)m->nslots;
+    for (int x = 0; x < m->nslots; x++)
+        nv += (size_t)m->slots[x].ncomms;
+    int *peer_s = malloc((size_t)(n ? n : 1) * sizeof *peer_s);
+    int *peer_r = malloc((size_t)(n ? n : 1) * sizeof *peer_r);
+    int *stamp_s = malloc((size_t)(n ? n : 1) * sizeof *stamp_s);
+    int *stamp_r = malloc((size_t)(n ? n : 1) * sizeof *stamp_r);
+    int *seen = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *seen);
+    mpq_t *busy_s = malloc((size_t)(n ? n : 1) * sizeof *busy_s);
+    mpq_t *busy_r = malloc((size_t)(n ? n : 1) * sizeof *busy_r);
     mpq_t *cover = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *cover);
+    mpq_srcptr *v = malloc((nv ? nv : 1) * sizeof *v);
+    int ninit = 0, ncover = 0;
     mpz_t D;
     mpz_t *scaled = NULL;
     mpz_init(D);
-    if (!sent || !got || !cover) {
-        free(cover);
-        cover = NULL;
+    if (!peer_s || !peer_r || !stamp_s || !stamp_r || !seen || !busy_s || !busy_r || !cover || !v) {
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
         goto cleanup;
     }
-    for (int c = 0; c < ncomms; c++)
-        mpq_init(cover[c]);
-    for (int i = 0; i < n; i++)
-        sent[i] = got[i] = -1;
-    /* positive durations (checked below) have positive denominators */
-    bool positive = true;
-    for (int s = 0; s < m->nslots && positive; s++)
-        positive = mpq_sgn(m->slots[s].duration) > 0;
-    if (positive) {
-        mpq_srcptr *v = malloc((size_t)(m->nslots > 0 ? m->nslots : 1) * sizeof *v);
-        for (int s = 0; v && s < m->nslots; s++)
-            v[s] = m->slots[s].duration;
-        if (v)
-            exact_scale(m->nslots, v, D, &scaled);
-        free(v);
+    for (; ninit < n; ninit++) {
+        mpq_inits(busy_s[ninit], busy_r[ninit], NULL);
+        stamp_s[ninit] = stamp_r[ninit] = -1;
     }
+    for (; ncover < ncomms; ncover++) {
+        mpq_init(cover[ncover]);
+        seen[ncover] = -1;
+    }
+    /* positive times (checked below) have positive denominators */
+    bool positive = true;
+    size_t at = 0;
+    for (int x = 0; x < m->nslots; x++)
+        v[at++] = m->slots[x].duration;
+    for (int x = 0; x < m->nslots; x++)
+        for (int q = 0; q < m->slots[x].ncomms; q++)
+            v[at++] = m->slots[x].time[q];
+    for (size_t i = 0; i < nv && positive; i++)
+        positive = mpq_sgn(v[i]) > 0;
+    if (positive)
+        exact_scale((int)nv, v, D, &scaled);
 
     const char *why = NULL;
     int where = -1;
@@ -826,25 +921,44 @@ static steady_err_t verify(int n, int ncomms, const int *src, const int *dst, co
         why = "more slots than the proven bound";
         where = m->nslots;
     }
-    for (int s = 0; s < m->nslots && !why; s++) {
-        const steady_slot_t *slot = &m->slots[s];
-        where = s;
+    at = (size_t)m->nslots;
+    for (int x = 0; x < m->nslots && !why; x++) {
+        const steady_slot_t *slot = &m->slots[x];
+        where = x;
         if (mpq_sgn(slot->duration) <= 0)
             why = "non-positive duration";
         else if (slot->ncomms == 0)
             why = "no communication";
-        for (int q = 0; q < slot->ncomms && !why; q++) {
+        for (int q = 0; q < slot->ncomms && !why; q++, at++) {
             int c = slot->comms[q];
-            if (c < 0 || c >= ncomms || (q > 0 && c <= slot->comms[q - 1]))
-                why = "comm indices not increasing or out of range";
-            else if (sent[src[c]] == s || got[dst[c]] == s)
+            if (c < 0 || c >= ncomms || seen[c] == x)
+                why = "comm index out of range or twice in the slot";
+            else if (mpq_sgn(slot->time[q]) <= 0)
+                why = "non-positive time";
+            else if ((stamp_s[src[c]] == x && peer_s[src[c]] != dst[c]) ||
+                     (stamp_r[dst[c]] == x && peer_r[dst[c]] != src[c]))
                 why = "not a matching";
             else {
-                sent[src[c]] = got[dst[c]] = s;
-                add_duration(cover[c], m, (const mpz_t *)scaled, s);
+                seen[c] = x;
+                if (stamp_s[src[c]] != x) {
+                    stamp_s[src[c]] = x;
+                    peer_s[src[c]] = dst[c];
+                    mpq_set_ui(busy_s[src[c]], 0, 1);
+                }
+                if (stamp_r[dst[c]] != x) {
+                    stamp_r[dst[c]] = x;
+                    peer_r[dst[c]] = src[c];
+                    mpq_set_ui(busy_r[dst[c]], 0, 1);
+                }
+                mpq_add(busy_s[src[c]], busy_s[src[c]], slot->time[q]);
+                mpq_add(busy_r[dst[c]], busy_r[dst[c]], slot->time[q]);
+                if (mpq_cmp(busy_s[src[c]], slot->duration) > 0 ||
+                    mpq_cmp(busy_r[dst[c]], slot->duration) > 0)
+                    why = "a port busier than the slot";
+                add_scaled(cover[c], v, (const mpz_t *)scaled, at);
             }
         }
-        add_duration(m->total, m, (const mpz_t *)scaled, s);
+        add_scaled(m->total, v, (const mpz_t *)scaled, (size_t)x);
     }
     canonical_sum(m->total, (const mpz_t *)scaled, D);
     for (int c = 0; c < ncomms && !why; c++) {
@@ -861,23 +975,31 @@ static steady_err_t verify(int n, int ncomms, const int *src, const int *dst, co
                               where);
 
 cleanup:
-    if (cover)
-        for (int c = 0; c < ncomms; c++)
-            mpq_clear(cover[c]);
-    exact_unscale(m->nslots, scaled);
+    for (int i = 0; i < ninit; i++)
+        mpq_clears(busy_s[i], busy_r[i], NULL);
+    for (int c = 0; c < ncover; c++)
+        mpq_clear(cover[c]);
+    exact_unscale((int)nv, scaled);
     mpz_clear(D);
+    free(v);
     free(cover);
-    free(sent);
-    free(got);
+    free(busy_s);
+    free(busy_r);
+    free(seen);
+    free(peer_s);
+    free(peer_r);
+    free(stamp_s);
+    free(stamp_r);
     return rc;
 }
 
 /*
- * Complexity: R <= ncomms + k - 1 rounds (k = max(#senders, #receivers) <=
- * min(n, ncomms)); O((ncomms + k) log k) rational operations for the heap,
- * one breadth-first search (O(edges) at worst) per edge that leaves the
- * support, and the output's size to emit and verify the slots;
- * O(n + ncomms + k) memory.  The result has at most ncomms + k - 1 slots.
+ * Complexity: R <= E + k - 1 rounds (E distinct sender-receiver pairs,
+ * k = max(#senders, #receivers) <= min(n, ncomms)); O((E + k) log k)
+ * rational operations for the heap, one breadth-first search (O(edges) at
+ * worst) per edge that leaves the support, and the output's size to emit
+ * and verify the slots; O(n + ncomms + k) memory.  The result has at most
+ * E + k - 1 slots.
  */
 steady_err_t steady_matchings_decompose(int n, int ncomms, const int *src, const int *dst,
                                         const mpq_t *duration, steady_matchings_t **out,
@@ -906,7 +1028,10 @@ steady_err_t steady_matchings_decompose_rule(int n, int ncomms, const int *src, 
     mpq_init(m->total);
     if ((rc = bigraph_build(n, ncomms, src, dst, duration, &g, err)))
         goto cleanup;
-    int max_slots = ncomms > 0 ? ncomms + g.k - 1 : 0;
+    int pairs = 0; /* E: the edges with a real comm */
+    for (int e = 0; e < g.nedges; e++)
+        pairs += g.parts[g.edges[e].cur].comm >= 0;
+    int max_slots = ncomms > 0 ? pairs + g.k - 1 : 0;
     m->slots = malloc((size_t)(max_slots ? max_slots : 1) * sizeof *m->slots);
     if (!m->slots) {
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
@@ -938,7 +1063,10 @@ void steady_matchings_destroy(steady_matchings_t *m)
         return;
     for (int s = 0; s < m->nslots; s++) {
         mpq_clear(m->slots[s].duration);
+        for (int q = 0; q < m->slots[s].ncomms; q++)
+            mpq_clear(m->slots[s].time[q]);
         free(m->slots[s].comms);
+        free(m->slots[s].time);
     }
     free(m->slots);
     mpq_clear(m->total);

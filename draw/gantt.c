@@ -240,21 +240,49 @@ steady_err_t steady_draw_gantt(const steady_schedule_t *sc, const steady_platfor
     char label[64], detail[160];
     mpq_t w;
     mpq_init(w);
+    /* a sender's transfers in a slot (all to one peer) run one after
+     * another: each gets its share of the slot, by the time it takes */
+    double *busy = calloc((size_t)nv + 1, sizeof *busy), *at = calloc((size_t)nv + 1, sizeof *at);
+    if (!busy || !at) {
+        free(busy);
+        free(at);
+        free(cpu);
+        mpq_clear(w);
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    }
     for (int i = 0; i < sc->nslots; i++) {
         const steady_sched_slot_t *sl = &sc->slots[i];
-        double start = mpq_get_d(sl->start), end = start + mpq_get_d(sl->duration);
+        double start = mpq_get_d(sl->start), length = mpq_get_d(sl->duration);
+        for (int pass = 0; pass < 2; pass++)
+            for (int j = 0; j < sl->ntransfers; j++) {
+                const steady_sched_transfer_t *tx = &sl->transfers[j];
+                const steady_sched_step_t *st = &sc->trees[tx->tree].steps[tx->step];
+                int u = steady_sched_step_src(sc, p, st), v = steady_sched_step_dst(sc, p, st);
+                steady_hop_t h = {.src = u, .dst = v};
+                h.edges = (int *)steady_sched_step_edges(sc, st, &h.nedges);
+                steady_exact_hop_time(p, &h, sc->msg_size, w);
+                double t = mpq_get_d(w) * (mpq_get_d(tx->to) - mpq_get_d(tx->from));
+                if (pass == 0) {
+                    busy[u] += t;
+                    continue;
+                }
+                double from = start + at[u], share = busy[u] > 0 ? length * t / busy[u] : length;
+                at[u] += share;
+                step_label(sc, tx->tree, tx->step, label, sizeof label);
+                snprintf(detail, sizeof detail,
+                         "tree %d, messages [%.6g, %.6g), slot %d, time [%.6g, %.6g)", tx->tree + 1,
+                         mpq_get_d(tx->from), mpq_get_d(tx->to), i + 1, from, from + share);
+                transfer_bars(&c, u, v, from, from + share, tx->tree,
+                              (long)ceil(mpq_get_d(tx->to) - mpq_get_d(tx->from)), label, detail);
+            }
         for (int j = 0; j < sl->ntransfers; j++) {
             const steady_sched_transfer_t *tx = &sl->transfers[j];
-            const steady_sched_step_t *st = &sc->trees[tx->tree].steps[tx->step];
-            step_label(sc, tx->tree, tx->step, label, sizeof label);
-            snprintf(detail, sizeof detail,
-                     "tree %d, messages [%.6g, %.6g), slot %d, time [%.6g, %.6g)", tx->tree + 1,
-                     mpq_get_d(tx->from), mpq_get_d(tx->to), i + 1, start, end);
-            transfer_bars(&c, steady_sched_step_src(sc, p, st), steady_sched_step_dst(sc, p, st),
-                          start, end, tx->tree,
-                          (long)ceil(mpq_get_d(tx->to) - mpq_get_d(tx->from)), label, detail);
+            int u = steady_sched_step_src(sc, p, &sc->trees[tx->tree].steps[tx->step]);
+            busy[u] = at[u] = 0;
         }
     }
+    free(busy);
+    free(at);
     for (int i = 0; i < sc->ncompute; i++) {
         const steady_sched_compute_t *ce = &sc->compute[i];
         bar_t *b = add_bar(&c);

@@ -46,11 +46,12 @@
  *              destination).  Broadcast: an arborescence — no node
  *              receives the message twice, every target receives it.
  *   slots      positive durations, inside [0, period], sorted and
- *              disjoint; one-port: in a slot a node sends at most once and
- *              receives at most once; a transfer names a send step,
+ *              disjoint; one-port: in a slot a node sends to one peer and
+ *              receives from one peer; a transfer names a send step,
  *              carries a part 0 <= from < to <= weight, and
- *              (to - from) c(e) is at most the slot's duration, as is the
- *              load of the slot's transfers on each shared resource.
+ *              (to - from) c(e) is at most the slot's duration, as are a
+ *              port's transfers together and the load of the slot's
+ *              transfers on each shared resource.
  *   coverage   per send step, the parts of all slots cover [0, weight)
  *              exactly once.
  *   forwarding a send with the lag of the send producing its input: each

@@ -37,11 +37,12 @@ static const steady_sched_step_t *transfer_step(const ctx_t *x, const steady_sch
     return s;
 }
 
-/* One-port and the slot's length: in a slot a node sends at most once and
- * receives at most once; every transfer, which lasts (to - from) times its
- * hop's time, fits in the slot, and so does the load its transfers put on
- * each shared resource (they share it: the slot lasts at least what its
- * busiest resource needs). */
+/* One-port and the slot's length: in a slot a node sends to one peer and
+ * receives from one peer, its transfers with that peer one after another;
+ * every transfer, which lasts (to - from) times its hop's time, fits in
+ * the slot, and so do each port's transfers together, and the load its
+ * transfers put on each shared resource (they share it: the slot lasts at
+ * least what its busiest resource needs). */
 steady_err_t ck_slots(ctx_t *x)
 {
     const steady_schedule_t *sc = x->sc;
@@ -52,13 +53,17 @@ steady_err_t ck_slots(ctx_t *x)
     int *stamp_r = malloc((size_t)x->nn * sizeof *stamp_r);
     int *touched = malloc(((size_t)nres + 1) * sizeof *touched);
     mpq_t *load = malloc(((size_t)nres + 1) * sizeof *load);
+    mpq_t *busy = malloc(2 * ((size_t)x->nn + 1) * sizeof *busy); /* send, receive port */
     mpq_t end, d, t, longest, need;
     mpq_inits(end, d, t, longest, need, NULL);
     steady_err_t rc = STEADY_ENOMEM;
     if (load)
         for (int r = 0; r < nres; r++)
             mpq_init(load[r]);
-    if (!send_at || !recv_at || !stamp_s || !stamp_r || !touched || !load)
+    if (busy)
+        for (int v = 0; v < 2 * x->nn; v++)
+            mpq_init(busy[v]);
+    if (!send_at || !recv_at || !stamp_s || !stamp_r || !touched || !load || !busy)
         goto cleanup;
     for (int v = 0; v < x->nn; v++)
         stamp_s[v] = stamp_r[v] = -1;
@@ -112,6 +117,32 @@ steady_err_t ck_slots(ctx_t *x)
             mpq_mul(t, t, d);
             if (mpq_cmp(t, longest) > 0)
                 mpq_set(longest, t);
+            /* one peer per port, whose transfers fit in the slot together
+             * (reported once, where they outgrow it) */
+            int ends[2] = {src, dst}, peers[2] = {dst, src};
+            int *stamp[2] = {stamp_s, stamp_r}, *at[2] = {send_at, recv_at};
+            for (int e = 0; e < 2; e++) {
+                int v = ends[e];
+                mpq_ptr b = busy[2 * v + e];
+                if (stamp[e][v] != i) {
+                    stamp[e][v] = i;
+                    at[e][v] = j;
+                    mpq_set(b, t);
+                    continue;
+                }
+                const steady_sched_step_t *o = transfer_step(x, &sl->transfers[at[e][v]]);
+                int peer = e == 0 ? ck_step_dst(x, o) : ck_step_src(x, o);
+                if (peer != peers[e])
+                    ck_report(x,
+                              e == 0 ? "slot %d: %s sends twice (to %s and to %s)"
+                                     : "slot %d: %s receives twice (from %s and from %s)",
+                              i, ck_nname(x, v), ck_nname(x, peer), ck_nname(x, peers[e]));
+                bool fitted = mpq_cmp(b, sl->duration) <= 0;
+                mpq_add(b, b, t);
+                if (fitted && mpq_cmp(b, sl->duration) > 0)
+                    ck_report(x, "slot %d: %s %s for %Qd in all, longer than the slot (%Qd)", i,
+                              ck_nname(x, v), e == 0 ? "sends" : "receives", b, sl->duration);
+            }
             /* what it puts on the shared resources of its edges */
             int n;
             const int *edges = steady_sched_step_edges(sc, s, &n);
@@ -126,22 +157,6 @@ steady_err_t ck_slots(ctx_t *x)
                     mpq_mul(t, t, d);
                     mpq_add(load[r], load[r], t);
                 }
-            }
-            if (stamp_s[src] == i) {
-                const steady_sched_step_t *o = transfer_step(x, &sl->transfers[send_at[src]]);
-                ck_report(x, "slot %d: %s sends twice (to %s and to %s)", i, ck_nname(x, src),
-                          ck_nname(x, ck_step_dst(x, o)), ck_nname(x, dst));
-            } else {
-                stamp_s[src] = i;
-                send_at[src] = j;
-            }
-            if (stamp_r[dst] == i) {
-                const steady_sched_step_t *o = transfer_step(x, &sl->transfers[recv_at[dst]]);
-                ck_report(x, "slot %d: %s receives twice (from %s and from %s)", i,
-                          ck_nname(x, dst), ck_nname(x, ck_step_src(x, o)), ck_nname(x, src));
-            } else {
-                stamp_r[dst] = i;
-                recv_at[dst] = j;
             }
         }
         /* the busiest shared resource fits in the slot, and so does every
@@ -184,8 +199,12 @@ cleanup:
     if (load)
         for (int r = 0; r < nres; r++)
             mpq_clear(load[r]);
+    if (busy)
+        for (int v = 0; v < 2 * x->nn; v++)
+            mpq_clear(busy[v]);
     mpq_clears(end, d, t, longest, need, NULL);
     free(load);
+    free(busy);
     free(touched);
     free(send_at);
     free(recv_at);

@@ -21,11 +21,13 @@
  * delivered (the same lag as its producer, docs/schedule-format.md);
  * version 3 cuts an operation's message into "segments"; version 4 lets a
  * send cross switches ("via"); version 5 says what a latency holds
- * ("cost_model").  The rules only widen: an older file means the same
- * under a newer version (one segment, no switch, latencies that hold no
- * port: "eager"), so all are read; an older reader refuses what a newer
- * version writes. */
-#define FORMAT_VERSION     5
+ * ("cost_model"); version 6 lets a slot hold several transfers of a
+ * sender to its one receiver, back to back.  The rules only widen: an
+ * older file means the same under a newer version (one segment, no
+ * switch, latencies that hold no port: "eager", a transfer per port and
+ * slot), so all are read; an older reader refuses what a newer version
+ * writes. */
+#define FORMAT_VERSION     6
 #define FORMAT_VERSION_MIN 1
 
 const char *steady_schedule_unit(const steady_schedule_t *sc)

@@ -693,43 +693,34 @@ steady_err_t steady_schedule_plan(const steady_solution_t *s, const steady_solve
             note_replayed(*out, series, makespan, msgs);
         return rc;
     }
-    /* the most segments allowed, then half as many while the series
-     * replays within MESSAGE_SLACK of the fastest so far; of those, the
-     * fewest MPI messages per operation (the message objective) */
+    /* the most segments allowed, then half as many down to one, each
+     * count's plan replayed; of those within MESSAGE_SLACK of the fastest,
+     * the fewest MPI messages per operation (the message objective, as
+     * among a count's candidates) */
     long most = 1;
     if ((!opts || opts->period == STEADY_PERIOD_AUTO) && !steady_platform_is_abstract(p))
         while (2 * most <= STEADY_MAX_SEGMENTS && size / (double)(2 * most) >= STEADY_MIN_SEGMENT &&
                cuts_into(size, 2 * most))
             most *= 2;
-    double fastest = 0, best_msgs = 0, best_makespan = 0;
+    built_t b = {0};
     steady_err_t rc = STEADY_OK;
     for (long m = most; !rc && m >= 1; m /= 2) {
         steady_schedule_t *sc = NULL;
         rc = plan_segments(s, m, sopts, opts, &sc, &makespan, &msgs, err);
         if (!rc && most > 1 && makespan <= 0)
             rc = series_replay(sc, p, series, &makespan, &msgs, err);
-        bool within = !rc && (!*out || makespan * (1 - MESSAGE_SLACK) <= fastest);
-        if (within && (!fastest || makespan < fastest))
-            fastest = makespan;
-        /* the kept one may fall out of the slack of a faster newcomer */
-        bool keep = within && (!*out || best_makespan * (1 - MESSAGE_SLACK) > fastest ||
-                               msgs < best_msgs || (msgs == best_msgs && makespan < best_makespan));
-        if (keep) {
-            steady_schedule_destroy(*out);
-            *out = sc;
-            best_makespan = makespan;
-            best_msgs = msgs;
-        } else {
+        if (rc)
             steady_schedule_destroy(sc);
-        }
-        if (!within)
-            break;
+        else
+            keep(&b, sc, makespan > 0 ? (double)series / makespan : 0, msgs);
     }
     if (rc) {
-        steady_schedule_destroy(*out);
-        *out = NULL;
-    } else {
-        note_replayed(*out, series, best_makespan, best_msgs);
+        for (int i = 0; i < b.n; i++)
+            steady_schedule_destroy(b.x[i]);
+        return rc;
     }
+    double rate = 0;
+    *out = pick_fewest_messages(&b, &rate, &msgs);
+    note_replayed(*out, series, rate > 0 ? (double)series / rate : 0, msgs);
     return rc;
 }

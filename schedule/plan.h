@@ -93,8 +93,8 @@ typedef struct {
     const int *tree_of;        /* flat step -> tree */
     const int *comm_of;        /* flat step -> comm, -1 for a task */
     const int *sfirst, *scomm; /* slot x's comms: scomm[sfirst[x] .. sfirst[x + 1]) */
+    const double *stime;       /* scomm[y]'s time in its matching, which sets its part */
     const double *dur;         /* slot: its length (stretched for shared resources) */
-    const double *mdur;        /* slot: the matching's length, which sets the parts */
     const double *cost, *lat;  /* comm: its hop's time and latency */
     const int *pfirst;         /* comm c's pieces: pfirst[c] .. pfirst[c + 1] */
     const double *work;        /* task step: its tasks' time per period; send: 0 */

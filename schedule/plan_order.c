@@ -160,7 +160,7 @@ static order_score_t evaluate_order(search_t *s, const int *order)
             s->ps[k] = s->start[x];
             s->pe[k] = s->start[x] + s->dur[x];
             s->pf[k] = s->pos[c];
-            s->pos[c] += s->mdur[x] / s->cost[c];
+            s->pos[c] += s->stime[y] / s->cost[c];
             s->pt[k] = s->pos[c];
         }
     }

@@ -11,22 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How much longer than its matching slot x must last for the shared
- * resources its comms cross (exact): the largest, over the resources, of
- * the time they need per unit of the slot, sum over the slot's comms c of
- * t_r(c) / d(c) (a comm moves duration / d(c) messages, each holding r for
- * t_r(c)), and at least 1.  acc and touched have one entry per resource. */
+/* How long slot x must last for the shared resources its comms cross
+ * (exact): the largest, over the resources, of the time its comms hold
+ * them, sum over the slot's comms c of t_r(c) times the messages c moves
+ * in the slot (its time / d(c)), and at least the matching's duration.
+ * acc and touched have one entry per resource. */
 static void slot_stretch(const steady_platform_t *p, const steady_schedule_t *sc,
                          const steady_slot_t *slot, const int *tree, const int *step,
-                         const mpq_t *comm, mpq_t *acc, int *touched, mpq_t factor)
+                         const mpq_t *comm, mpq_t *acc, int *touched, mpq_t length)
 {
     int nt = 0;
-    mpq_t q;
-    mpq_init(q);
-    mpq_set_ui(factor, 1, 1);
+    mpq_t q, msgs;
+    mpq_inits(q, msgs, NULL);
+    mpq_set(length, slot->duration);
     for (int y = 0; y < slot->ncomms; y++) {
         int c = slot->comms[y], n;
         const int *edges = steady_sched_step_edges(sc, &sc->trees[tree[c]].steps[step[c]], &n);
+        mpq_div(msgs, slot->time[y], comm[c]);
         for (int k = 0; k < n; k++) {
             int nu;
             const steady_use_t *u = steady_platform_edge_uses(p, edges[k], &nu);
@@ -35,17 +36,17 @@ static void slot_stretch(const steady_platform_t *p, const steady_schedule_t *sc
                 if (mpq_sgn(acc[r]) == 0)
                     touched[nt++] = r;
                 steady_exact_use_time(p, edges[k], &u[x], sc->msg_size, q);
-                mpq_div(q, q, comm[c]);
+                mpq_mul(q, q, msgs);
                 mpq_add(acc[r], acc[r], q);
             }
         }
     }
     for (int i = 0; i < nt; i++) {
-        if (mpq_cmp(acc[touched[i]], factor) > 0)
-            mpq_set(factor, acc[touched[i]]);
+        if (mpq_cmp(acc[touched[i]], length) > 0)
+            mpq_set(length, acc[touched[i]]);
         mpq_set_ui(acc[touched[i]], 0, 1);
     }
-    mpq_clear(q);
+    mpq_clears(q, msgs, NULL);
 }
 
 /* The denominators' size beyond which the comms' durations are rounded up
@@ -191,7 +192,7 @@ steady_err_t plan_build_slots(steady_schedule_t *sc, const steady_platform_t *p,
     order = malloc(n1 * sizeof *order);
     sfirst = malloc((n1 + 1) * sizeof *sfirst);
     scomm = malloc(np1 * sizeof *scomm);
-    double *sdur = malloc(n1 * sizeof *sdur), *mdur = malloc(n1 * sizeof *mdur);
+    double *sdur = malloc(n1 * sizeof *sdur), *stime = malloc(np1 * sizeof *stime);
     stretched = malloc(n1 * sizeof *stretched);
     acc = malloc(((size_t)nres + 1) * sizeof *acc);
     touched = malloc(((size_t)nres + 1) * sizeof *touched);
@@ -211,8 +212,8 @@ steady_err_t plan_build_slots(steady_schedule_t *sc, const steady_platform_t *p,
                    .comm_of = comm_of,
                    .sfirst = sfirst,
                    .scomm = scomm,
+                   .stime = stime,
                    .dur = sdur,
-                   .mdur = mdur,
                    .cost = cost,
                    .lat = lat,
                    .pfirst = pfirst,
@@ -233,7 +234,7 @@ steady_err_t plan_build_slots(steady_schedule_t *sc, const steady_platform_t *p,
     s.tlag = malloc(((size_t)sc->ntrees + 1) * sizeof *s.tlag);
     s.done = malloc(nf1 * sizeof *s.done);
     s.cpu = malloc(((size_t)s.nnodes + 1) * sizeof *s.cpu);
-    if (!order || !sfirst || !scomm || !sdur || !mdur || !stretched || !acc || !touched ||
+    if (!order || !sfirst || !scomm || !sdur || !stime || !stretched || !acc || !touched ||
         !s.start || !s.pos || !s.ps || !s.pe || !s.pf || !s.pt || !s.pn || !s.pr || !s.dpos ||
         !s.lag || !s.tlag || !s.done || !s.cpu) {
         rc = oom(err);
@@ -243,10 +244,9 @@ steady_err_t plan_build_slots(steady_schedule_t *sc, const steady_platform_t *p,
         sfirst[x] = y;
         slot_stretch(p, sc, &mt->slots[x], tree, step, (const mpq_t *)comm, acc, touched,
                      stretched[x]);
-        mpq_mul(stretched[x], stretched[x], mt->slots[x].duration);
         sdur[x] = mpq_get_d(stretched[x]);
-        mdur[x] = mpq_get_d(mt->slots[x].duration);
         for (int z = 0; z < mt->slots[x].ncomms; z++) {
+            stime[y] = mpq_get_d(mt->slots[x].time[z]);
             scomm[y++] = mt->slots[x].comms[z];
             pfirst[mt->slots[x].comms[z] + 1]++;
         }
@@ -280,7 +280,7 @@ steady_err_t plan_build_slots(steady_schedule_t *sc, const steady_platform_t *p,
             tf->tree = tree[c];
             tf->step = step[c];
             mpq_inits(tf->from, tf->to, NULL);
-            mpq_div(amount, in->duration, comm[c]);
+            mpq_div(amount, in->time[y], comm[c]);
             mpq_set(tf->from, pos[c]);
             mpq_add(pos[c], pos[c], amount);
             mpq_set(tf->to, pos[c]);
@@ -311,7 +311,7 @@ cleanup:
     free(stretched);
     free(acc);
     free(touched);
-    free((void *)s.mdur);
+    free((void *)s.stime);
     steady_matchings_destroy(mt);
     if (dur)
         for (int x = 0; x < k; x++)

@@ -25,15 +25,17 @@ extern "C" {
  * Input: communications of one period as a bipartite multigraph, senders x
  * receivers (both numbered 0..n-1, a node's send and receive ports being
  * different vertices), comm k going from src[k] to dst[k] and lasting
- * duration[k] > 0.  Output: slots, each a matching (no sender and no
- * receiver twice) with a duration, such that every comm k is active in
- * slots whose durations add up to duration[k], and the slot durations add
- * up to the largest total duration at one port (the lower bound: no
- * schedule is shorter). */
+ * duration[k] > 0.  Output: slots, each a matching of senders and
+ * receivers with a duration: in a slot a sender sends to one receiver,
+ * its comms to it one after another, each for a time of its own, and
+ * their times add up to at most the slot's; every comm k runs for times
+ * adding up to duration[k], and the slot durations add up to the largest
+ * total duration at one port (the lower bound: no schedule is shorter). */
 typedef struct {
     mpq_t duration;
     int ncomms;
-    int *comms; /* indices into the input comms, at most one per sender and receiver */
+    int *comms;  /* indices into the input comms, in the order they run: a sender's consecutive */
+    mpq_t *time; /* how long comms[q] runs in the slot (> 0) */
 } steady_slot_t;
 
 typedef struct {
@@ -44,7 +46,8 @@ typedef struct {
 
 /* Decomposes; *out is new (caller frees with steady_matchings_destroy).
  * No slot is empty or of zero length, consecutive slots never run the same
- * set of comms, and nslots <= ncomms + max(#senders, #receivers) - 1.
+ * comms, and nslots <= (distinct sender-receiver pairs) + max(#senders,
+ * #receivers) - 1 <= ncomms + max(#senders, #receivers) - 1.
  * src, dst and duration may be NULL only when ncomms is 0.  Errors: a
  * non-positive duration, a node index out of range, src == dst -> EINVAL;
  * a failed self-check -> EINTERNAL (a bug).  Near-linear in the output

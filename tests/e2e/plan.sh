@@ -90,7 +90,7 @@ done
 # operations of a 4-segment schedule is replaying 4 N messages of it read
 # as one segment each, to the last bit of the makespan; version 2 files
 # are one segment; and what cannot be cut is refused
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["version"], d["segments"], d["msg_size"], d["cost_model"]) == (5, 4, 262144, "eager"), d["segments"]' "$tmp/q2-reduce.sched" ||
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["version"], d["segments"], d["msg_size"], d["cost_model"]) == (6, 4, 262144, "eager"), d["segments"]' "$tmp/q2-reduce.sched" ||
     fail "automatic segments on q2 reduce"
 "$steady" check "$tmp/q2-reduce.sched" "$tmp/q2.plat" | grep -q "; 4 segments per operation: [0-9.]* operations per second$" || fail "check's line on segments"
 "$steady" plan --op reduce --cost-model eager --series 2000 --segments 4 -o "$tmp/seg4.sched" "$tmp/q2.plat" >"$tmp/seg4.out" || fail "plan --segments 4"
@@ -106,7 +106,10 @@ sed 's/latency=[^ ]*/latency=0/' "$tmp/q2.plat" >"$tmp/z2.plat"
 # its latency, as steady-run's sends do.  On q2's reduce the automatic
 # segments are fewer (each pays its latencies), the file says the model,
 # the plan's summary gives the replayed rate, and the replay of the eager
-# plan under rendezvous is slower than the rendezvous plan's own
+# plan under rendezvous is not faster than the rendezvous plan's own by
+# more than the planner's message slack (0.5%: it takes the fewest MPI
+# messages within it; 97.59% of the optimum in 1.5 messages per
+# operation against the eager plan's 97.89% in 2.8)
 "$steady" plan --op reduce --series 2000 -o "$tmp/rv.sched" "$tmp/q2.plat" >"$tmp/rv.out" || fail "plan (rendezvous)"
 python3 - "$tmp/rv.sched" "$tmp/q2-reduce.sched" "$tmp/rv-as-eager.sched" <<'PY' || fail "rendezvous plan of q2 reduce"
 import json, sys
@@ -120,7 +123,8 @@ grep -q "^replayed     [0-9.]* operations per second over 2000 ([0-9.]*% of the 
 grep -q "^note" "$tmp/rv.out" && fail "a latency note under rendezvous, which counts latencies"
 r_rv=$(ratio 2000 "$tmp/rv.sched" "$tmp/q2.plat")
 r_ea=$(ratio 2000 "$tmp/rv-as-eager.sched" "$tmp/q2.plat")
-{ [ -n "$r_rv" ] && [ -n "$r_ea" ] && ge "$r_rv" "$r_ea"; } || fail "rendezvous plan $r_rv slower than the eager plan $r_ea under rendezvous"
+{ [ -n "$r_rv" ] && [ -n "$r_ea" ] && ge "$r_rv" "$(python3 -c "print($r_ea * 0.995)")"; } ||
+    fail "rendezvous plan $r_rv slower than the eager plan $r_ea under rendezvous, beyond the message slack"
 "$steady" plan --op reduce --cost-model sync "$tmp/q2.plat" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "\-\-cost-model takes rendezvous or eager (sync)" "$tmp/err" || fail "--cost-model sync: $(cat "$tmp/err")"
 python3 - "$tmp/seg4.sched" "$tmp/seg1.sched" "$tmp/v2.sched" <<'PY'

@@ -234,6 +234,24 @@ static steady_schedule_t *reduce_figure6(const steady_platform_t *p)
     return sc;
 }
 
+/* Figure 6(b) with the first tree's two messages per hop back to back in
+ * one slot of length 2 (version 6: a sender's transfers to its one peer
+ * one after another), then the second tree's in a slot of length 1. */
+static steady_schedule_t *reduce_figure6_edges(const steady_platform_t *p)
+{
+    steady_schedule_t *sc = reduce_figure6(p);
+    for (int x = 0; x < 2; x++)
+        sched_move_transfer(sc, 1, 0, 0);
+    set_q(sc->slots[0].duration, "2");
+    set_q(sc->slots[1].start, "2");
+    sched_move_transfer(sc, 2, 0, 1);
+    sched_move_transfer(sc, 2, 0, 1);
+    steady_sched_slot_t *last = &sc->slots[--sc->nslots];
+    mpq_clears(last->start, last->duration, NULL);
+    free(last->transfers);
+    return sc;
+}
+
 static void test_reduce_valid(void)
 {
     steady_platform_t *p = parse_ok(paper_reduce_text, STEADY_FORMAT_NATIVE);
@@ -431,6 +449,18 @@ static void test_figure6_mutants(void)
     sc = reduce_figure6(p);
     sched_move_transfer(sc, 2, 1, 1);
     EXPECT_LINE(sc, p, "slot 1: P0 receives twice (from P2 and from P1)");
+    steady_schedule_destroy(sc);
+
+    /* two transfers of a port to the same peer in a slot, one after the
+     * other: valid where they fit together, reported where they do not */
+    sc = reduce_figure6_edges(p);
+    CU_ASSERT_EQUAL(sc->slots[0].ntransfers, 4);
+    CU_ASSERT_EQUAL(sched_violations(sc, p), 0);
+    set_q(sc->slots[0].duration, "3/2");
+    EXPECT_LINE(sc, p, "slot 0: P1 sends for 2 in all, longer than the slot (3/2)");
+    EXPECT_LINE(sc, p, "slot 0: P2 receives for 2 in all, longer than the slot (3/2)");
+    EXPECT_LINE(sc, p, "slot 0: P2 sends for 2 in all, longer than the slot (3/2)");
+    EXPECT_LINE(sc, p, "slot 0: P0 receives for 2 in all, longer than the slot (3/2)");
     steady_schedule_destroy(sc);
 
     /* a weight changed: 4 operations in a batch of 3 */

@@ -112,18 +112,20 @@ static int sender(const steady_schedule_t *sc, const steady_platform_t *p,
     return recv ? e->dst : e->src;
 }
 
-/* Moves a transfer into another slot where its sender (receiver) is busy
- * already; returns the slot, or -1 if there is none. */
+/* Moves a transfer into another slot where its sender (receiver) works
+ * with another peer; returns the slot, or -1 if there is none. */
 static int double_book(steady_schedule_t *sc, const steady_platform_t *p, int recv, int *who)
 {
     for (int j = 0; j < sc->nslots; j++)
         for (int y = 0; y < sc->slots[j].ntransfers; y++) {
             int u = sender(sc, p, &sc->slots[j].transfers[y], recv);
+            int peer = sender(sc, p, &sc->slots[j].transfers[y], !recv);
             for (int i = 0; i < sc->nslots; i++) {
                 if (i == j)
                     continue;
                 for (int x = 0; x < sc->slots[i].ntransfers; x++)
-                    if (sender(sc, p, &sc->slots[i].transfers[x], recv) == u) {
+                    if (sender(sc, p, &sc->slots[i].transfers[x], recv) == u &&
+                        sender(sc, p, &sc->slots[i].transfers[x], !recv) != peer) {
                         sched_move_transfer(sc, j, y, i);
                         *who = u;
                         return i;
