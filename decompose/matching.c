@@ -312,26 +312,55 @@ static int find_edge(const bigraph_t *g, int u, int v)
 }
 
 /* The slot a round runs: its comms in the order they run (a sender's,
- * all to one receiver, one after another) and the time each one runs. */
+ * all to one receiver, one after another) and the time each one runs,
+ * unset where it runs the whole round (full); and the flags of the slot
+ * emitted last, whose full comms get its duration when it is closed. */
 typedef struct {
     int n, cap, ninit;
     int *comms;
     mpq_t *time;
-    mpq_t rest; /* run_edge(): what is left of the round */
+    bool *full;
+    int nlast;
+    bool *last_full;
+    mpq_t rest, at; /* scratch */
 } round_t;
 
 static void round_free(round_t *b)
 {
     for (int i = 0; i < b->ninit; i++)
         mpq_clear(b->time[i]);
-    mpq_clear(b->rest);
+    mpq_clears(b->rest, b->at, NULL);
     free(b->comms);
     free(b->time);
+    free(b->full);
+    free(b->last_full);
+}
+
+/* Appends comm c to b, running the whole round (time NULL) or for time. */
+static bool round_add(round_t *b, int c, mpq_srcptr time)
+{
+    if (b->n == b->cap) {
+        int cap = b->cap, cap2 = b->cap, cap3 = b->cap;
+        if (!array_grow((void **)&b->comms, &cap, b->n + 1, sizeof *b->comms, 16) ||
+            !array_grow((void **)&b->time, &cap2, b->n + 1, sizeof *b->time, 16) ||
+            !array_grow((void **)&b->full, &cap3, b->n + 1, sizeof *b->full, 16) ||
+            !array_grow((void **)&b->last_full, &b->cap, b->n + 1, sizeof *b->last_full, 16))
+            return false;
+        for (; b->ninit < cap2; b->ninit++)
+            mpq_init(b->time[b->ninit]);
+    }
+    b->comms[b->n] = c;
+    b->full[b->n] = !time;
+    if (time)
+        mpq_set(b->time[b->n], time);
+    b->n++;
+    return true;
 }
 
 /* Runs edge e of g for `delta` from where it is: its parts one after
  * another (the real comms, then the dummy), each real part it works on
- * appended to b with the time it runs.  False when memory runs out. */
+ * appended to b with the time it runs (peel_fresh()).  False when memory
+ * runs out. */
 static bool run_edge(bigraph_t *g, int e, const mpq_t delta, round_t *b)
 {
     edge_t *ed = &g->edges[e];
@@ -340,19 +369,9 @@ static bool run_edge(bigraph_t *g, int e, const mpq_t delta, round_t *b)
         const part_t *p = &g->parts[ed->cur];
         mpq_ptr w = g->wt[p->w];
         bool whole = mpq_cmp(w, b->rest) <= 0;
-        if (p->comm >= 0) {
-            if (b->n == b->cap) {
-                int cap = b->cap;
-                if (!array_grow((void **)&b->comms, &b->cap, b->n + 1, sizeof *b->comms, 16) ||
-                    !array_grow((void **)&b->time, &cap, b->n + 1, sizeof *b->time, 16))
-                    return false;
-                for (; b->ninit < cap; b->ninit++)
-                    mpq_init(b->time[b->ninit]);
-                b->cap = cap;
-            }
-            b->comms[b->n] = p->comm;
-            mpq_set(b->time[b->n++], whole ? w : b->rest);
-        }
+        mpq_srcptr run = whole ? w : b->rest;
+        if (p->comm >= 0 && !round_add(b, p->comm, mpq_equal(run, delta) ? NULL : run))
+            return false;
         if (whole) {
             mpq_sub(b->rest, b->rest, w);
             mpq_set_ui(w, 0, 1);
@@ -365,11 +384,23 @@ static bool run_edge(bigraph_t *g, int e, const mpq_t delta, round_t *b)
     return true;
 }
 
+/* Gives the full comms of the slot emitted last its duration. */
+static void close_slot(steady_matchings_t *m, const round_t *b)
+{
+    if (m->nslots == 0)
+        return;
+    steady_slot_t *last = &m->slots[m->nslots - 1];
+    for (int q = 0; q < b->nlast; q++)
+        if (b->last_full[q])
+            mpq_set(last->time[q], last->duration);
+}
+
 /* Appends the slot b ran for delta, or lengthens the last slot when it
- * ran the same comms (each then runs on: one comm per edge, the only one
- * of its edge in both); false when memory runs out or when it would be
- * slot max_slots + 1 (a bug: *over is set). */
-static bool emit_slot(steady_matchings_t *m, int max_slots, const mpq_t delta, const round_t *b,
+ * ran the same comms (each then runs through both: one comm per edge, the
+ * only one of its edge in both, from the slot's start); false when memory
+ * runs out or when it would be slot max_slots + 1 (a bug: *over is set).
+ * close_slot() once the last round is emitted. */
+static bool emit_slot(steady_matchings_t *m, int max_slots, const mpq_t delta, round_t *b,
                       bool *over)
 {
     if (m->nslots > 0) {
@@ -377,8 +408,6 @@ static bool emit_slot(steady_matchings_t *m, int max_slots, const mpq_t delta, c
         if (last->ncomms == b->n &&
             memcmp(last->comms, b->comms, (size_t)b->n * sizeof *b->comms) == 0) {
             mpq_add(last->duration, last->duration, delta);
-            for (int q = 0; q < b->n; q++)
-                mpq_add(last->time[q], last->time[q], b->time[q]);
             return true;
         }
     }
@@ -386,6 +415,7 @@ static bool emit_slot(steady_matchings_t *m, int max_slots, const mpq_t delta, c
         *over = true;
         return false;
     }
+    close_slot(m, b);
     steady_slot_t *s = &m->slots[m->nslots];
     s->ncomms = 0;
     s->comms = malloc((size_t)(b->n ? b->n : 1) * sizeof *s->comms);
@@ -401,8 +431,11 @@ static bool emit_slot(steady_matchings_t *m, int max_slots, const mpq_t delta, c
     memcpy(s->comms, b->comms, (size_t)b->n * sizeof *b->comms);
     for (; s->ncomms < b->n; s->ncomms++) {
         mpq_init(s->time[s->ncomms]);
-        mpq_set(s->time[s->ncomms], b->time[s->ncomms]);
+        if (!b->full[s->ncomms])
+            mpq_set(s->time[s->ncomms], b->time[s->ncomms]);
     }
+    memcpy(b->last_full, b->full, (size_t)b->n * sizeof *b->full);
+    b->nlast = b->n;
     return true;
 }
 
@@ -416,6 +449,7 @@ typedef struct {
     int *mate_l; /* left vertex -> its matched edge, -1 */
     int *mate_r; /* right vertex -> its matched left vertex, -1 */
     mpq_t *fin;  /* matched edge: when it ends */
+    mpq_t *pfin; /* live edge: when its current part ends */
     int *heap, *hpos, nheap; /* matched edges by fin; edge -> place in heap, -1 */
     int *live, *lpos, nlive; /* matched edges with a real comm left to run */
     mpq_t now;
@@ -503,19 +537,52 @@ static void match(peel_t *s, int e)
     s->hpos[e] = s->nheap;
     s->heap[s->nheap++] = e;
     heap_fix(s, s->nheap - 1);
+    if (real_part(s->g, e))
+        mpq_add(s->pfin[e], s->now, s->g->wt[s->g->parts[ed->cur].w]);
     live_add(s, e);
 }
 
-/* Edge e leaves the matching: it keeps what it has left to run (its real
- * parts ran as the rounds emitted them). */
+/* Edge e leaves the matching: it keeps what it has left to run, and so
+ * does its current part. */
 static void unmatch(peel_t *s, int e)
 {
     const edge_t *ed = &s->g->edges[e];
     s->mate_l[ed->u] = -1;
     s->mate_r[ed->v] = -1;
     heap_remove(s, e);
+    if (s->lpos[e] >= 0)
+        mpq_sub(s->g->wt[s->g->parts[ed->cur].w], s->pfin[e], s->now);
     live_remove(s, e);
     mpq_sub(s->g->left[e], s->fin[e], s->now);
+}
+
+/* Runs live edge e from now to end (the round): its parts one after
+ * another from the current one, which ends at pfin[e], each appended to b
+ * (the first for the whole round when it lasts that long).  Comparisons
+ * of absolute times: a part that runs on costs no arithmetic. */
+static bool run_live(peel_t *s, int e, const mpq_t end, round_t *b)
+{
+    bigraph_t *g = s->g;
+    edge_t *ed = &g->edges[e];
+    mpq_srcptr t = s->now; /* when the part starts in the round */
+    for (bool first = true; real_part(g, e); first = false) {
+        int c = mpq_cmp(s->pfin[e], end), comm = g->parts[ed->cur].comm;
+        if (!(first && c >= 0))
+            mpq_sub(b->rest, c > 0 ? end : s->pfin[e], t);
+        if (!round_add(b, comm, first && c >= 0 ? NULL : b->rest))
+            return false;
+        if (c > 0)
+            break;
+        mpq_set_ui(g->wt[g->parts[ed->cur].w], 0, 1);
+        ed->cur++;
+        mpq_set(b->at, s->pfin[e]);
+        t = b->at;
+        if (real_part(g, e))
+            mpq_add(s->pfin[e], s->pfin[e], g->wt[g->parts[ed->cur].w]);
+        if (c == 0)
+            break;
+    }
+    return true;
 }
 
 /* Matches the free left vertex u0 by a shortest augmenting path in the
@@ -580,6 +647,7 @@ static steady_err_t peel(bigraph_t *g, int max_slots, steady_matchings_t *m, ste
     s.mate_l = malloc(k1 * sizeof *s.mate_l);
     s.mate_r = malloc(k1 * sizeof *s.mate_r);
     s.fin = malloc(e1 * sizeof *s.fin);
+    s.pfin = malloc(e1 * sizeof *s.pfin);
     s.heap = malloc(e1 * sizeof *s.heap);
     s.hpos = malloc(e1 * sizeof *s.hpos);
     s.live = malloc(e1 * sizeof *s.live);
@@ -591,12 +659,12 @@ static steady_err_t peel(bigraph_t *g, int max_slots, steady_matchings_t *m, ste
     int nfin = 0;
     round_t b = {0};
     mpq_t delta;
-    mpq_inits(delta, s.now, b.rest, NULL);
-    if (!s.adj || !s.apos || !s.alen || !s.mate_l || !s.mate_r || !s.fin || !s.heap || !s.hpos ||
-        !s.live || !s.lpos || !s.queue || !s.via || !s.seen || !freed)
+    mpq_inits(delta, s.now, b.rest, b.at, NULL);
+    if (!s.adj || !s.apos || !s.alen || !s.mate_l || !s.mate_r || !s.fin || !s.pfin || !s.heap ||
+        !s.hpos || !s.live || !s.lpos || !s.queue || !s.via || !s.seen || !freed)
         goto nomem;
     for (; nfin < ne; nfin++)
-        mpq_init(s.fin[nfin]);
+        mpq_inits(s.fin[nfin], s.pfin[nfin], NULL);
     for (int u = 0; u < k; u++) {
         s.alen[u] = g->first[u + 1] - g->first[u];
         s.mate_l[u] = s.mate_r[u] = -1;
@@ -641,7 +709,7 @@ static steady_err_t peel(bigraph_t *g, int max_slots, steady_matchings_t *m, ste
         b.n = 0;
         for (int i = 0; i < s.nlive; i++) {
             s.lpos[s.live[i]] = i;
-            if (!run_edge(g, s.live[i], delta, &b))
+            if (!run_live(&s, s.live[i], s.fin[s.heap[0]], &b))
                 goto nomem;
         }
         for (int i = s.nlive - 1; i >= 0; i--)
@@ -672,8 +740,9 @@ static steady_err_t peel(bigraph_t *g, int max_slots, steady_matchings_t *m, ste
 nomem:
     rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
 cleanup:
+    close_slot(m, &b);
     for (int i = 0; i < nfin; i++)
-        mpq_clear(s.fin[i]);
+        mpq_clears(s.fin[i], s.pfin[i], NULL);
     mpq_clears(delta, s.now, NULL);
     round_free(&b);
     free(s.adj);
@@ -682,6 +751,7 @@ cleanup:
     free(s.mate_l);
     free(s.mate_r);
     free(s.fin);
+    free(s.pfin);
     free(s.heap);
     free(s.hpos);
     free(s.live);
@@ -725,7 +795,7 @@ static steady_err_t peel_fresh(bigraph_t *g, int max_rounds, steady_matchings_t 
     int *matched = malloc((size_t)(k ? k : 1) * sizeof *matched);
     round_t b = {0};
     mpq_t delta;
-    mpq_inits(delta, b.rest, NULL);
+    mpq_inits(delta, b.rest, b.at, NULL);
     igraph_error_handler_t *previous = igraph_set_error_handler(igraph_error_handler_ignore);
     if (!matched) {
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
@@ -837,6 +907,7 @@ cleanup:
     if (have_ends)
         igraph_vector_int_destroy(&ends);
     igraph_set_error_handler(previous);
+    close_slot(m, &b);
     mpq_clear(delta);
     round_free(&b);
     free(matched);
@@ -867,7 +938,7 @@ static void canonical_sum(mpq_t sum, const mpz_t *scaled, const mpz_t D)
  * a receiver's from one sender, each port's times adding up to at most the
  * slot; every comm covered exactly; the total equal to W; at most
  * max_slots slots.  The sums run over a common denominator (v: the slot
- * durations, then every comm's time in each slot). */
+ * durations, then the times of the comms that run for part of a slot). */
 static steady_err_t verify(int n, int ncomms, const int *src, const int *dst, const mpq_t *duration,
                            const mpq_t load, int max_slots, steady_matchings_t *m,
                            steady_error_t *err)
@@ -908,7 +979,9 @@ static steady_err_t verify(int n, int ncomms, const int *src, const int *dst, co
         v[at++] = m->slots[x].duration;
     for (int x = 0; x < m->nslots; x++)
         for (int q = 0; q < m->slots[x].ncomms; q++)
-            v[at++] = m->slots[x].time[q];
+            if (!mpq_equal(m->slots[x].time[q], m->slots[x].duration))
+                v[at++] = m->slots[x].time[q];
+    nv = at;
     for (size_t i = 0; i < nv && positive; i++)
         positive = mpq_sgn(v[i]) > 0;
     if (positive)
@@ -929,7 +1002,7 @@ static steady_err_t verify(int n, int ncomms, const int *src, const int *dst, co
             why = "non-positive duration";
         else if (slot->ncomms == 0)
             why = "no communication";
-        for (int q = 0; q < slot->ncomms && !why; q++, at++) {
+        for (int q = 0; q < slot->ncomms && !why; q++) {
             int c = slot->comms[q];
             if (c < 0 || c >= ncomms || seen[c] == x)
                 why = "comm index out of range or twice in the slot";
@@ -943,19 +1016,23 @@ static steady_err_t verify(int n, int ncomms, const int *src, const int *dst, co
                 if (stamp_s[src[c]] != x) {
                     stamp_s[src[c]] = x;
                     peer_s[src[c]] = dst[c];
-                    mpq_set_ui(busy_s[src[c]], 0, 1);
+                    mpq_set(busy_s[src[c]], slot->time[q]);
+                } else {
+                    mpq_add(busy_s[src[c]], busy_s[src[c]], slot->time[q]);
                 }
                 if (stamp_r[dst[c]] != x) {
                     stamp_r[dst[c]] = x;
                     peer_r[dst[c]] = src[c];
-                    mpq_set_ui(busy_r[dst[c]], 0, 1);
+                    mpq_set(busy_r[dst[c]], slot->time[q]);
+                } else {
+                    mpq_add(busy_r[dst[c]], busy_r[dst[c]], slot->time[q]);
                 }
-                mpq_add(busy_s[src[c]], busy_s[src[c]], slot->time[q]);
-                mpq_add(busy_r[dst[c]], busy_r[dst[c]], slot->time[q]);
                 if (mpq_cmp(busy_s[src[c]], slot->duration) > 0 ||
                     mpq_cmp(busy_r[dst[c]], slot->duration) > 0)
                     why = "a port busier than the slot";
-                add_scaled(cover[c], v, (const mpz_t *)scaled, at);
+                /* the slot's duration, or the comm's own time, next in v */
+                bool whole = mpq_equal(slot->time[q], slot->duration);
+                add_scaled(cover[c], v, (const mpz_t *)scaled, whole ? (size_t)x : at++);
             }
         }
         add_scaled(m->total, v, (const mpz_t *)scaled, (size_t)x);
