@@ -38,7 +38,7 @@
  * not a comm: cutting every running comm wherever any comm ended made a
  * 1,000-node scatter's period (1 006 routes, most of them through the
  * source's few links) 14 831 slots and 540 520 transfers; by edges it is
- * 1 004 slots and 63 315 transfers.
+ * 1 004 slots and 60 979 transfers.
  *
  * Slot bound.  Let k = max(#distinct senders, #distinct receivers) and E
  * the distinct (sender, receiver) pairs.  The sweep adds at most (number
