@@ -947,26 +947,25 @@ static steady_err_t verify(int n, int ncomms, const int *src, const int *dst, co
     size_t nv = (size_t)m->nslots;
     for (int x = 0; x < m->nslots; x++)
         nv += (size_t)m->slots[x].ncomms;
-    int *peer_s = malloc((size_t)(n ? n : 1) * sizeof *peer_s);
-    int *peer_r = malloc((size_t)(n ? n : 1) * sizeof *peer_r);
-    int *stamp_s = malloc((size_t)(n ? n : 1) * sizeof *stamp_s);
-    int *stamp_r = malloc((size_t)(n ? n : 1) * sizeof *stamp_r);
+    /* per port (2 v: v's send port, 2 v + 1: its receive port): the slot
+     * it last worked in, its peer there, and its time there so far */
+    size_t np = 2 * (size_t)(n ? n : 1);
+    int *stamp = malloc(np * sizeof *stamp), *peer = malloc(np * sizeof *peer);
+    mpq_t *busy = malloc(np * sizeof *busy);
     int *seen = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *seen);
-    mpq_t *busy_s = malloc((size_t)(n ? n : 1) * sizeof *busy_s);
-    mpq_t *busy_r = malloc((size_t)(n ? n : 1) * sizeof *busy_r);
     mpq_t *cover = malloc((size_t)(ncomms ? ncomms : 1) * sizeof *cover);
     mpq_srcptr *v = malloc((nv ? nv : 1) * sizeof *v);
     int ninit = 0, ncover = 0;
     mpz_t D;
     mpz_t *scaled = NULL;
     mpz_init(D);
-    if (!peer_s || !peer_r || !stamp_s || !stamp_r || !seen || !busy_s || !busy_r || !cover || !v) {
+    if (!stamp || !peer || !busy || !seen || !cover || !v) {
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
         goto cleanup;
     }
-    for (; ninit < n; ninit++) {
-        mpq_inits(busy_s[ninit], busy_r[ninit], NULL);
-        stamp_s[ninit] = stamp_r[ninit] = -1;
+    for (; ninit < 2 * n; ninit++) {
+        mpq_init(busy[ninit]);
+        stamp[ninit] = -1;
     }
     for (; ncover < ncomms; ncover++) {
         mpq_init(cover[ncover]);
@@ -1008,28 +1007,22 @@ static steady_err_t verify(int n, int ncomms, const int *src, const int *dst, co
                 why = "comm index out of range or twice in the slot";
             else if (mpq_sgn(slot->time[q]) <= 0)
                 why = "non-positive time";
-            else if ((stamp_s[src[c]] == x && peer_s[src[c]] != dst[c]) ||
-                     (stamp_r[dst[c]] == x && peer_r[dst[c]] != src[c]))
-                why = "not a matching";
-            else {
-                seen[c] = x;
-                if (stamp_s[src[c]] != x) {
-                    stamp_s[src[c]] = x;
-                    peer_s[src[c]] = dst[c];
-                    mpq_set(busy_s[src[c]], slot->time[q]);
+            for (int e = 0; e < 2 && !why; e++) {
+                int port = e ? 2 * dst[c] + 1 : 2 * src[c], other = e ? src[c] : dst[c];
+                if (stamp[port] == x && peer[port] != other) {
+                    why = "not a matching";
+                } else if (stamp[port] != x) {
+                    stamp[port] = x;
+                    peer[port] = other;
+                    mpq_set(busy[port], slot->time[q]);
                 } else {
-                    mpq_add(busy_s[src[c]], busy_s[src[c]], slot->time[q]);
+                    mpq_add(busy[port], busy[port], slot->time[q]);
                 }
-                if (stamp_r[dst[c]] != x) {
-                    stamp_r[dst[c]] = x;
-                    peer_r[dst[c]] = src[c];
-                    mpq_set(busy_r[dst[c]], slot->time[q]);
-                } else {
-                    mpq_add(busy_r[dst[c]], busy_r[dst[c]], slot->time[q]);
-                }
-                if (mpq_cmp(busy_s[src[c]], slot->duration) > 0 ||
-                    mpq_cmp(busy_r[dst[c]], slot->duration) > 0)
+                if (!why && mpq_cmp(busy[port], slot->duration) > 0)
                     why = "a port busier than the slot";
+            }
+            if (!why) {
+                seen[c] = x;
                 /* the slot's duration, or the comm's own time, next in v */
                 bool whole = mpq_equal(slot->time[q], slot->duration);
                 add_scaled(cover[c], v, (const mpz_t *)scaled, whole ? (size_t)x : at++);
@@ -1053,20 +1046,17 @@ static steady_err_t verify(int n, int ncomms, const int *src, const int *dst, co
 
 cleanup:
     for (int i = 0; i < ninit; i++)
-        mpq_clears(busy_s[i], busy_r[i], NULL);
+        mpq_clear(busy[i]);
     for (int c = 0; c < ncover; c++)
         mpq_clear(cover[c]);
     exact_unscale((int)nv, scaled);
     mpz_clear(D);
     free(v);
     free(cover);
-    free(busy_s);
-    free(busy_r);
+    free(busy);
     free(seen);
-    free(peer_s);
-    free(peer_r);
-    free(stamp_s);
-    free(stamp_r);
+    free(peer);
+    free(stamp);
     return rc;
 }
 
