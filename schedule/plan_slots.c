@@ -27,10 +27,14 @@ static void slot_stretch(const steady_platform_t *p, const steady_schedule_t *sc
     for (int y = 0; y < slot->ncomms; y++) {
         int c = slot->comms[y], n;
         const int *edges = steady_sched_step_edges(sc, &sc->trees[tree[c]].steps[step[c]], &n);
-        mpq_div(msgs, slot->time[y], comm[c]);
+        bool moved = false; /* msgs holds what c moves in the slot */
         for (int k = 0; k < n; k++) {
             int nu;
             const steady_use_t *u = steady_platform_edge_uses(p, edges[k], &nu);
+            if (nu > 0 && !moved) {
+                mpq_div(msgs, slot->time[y], comm[c]);
+                moved = true;
+            }
             for (int x = 0; x < nu; x++) {
                 int r = u[x].resource;
                 if (mpq_sgn(acc[r]) == 0)
