@@ -17,18 +17,19 @@
 #               allows which the schedule reaches
 # and the messages per operation of the LP schedule (MPI messages the
 # executor sends, steady_schedule_message_ids).  Every other ratio is to the
-# optimum of the platform file.  Measured (quick, 50 operations, 2026-11-27):
+# optimum of the platform file.  Measured (quick, 50 operations, 2026-11-27,
+# with the slots of whole edges):
 #   platform      op          size  replay  lp:tuned lp:default mpi:default  mpi:best 2tree:best  cal:opt  lp:def/cal   msgs
-#   sg-backbone   broadcast  64KiB   0.803     0.798      0.399       0.105     0.675      0.322    0.731       0.546  3.833
+#   sg-backbone   broadcast  64KiB   0.803     0.798      0.394       0.105     0.675      0.322    0.731       0.539  3.833
 #   sg-backbone   broadcast   1MiB   0.935     0.935      0.751       0.429     0.971      0.330    0.896       0.839      7
 #   sg-backbone   reduce     64KiB   0.772     0.770      0.388       0.045     0.132      0.316    0.731       0.530      7
 #   sg-backbone   reduce      1MiB   0.952     0.954      0.746       0.186     0.435      0.477    0.896       0.832     14
-#   sg-two-sites  broadcast  64KiB   0.798     0.805      0.435       0.093     0.374      0.115    0.802       0.542   1.75
-#   sg-two-sites  broadcast   1MiB   0.948     0.949      0.732       0.532     0.926      0.216    0.896       0.817      7
-#   sg-two-sites  reduce     64KiB   0.766     0.765      0.512       0.024     0.093      0.101    0.802       0.638  2.667
-#   sg-two-sites  reduce      1MiB   0.951     0.950      0.680       0.142     0.532      0.221    0.896       0.759      5
-# 50 operations are short: the pipeline's fill weighs on lp:def/cal (0.83-1.04
-# at 300-1000 operations, docs/calibration.md).  mpi:best runs above cal:opt
+#   sg-two-sites  broadcast  64KiB   0.799     0.805      0.432       0.093     0.374      0.115    0.802       0.539      1
+#   sg-two-sites  broadcast   1MiB   0.948     0.949      0.735       0.532     0.926      0.216    0.896       0.820      7
+#   sg-two-sites  reduce     64KiB   0.713     0.707      0.512       0.024     0.093      0.101    0.802       0.638      2
+#   sg-two-sites  reduce      1MiB   0.950     0.950      0.692       0.142     0.532      0.221    0.896       0.772  4.333
+# 50 operations are short: the pipeline's fill weighs on lp:def/cal (0.87-1.04
+# at 1000 operations, docs/calibration.md).  mpi:best runs above cal:opt
 # on both broadcasts of 1 MiB: on sg-backbone it is SMPI's NTSL broadcast,
 # whose 8 KiB segments get a bandwidth factor of 1.087 where the
 # calibration's messages get 0.94 (docs/calibration.md, "Where SMPI's own
