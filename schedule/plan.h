@@ -110,6 +110,7 @@ typedef struct {
     double *start, *pos, *ps, *pe, *pf, *pt; /* slot start; comm position; piece times, parts */
     int *pn, *lag, *tlag;
     int *pr, *dpos;     /* piece: its slot's position; the latest position of a part it waits for */
+    bool *fwd;          /* step: something forwards its output in the same period */
     double *done, *cpu; /* step: when its output is complete (in its period); node: CPU free */
 } search_t;
 

@@ -256,19 +256,32 @@ static order_score_t evaluate_order(search_t *s, const int *order)
         sc.tree_lags += s->sc->trees[i].weight * s->tlag[i];
     /* the messages (replay_prepare.c's joins()): a comm's part in the slot after
      * its previous part continues that part's message when the latency is
-     * worth it (JOIN_LATENCY_SHARE) and it waits for no producer's part of
-     * the same period that is not sent before the message starts */
-    for (int c = 0; c < s->ncomms; c++)
-        for (int k = s->pfirst[c], at = -1; k < s->pfirst[c + 1]; k++) {
+     * worth it (JOIN_LATENCY_SHARE) or it sends the source's data, which
+     * nothing forwards in the same period, over a hop with a latency; and
+     * it waits for no producer's part of the same period that is not sent
+     * before the message starts */
+    for (int f = 0; f < s->nflat; f++)
+        s->fwd[f] = false;
+    for (int g = 0; g < s->nflat; g++)
+        for (int k = 0; k < 2; k++)
+            if (s->prod[g][k] >= 0 && s->lag[s->prod[g][k]] == s->lag[g])
+                s->fwd[s->prod[g][k]] = true;
+    for (int f = 0; f < s->nflat; f++) {
+        int c = s->comm_of[f];
+        bool initial =
+            c >= 0 && s->prod[f][0] < 0 && s->prod[f][1] < 0 && !s->fwd[f] && s->lat[c] > 0;
+        for (int k = c >= 0 ? s->pfirst[c] : 0, at = -1; c >= 0 && k < s->pfirst[c + 1]; k++) {
             if (k > s->pfirst[c] && s->pr[k] == s->pr[k - 1] + 1 && s->dpos[k] < at &&
-                s->lat[c] >= JOIN_LATENCY_SHARE * s->cost[c] *
-                                 fmin(s->pt[k] - s->pf[k], s->pt[k - 1] - s->pf[k - 1]))
+                (initial ||
+                 s->lat[c] >= JOIN_LATENCY_SHARE * s->cost[c] *
+                                  fmin(s->pt[k] - s->pf[k], s->pt[k - 1] - s->pf[k - 1])))
                 continue;
             at = s->pr[k];
             sc.runs++;
             if (rendezvous)
                 sc.latency += s->lat[c];
         }
+    }
     return sc;
 }
 

@@ -237,10 +237,11 @@ steady_err_t plan_build_slots(steady_schedule_t *sc, const steady_platform_t *p,
     s.lag = malloc(nf1 * sizeof *s.lag);
     s.tlag = malloc(((size_t)sc->ntrees + 1) * sizeof *s.tlag);
     s.done = malloc(nf1 * sizeof *s.done);
+    s.fwd = malloc(nf1 * sizeof *s.fwd);
     s.cpu = malloc(((size_t)s.nnodes + 1) * sizeof *s.cpu);
     if (!order || !sfirst || !scomm || !sdur || !stime || !stretched || !acc || !touched ||
         !s.start || !s.pos || !s.ps || !s.pe || !s.pf || !s.pt || !s.pn || !s.pr || !s.dpos ||
-        !s.lag || !s.tlag || !s.done || !s.cpu) {
+        !s.lag || !s.tlag || !s.done || !s.fwd || !s.cpu) {
         rc = oom(err);
         goto cleanup;
     }
@@ -352,6 +353,7 @@ cleanup:
     free(s.lag);
     free(s.tlag);
     free(s.done);
+    free(s.fwd);
     free(s.cpu);
     free(tnode);
     free(work);

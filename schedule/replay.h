@@ -12,8 +12,9 @@
 #include "steady/schedule.h"
 
 /* A latency this share of the shorter of two consecutive parts' transfers
- * is worth their being one message (replay_prepare.c's joins(); the planner's
- * count of messages, plan_order.c, follows it). */
+ * is worth their being one message when they forward a producer's data
+ * (replay_prepare.c's joins(); the planner's count of messages,
+ * plan_order.c, follows it). */
 #define JOIN_LATENCY_SHARE 0.1
 
 /* A step of the schedule, flattened over the trees. */

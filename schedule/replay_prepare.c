@@ -629,8 +629,11 @@ static steady_err_t prepare_deps(replay_t *r, steady_error_t *err)
  * parts whose latency was 1-5% of their transfer lost 6% of a broadcast's
  * throughput on a crossbar cluster (examples/platforms/sg-crossbar.xml),
  * and not joining parts that a 5 ms WAN latency held each lost 20% over
- * the WAN (sg-two-sites.xml). */
-static bool joins(const replay_t *r, int y, const int *next, int g, int s0)
+ * the WAN (sg-two-sites.xml).  Or y sends the source's data (there from
+ * the start), over a hop with a latency, and nothing forwards it in the
+ * same period (fwd[]: its receiver gets it whole before using it): not
+ * joining those lost 1.6% there (docs/schedule-format.md, "Messages"). */
+static bool joins(const replay_t *r, int y, const int *next, int g, int s0, const bool *fwd)
 {
     const steady_schedule_t *sc = r->sc;
     const rtransfer_t *x = &r->x[y];
@@ -641,7 +644,9 @@ static bool joins(const replay_t *r, int y, const int *next, int g, int s0)
         const steady_sched_transfer_t *tw = &sc->slots[xw->slot].transfers[xw->index];
         double shorter = earlier(xw->to - xw->from, x->to - x->from) * x->c;
         continues = xw->flat == x->flat && xw->to_node == x->to_node &&
-                    mpq_equal(tw->to, tx->from) && x->latency >= JOIN_LATENCY_SHARE * shorter;
+                    mpq_equal(tw->to, tx->from) &&
+                    ((x->in.n == 0 && x->latency > 0 && !fwd[x->flat]) ||
+                     x->latency >= JOIN_LATENCY_SHARE * shorter);
     }
     int lag = r->steps[x->flat].lag;
     for (int d = x->in.first; d < x->in.first + x->in.n && continues; d++) {
@@ -668,12 +673,17 @@ static steady_err_t group_messages(replay_t *r, steady_error_t *err)
     int *tail = malloc((size_t)(nv + 1) * sizeof *tail);
     int *next = malloc((size_t)(r->nx + 1) * sizeof *next);
     int *first_slot = malloc((size_t)(r->nx + 1) * sizeof *first_slot); /* per message */
+    bool *fwd = calloc((size_t)r->nflat + 1, sizeof *fwd);              /* joins() */
     bool *ended = NULL;
     steady_err_t rc = STEADY_OK;
-    if (!head || !stamp || !prev_head || !prev_stamp || !tail || !next || !first_slot) {
+    if (!head || !stamp || !prev_head || !prev_stamp || !tail || !next || !first_slot || !fwd) {
         rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
         goto cleanup;
     }
+    for (int f = 0; f < r->nflat; f++)
+        for (int k = 0; k < r->steps[f].nin; k++)
+            if (r->steps[f].in[k] >= 0 && r->steps[r->steps[f].in[k]].lag == r->steps[f].lag)
+                fwd[r->steps[f].in[k]] = true;
     for (int v = 0; v < nv; v++) {
         stamp[v] = prev_stamp[v] = -2;
         head[v] = prev_head[v] = -1;
@@ -702,7 +712,7 @@ static steady_err_t group_messages(replay_t *r, steady_error_t *err)
             int g = prev_stamp[u] == i - 1 ? prev_head[u] : -1;
             bool more = g >= 0;
             for (int y = t; y >= 0 && more; y = next[y])
-                more = joins(r, y, next, g, first_slot[r->x[g].msg]);
+                more = joins(r, y, next, g, first_slot[r->x[g].msg], fwd);
             int id = more ? r->x[g].msg : n++;
             if (!more)
                 first_slot[id] = i;
@@ -728,6 +738,7 @@ cleanup:
     free(tail);
     free(next);
     free(first_slot);
+    free(fwd);
     free(ended);
     return rc;
 }

@@ -277,15 +277,16 @@ static void test_latency(void)
 /* The executor's messages (steady_schedule_message_ids).  A -> B cut into
  * two consecutive slots with a latency of 5 is one message: under
  * rendezvous each operation holds A's port 1 + 5, 10 take 60 (as two
- * messages, 2 x (1/2 + 5) each).  Parts that are not consecutive, or whose
- * latency is small against them, or that forward what the period itself
- * delivers, are messages of their own. */
+ * messages, 2 x (1/2 + 5) each).  Parts that are not consecutive, or that
+ * forward a producer's data and whose latency is small against them, or
+ * that forward what the period itself delivers, are messages of their
+ * own; the source's own parts join whatever their latency. */
 static void test_messages(void)
 {
     steady_platform_t *p =
         parse_ok("processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
                  "edge A B cost=1 latency=5\nedge A C cost=1 latency=0.01\n"
-                 "edge B C cost=1 latency=5\n",
+                 "edge B C cost=1 latency=5\nedge C B cost=1 latency=0.01\n",
                  STEADY_FORMAT_NATIVE);
     steady_schedule_t *sc = sched_new(p, STEADY_OP_SCATTER, 1, "1", "1", "B", "A");
     sc->cost_model = STEADY_COST_RENDEZVOUS;
@@ -321,7 +322,8 @@ static void test_messages(void)
     CU_ASSERT_EQUAL(n, 3);
     steady_schedule_destroy(sc);
 
-    /* A -> C in two slots: a latency of 1% of a part is not worth a wait */
+    /* A -> C in two slots, a latency of 1% of a part: the source's own
+     * data, there from the start, waits for nothing: one message */
     sc = sched_new(p, STEADY_OP_SCATTER, 1, "1", "1", "C", "A");
     t = add_tree(sc, 1, 0);
     add_send(sc, p, t, "A", "C", "C", 0);
@@ -330,7 +332,25 @@ static void test_messages(void)
     add_slot(sc, "1/2", "1/2");
     add_transfer(sc, t, 0, "1/2", "1");
     CU_ASSERT_EQUAL(steady_schedule_message_ids(sc, p, msg, &n, &err), STEADY_OK);
-    CU_ASSERT_EQUAL(n, 2);
+    CU_ASSERT_EQUAL(n, 1);
+    steady_schedule_destroy(sc);
+
+    /* C -> B in two slots forwards what A -> C brought the period before:
+     * a latency of 1% of a part is not worth a wait, two messages (and
+     * A -> C's one) */
+    sc = sched_new(p, STEADY_OP_SCATTER, 1, "2", "1/2", "B", "A");
+    t = add_tree(sc, 1, 0);
+    add_send(sc, p, t, "A", "C", "B", 0);
+    add_send(sc, p, t, "C", "B", "B", 1);
+    add_slot(sc, "0", "1");
+    add_transfer(sc, t, 0, "0", "1");
+    add_slot(sc, "1", "1/2");
+    add_transfer(sc, t, 1, "0", "1/2");
+    add_slot(sc, "3/2", "1/2");
+    add_transfer(sc, t, 1, "1/2", "1");
+    CU_ASSERT_EQUAL(steady_schedule_message_ids(sc, p, msg3, &n, &err), STEADY_OK);
+    CU_ASSERT_EQUAL(n, 3);
+    CU_ASSERT(msg3[1] != msg3[2]);
     steady_schedule_destroy(sc);
 
     /* B forwards in slot 1 what slot 0 brought (the same period): B -> C
