@@ -268,9 +268,10 @@ static order_score_t evaluate_order(search_t *s, const int *order)
                 s->fwd[s->prod[g][k]] = true;
     for (int f = 0; f < s->nflat; f++) {
         int c = s->comm_of[f];
-        bool initial =
-            c >= 0 && s->prod[f][0] < 0 && s->prod[f][1] < 0 && !s->fwd[f] && s->lat[c] > 0;
-        for (int k = c >= 0 ? s->pfirst[c] : 0, at = -1; c >= 0 && k < s->pfirst[c + 1]; k++) {
+        if (c < 0)
+            continue;
+        bool initial = s->prod[f][0] < 0 && s->prod[f][1] < 0 && !s->fwd[f] && s->lat[c] > 0;
+        for (int k = s->pfirst[c], at = -1; k < s->pfirst[c + 1]; k++) {
             if (k > s->pfirst[c] && s->pr[k] == s->pr[k - 1] + 1 && s->dpos[k] < at &&
                 (initial ||
                  s->lat[c] >= JOIN_LATENCY_SHARE * s->cost[c] *
