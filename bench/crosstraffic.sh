@@ -1,6 +1,7 @@
 #!/bin/bash
-# Why the two-site reduce runs below its replay under SimGrid's default
-# configuration (docs/calibration.md, "Cross traffic"): on
+# What a node's receptions cost its sends under SimGrid's default
+# configuration, which the calibration's recv-factor measures
+# (docs/calibration.md, "Cross traffic"): on
 # examples/platforms/sg-two-sites.xml, b-1 streams 10 messages of 1 MiB over
 # the WAN to a-3 (the reduce's WAN hop) alone, then while b-0 (or b-0, b-2
 # and b-3) streams messages into b-1 (bench/recvsend.c, one receive posted

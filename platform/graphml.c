@@ -20,6 +20,8 @@
  *            latency    s (default 0)
  *            overhead   s per message (default 0; not on a cost edge)
  *            crosses    the channels it crosses, in order: CH[:up|:down],...
+ *            recv-factor  the factor on its rate while its source receives
+ *                       (default 1)
  *     graph  name       the platform's name; without it the graph's id if valid
  *
  * Numbers are in base units; SimGrid unit suffixes ("10MBps", "5us", "2Gf")
@@ -79,6 +81,7 @@ typedef enum {
     F_OVERHEAD,
     F_COST,
     F_CROSSES,
+    F_RECV_FACTOR,
     F_GRAPH_NAME,
     F_COUNT
 } field_t;
@@ -101,6 +104,7 @@ static const struct {
     [F_OVERHEAD] = {"overhead", D_EDGE, true, UNIT_TIME},
     [F_COST] = {"cost", D_EDGE, true, UNIT_NONE},
     [F_CROSSES] = {"crosses", D_EDGE, false, UNIT_NONE},
+    [F_RECV_FACTOR] = {"recv-factor", D_EDGE, true, UNIT_NONE},
     [F_GRAPH_NAME] = {"name", D_GRAPH, false, UNIT_NONE},
 };
 
@@ -551,7 +555,8 @@ static steady_err_t read_edge(reader_t *r, xmlNodePtr e, bool directed_default, 
     if ((v.text[F_BANDWIDTH] && (rc = number(r, &v, F_BANDWIDTH, &ed.bandwidth))) ||
         (v.text[F_COST] && (rc = number(r, &v, F_COST, &ed.cost))) ||
         (v.text[F_LATENCY] && (rc = number(r, &v, F_LATENCY, &ed.latency))) ||
-        (v.text[F_OVERHEAD] && (rc = number(r, &v, F_OVERHEAD, &ed.overhead))))
+        (v.text[F_OVERHEAD] && (rc = number(r, &v, F_OVERHEAD, &ed.overhead))) ||
+        (v.text[F_RECV_FACTOR] && (rc = number(r, &v, F_RECV_FACTOR, &ed.recv_factor))))
         goto cleanup;
 
     if ((rc = steady_platform_add_edge(r->p, &ed, NULL, r->err))) {
@@ -765,7 +770,9 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
 {
     (void)err; /* write errors are detected by the caller's fflush/ferror */
     bool abstract = steady_platform_is_abstract(p);
-    bool channels = steady_platform_channel_count(p) > 0;
+    bool channels = steady_platform_channel_count(p) > 0, factors = false;
+    for (int k = 0; k < steady_platform_edge_count(p) && !factors; k++)
+        factors = steady_platform_edge(p, k)->recv_factor != 1;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
           "<!-- steady platform: bandwidth in B/s, latency and overhead in s, speed in "
           "flop/s -->\n"
@@ -792,6 +799,10 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
     if (!abstract)
         fputs("  <key id=\"overhead\" for=\"edge\" attr.name=\"overhead\" attr.type=\"double\">"
               "<default>0</default></key>\n",
+              out);
+    if (factors)
+        fputs("  <key id=\"recv-factor\" for=\"edge\" attr.name=\"recv-factor\" "
+              "attr.type=\"double\"><default>1</default></key>\n",
               out);
     if (channels)
         fprintf(out,
@@ -858,6 +869,8 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
             if (e->overhead != 0)
                 put_data(out, "overhead", e->overhead);
         }
+        if (e->recv_factor != 1)
+            put_data(out, "recv-factor", e->recv_factor);
         if (e->ncross > 0) {
             fputs("      <data key=\"crosses\">", out);
             crossings_write(out, p, e);

@@ -212,8 +212,8 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
                               "expected bandwidth, latency, cost or sharing", err)))
             return rc;
         if (!(seen & (1u | 4u)))
-            return fail(err, STEADY_EPARSE, l, 1, "missing attribute bandwidth= or cost=",
-                        l->tok[1], NULL);
+            return fail(err, STEADY_EPARSE, l, 1,
+                        "missing attribute bandwidth= or cost=", l->tok[1], NULL);
         if (sharing) {
             int policy = steady_sharing_from_name(sharing);
             if (policy < 0)
@@ -243,16 +243,18 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
                           {"overhead", UNIT_TIME, &e.overhead, NULL},
                           {"cost", UNIT_NONE, &e.cost, NULL},
                           {"crosses", UNIT_NONE, NULL, &crosses},
+                          {"recv-factor", UNIT_NONE, &e.recv_factor, NULL},
                           {NULL, UNIT_NONE, NULL, NULL}};
         unsigned seen;
         if ((rc = parse_attrs(l, 3, attrs, &seen, duplex ? "a link" : "an edge",
-                              "expected bandwidth, latency, overhead, cost or crosses", err)))
+                              "expected bandwidth, latency, overhead, cost, crosses or recv-factor",
+                              err)))
             return rc;
         if (!(seen & (1u | 8u | 16u))) {
             char pair[2 * STEADY_NAME_MAX + 8];
             snprintf(pair, sizeof pair, "%s -> %s", l->tok[1], l->tok[2]);
-            return fail(err, STEADY_EPARSE, l, 1, "missing attribute bandwidth=, cost= or crosses=",
-                        pair, NULL);
+            return fail(err, STEADY_EPARSE, l, 1,
+                        "missing attribute bandwidth=, cost= or crosses=", pair, NULL);
         }
         steady_crossing_t cross[STEADY_MAX_CROSSINGS];
         int t = attr_token(l, 3, "crosses");
@@ -268,9 +270,9 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
             steady_crossing_t back[STEADY_MAX_CROSSINGS];
             for (int k = 0; k < e.ncross; k++) {
                 back[k] = cross[e.ncross - 1 - k];
-                back[k].down = steady_platform_channel(p, back[k].channel)->sharing ==
-                                   STEADY_SPLITDUPLEX &&
-                               !back[k].down;
+                back[k].down =
+                    steady_platform_channel(p, back[k].channel)->sharing == STEADY_SPLITDUPLEX &&
+                    !back[k].down;
             }
             int tmp = e.src;
             e.src = e.dst;
@@ -369,6 +371,10 @@ steady_err_t write_native(const steady_platform_t *p, FILE *out, steady_error_t 
         if (e->overhead != 0) {
             format_double(b, e->overhead);
             fprintf(out, " overhead=%s", b);
+        }
+        if (e->recv_factor != 1) {
+            format_double(b, e->recv_factor);
+            fprintf(out, " recv-factor=%s", b);
         }
         if (e->ncross > 0) {
             fputs(" crosses=", out);

@@ -155,6 +155,7 @@ static const struct {
     {"overhead", 0, STEADY_TIME_MAX, "from 0 to 1e6 s"},
     {"speed", STEADY_SPEED_MIN, STEADY_SPEED_MAX, "from 1e-6 to 1e21"},
     {"cost", STEADY_COST_MIN, STEADY_COST_MAX, "from 1e-6 to 1e6"},
+    {"recv-factor", STEADY_RECV_FACTOR_MIN, 1, "from 0.01 to 1"},
 };
 
 steady_err_t check_field(const char *field, double value, const char *text, steady_error_t *err)
@@ -389,8 +390,7 @@ steady_err_t steady_platform_add_channel(steady_platform_t *p, const steady_chan
     if (p->channel_names.slots[find_slot(p, &p->channel_names, channel_name_of, c->name)] >= 0)
         return steady_error_set(err, STEADY_EINVAL, "duplicate channel (%s)", c->name);
     if ((unsigned)c->sharing > STEADY_FATPIPE)
-        return steady_error_set(err, STEADY_EINVAL, "unknown sharing policy (%d)",
-                                (int)c->sharing);
+        return steady_error_set(err, STEADY_EINVAL, "unknown sharing policy (%d)", (int)c->sharing);
     bool cost = c->cost != 0;
     if (c->bandwidth != 0 && cost)
         return steady_error_set(err, STEADY_EINVAL, "channel has both a bandwidth and a cost (%s)",
@@ -399,8 +399,7 @@ steady_err_t steady_platform_add_channel(steady_platform_t *p, const steady_chan
         return steady_error_set(err, STEADY_EINVAL,
                                 "channel has neither a bandwidth nor a cost (%s)", c->name);
     steady_err_t rc;
-    if ((rc = check_field(cost ? "cost" : "bandwidth", cost ? c->cost : c->bandwidth, NULL,
-                          err)) ||
+    if ((rc = check_field(cost ? "cost" : "bandwidth", cost ? c->cost : c->bandwidth, NULL, err)) ||
         (rc = check_field("latency", c->latency, NULL, err)))
         return rc;
     int kind = platform_kind(p);
@@ -415,8 +414,7 @@ steady_err_t steady_platform_add_channel(steady_platform_t *p, const steady_chan
     int n = p->channel_count;
     int cap = p->channel_cap, cap_res = p->channel_cap;
     if (!array_grow((void **)&p->channels, &cap, n + 1, sizeof *p->channels, 8) ||
-        !array_grow((void **)&p->channel_resource, &cap_res, cap, sizeof *p->channel_resource,
-                    8))
+        !array_grow((void **)&p->channel_resource, &cap_res, cap, sizeof *p->channel_resource, 8))
         return oom(err);
     p->channel_cap = cap;
     if (!reserve_slots(p, &p->channel_names, channel_name_of, n + 1))
@@ -453,8 +451,8 @@ static steady_err_t check_crossings(const steady_platform_t *p, const steady_edg
 {
     const char *s = p->nodes[e->src].name, *d = p->nodes[e->dst].name;
     if (e->ncross < 0 || (e->ncross > 0 && !e->cross))
-        return steady_error_set(err, STEADY_EINVAL, "bad crossing list in edge %s -> %s (%d)", s,
-                                d, e->ncross);
+        return steady_error_set(err, STEADY_EINVAL, "bad crossing list in edge %s -> %s (%d)", s, d,
+                                e->ncross);
     for (int k = 0; k < e->ncross; k++) {
         const steady_crossing_t *x = &e->cross[k];
         if (x->channel < 0 || x->channel >= p->channel_count)
@@ -557,7 +555,8 @@ steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t 
                                 "an overhead has no meaning on a cost edge (%s -> %s)", s, d);
     if ((rc = check_field(cost ? "cost" : "bandwidth", cost ? e->cost : e->bandwidth, NULL, err)) ||
         (rc = check_field("latency", e->latency, NULL, err)) ||
-        (rc = check_field("overhead", e->overhead, NULL, err)))
+        (rc = check_field("overhead", e->overhead, NULL, err)) ||
+        (e->recv_factor != 0 && (rc = check_field("recv-factor", e->recv_factor, NULL, err))))
         return rc;
     int kind = platform_kind(p);
     if (kind >= 0 && kind != cost)
@@ -602,6 +601,7 @@ steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t 
     p->edges[m].cost = unsigned_zero(e->cost);
     p->edges[m].latency = unsigned_zero(e->latency);
     p->edges[m].overhead = unsigned_zero(e->overhead);
+    p->edges[m].recv_factor = e->recv_factor != 0 ? e->recv_factor : 1;
     p->edge_count++;
     if (id)
         *id = m;
@@ -737,7 +737,8 @@ void steady_platform_resource_name(const steady_platform_t *p, int r, char *buf,
     }
     for (int c = 0; c < p->channel_count; c++) {
         int first = p->channel_resource[c];
-        if (first >= 0 && r >= first && r <= first + (p->channels[c].sharing == STEADY_SPLITDUPLEX)) {
+        if (first >= 0 && r >= first &&
+            r <= first + (p->channels[c].sharing == STEADY_SPLITDUPLEX)) {
             snprintf(buf, n, "channel %s%s", p->channels[c].name,
                      p->channels[c].sharing != STEADY_SPLITDUPLEX ? ""
                      : r == first                                 ? " (up)"
@@ -814,6 +815,11 @@ double steady_hop_latency(const steady_platform_t *p, const steady_hop_t *h)
     for (int k = 0; k < h->nedges; k++)
         l += steady_platform_edge_latency(p, h->edges[k]);
     return l;
+}
+
+double steady_hop_recv_factor(const steady_platform_t *p, const steady_hop_t *h)
+{
+    return h->nedges > 0 ? p->edges[h->edges[0]].recv_factor : 1;
 }
 
 double steady_platform_task_time(const steady_platform_t *p, int node, double task_cost)

@@ -21,13 +21,15 @@
 #include "../common/strmap.h"
 
 typedef struct {
-    char *id; /* in sg_t.strings */
+    char *id;                  /* in sg_t.strings */
     double bandwidth, latency; /* B/s, s */
-    double cost, overhead; /* the steady_cost / steady_overhead props of steady's exports */
+    /* the steady_cost / steady_overhead / steady_recv_factor props of
+     * steady's exports */
+    double cost, overhead, recv_factor;
     long line;
     steady_sharing_t sharing;
     int channel; /* the steady channel made of it, -1 until an edge crosses it */
-    bool has_cost, has_overhead;
+    bool has_cost, has_overhead, has_recv_factor;
     bool channel_prop;    /* the steady_channel prop of steady's exports */
     bool completion_prop; /* steady_completion: the routes it starts are not edges */
 } sg_link_t;
@@ -81,17 +83,17 @@ typedef struct {
 typedef struct {
     char *id;
     sg_routing_t routing;
-    bool cached;   /* DijkstraCache: the same routes */
-    bool empty;    /* routing="None": no route may be declared */
-    bool edges;    /* steady's export: each route is one edge (the steady_routes prop) */
-    int parent;    /* -1 for the root */
-    int np;        /* its netpoint in its parent, -1 for the root */
+    bool cached; /* DijkstraCache: the same routes */
+    bool empty;  /* routing="None": no route may be declared */
+    bool edges;  /* steady's export: each route is one edge (the steady_routes prop) */
+    int parent;  /* -1 for the root */
+    int np;      /* its netpoint in its parent, -1 for the root */
     long line;
-    int *vert;     /* its vertices' netpoints, in SimGrid's order */
+    int *vert; /* its vertices' netpoints, in SimGrid's order */
     int nvert, capvert;
     sg_route_t *routes; /* the declared routes, each direction apart */
     int nroutes, caproutes;
-    bool has_zones;     /* its vertices are zones (and zone routes) */
+    bool has_zones; /* its vertices are zones (and zone routes) */
     /* star (a <cluster>, or routing="Cluster"): each vertex's links up to
      * the star's centre and down from it */
     sg_list_t *up, *down;
@@ -109,8 +111,8 @@ typedef struct {
     unsigned long *cost;
     /* Dijkstra: the graph's nodes in SimGrid's order (by first use in a
      * route) and each node's out-routes in declaration order */
-    int *gnode;   /* vid -> graph node, -1 */
-    int *gvid;    /* graph node -> vid */
+    int *gnode; /* vid -> graph node, -1 */
+    int *gvid;  /* graph node -> vid */
     int ngnode;
     int *gout_start, *gout; /* routes leaving graph node g */
 } sg_zone_t;
@@ -124,10 +126,10 @@ typedef struct {
     strmap_t link_index; /* id -> index */
     sg_np_t *np;
     int nnp, capnp;
-    strmap_t np_index;   /* name -> index */
+    strmap_t np_index; /* name -> index */
     sg_zone_t *zones;
     int nzones, capzones;
-    sg_block_t *strings; /* the block in use; earlier ones follow */
+    sg_block_t *strings;         /* the block in use; earlier ones follow */
     steady_progress_fn progress; /* may be NULL */
     void *progress_ctx;
 } sg_t;

@@ -58,12 +58,13 @@ static int channel_of(sg_t *g, int k, steady_err_t *rc)
     sg_link_t *l = &g->links[k];
     if (l->channel >= 0)
         return l->channel;
-    if (l->has_overhead) {
-        *rc = steady_error_set(g->err, STEADY_EINVAL,
-                               "%s:%ld: steady_overhead on link %s, which steady reads as a "
-                               "channel: an overhead is a message's, given on the edges of "
-                               "steady's own exports (steady_routes=edges)",
-                               g->origin, l->line, l->id);
+    if (l->has_overhead || l->has_recv_factor) {
+        *rc = steady_error_set(
+            g->err, STEADY_EINVAL,
+            "%s:%ld: %s on link %s, which steady reads as a channel: %s, "
+            "given on the edges of steady's own exports (steady_routes=edges)",
+            g->origin, l->line, l->has_overhead ? "steady_overhead" : "steady_recv_factor", l->id,
+            l->has_overhead ? "an overhead is a message's" : "a recv-factor is an edge's");
         return -1;
     }
     steady_channel_t c = {.name = l->id, .latency = l->latency, .sharing = l->sharing};
@@ -178,8 +179,8 @@ static steady_err_t build_star(sg_t *g, int z)
                 return steady_error_set(g->err, STEADY_EUNSUPPORTED,
                                         "%s:%ld: host %s of zone %s has no link (no <host_link>): "
                                         "steady models no unbounded link",
-                                        g->origin, g->np[zz->vert[i]].line,
-                                        g->np[zz->vert[i]].name, zz->id);
+                                        g->origin, g->np[zz->vert[i]].line, g->np[zz->vert[i]].name,
+                                        zz->id);
         }
     if (nhosts == 0)
         return STEADY_OK;
@@ -534,6 +535,7 @@ static steady_err_t build_edges(sg_t *g, int z)
                 e.bandwidth = own->bandwidth;
             e.latency = own->latency;
             e.overhead = own->overhead;
+            e.recv_factor = own->recv_factor;
             k = 1;
         }
         steady_crossing_t *cross = malloc((size_t)l->n * sizeof *cross);
@@ -576,9 +578,8 @@ steady_err_t sg_build(sg_t *g)
                                   : n->steady_router   ? STEADY_ROUTER
                                                        : STEADY_PROCESSOR;
         hosts += n->kind == SG_HOST;
-        if ((rc = steady_platform_add_node(g->p, n->name, kind,
-                                           kind == STEADY_PROCESSOR ? n->speed : 0, &n->node,
-                                           g->err)))
+        if ((rc = steady_platform_add_node(
+                 g->p, n->name, kind, kind == STEADY_PROCESSOR ? n->speed : 0, &n->node, g->err)))
             steady_error_prefix(g->err, "%s:%ld: ", g->origin, n->line);
     }
     if (!rc && hosts == 0)

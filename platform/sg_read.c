@@ -61,9 +61,9 @@ static const struct {
 
 /* Elements steady reads (somewhere). */
 static const char *const understood[] = {
-    "platform", "config", "prop",    "zone",      "AS",       "cluster", "host",    "router",
-    "link",     "route",  "link_ctn", "zoneRoute", "ASroute", "backbone", "host_link", "cabinet",
-    NULL};
+    "platform", "config",   "prop",      "zone",    "AS",       "cluster",
+    "host",     "router",   "link",      "route",   "link_ctn", "zoneRoute",
+    "ASroute",  "backbone", "host_link", "cabinet", NULL};
 
 static const char *sg_element_name(xmlNodePtr node)
 {
@@ -125,8 +125,8 @@ steady_err_t sg_need_attr(sg_t *g, xmlNodePtr node, const char *name, char **out
         rc = xml_error(g->err, STEADY_EPARSE, g->origin, node, "missing attribute %s in <%s> (%s)",
                        name, sg_element_name(node), id);
     else
-        rc = xml_error(g->err, STEADY_EPARSE, g->origin, node, "missing attribute %s in <%s>",
-                       name, sg_element_name(node));
+        rc = xml_error(g->err, STEADY_EPARSE, g->origin, node, "missing attribute %s in <%s>", name,
+                       sg_element_name(node));
     xmlFree(id);
     return rc;
 }
@@ -134,7 +134,7 @@ steady_err_t sg_need_attr(sg_t *g, xmlNodePtr node, const char *name, char **out
 /* Parses a value with SimGrid units and applies the model's range rule for
  * `field`; messages quote the text as written. */
 steady_err_t sg_quantity(sg_t *g, xmlNodePtr node, const char *text, unit_kind_t kind,
-                             const char *field, double *out)
+                         const char *field, double *out)
 {
     const char *why;
     if (!parse_quantity(text, kind, out, &why))
@@ -147,7 +147,7 @@ steady_err_t sg_quantity(sg_t *g, xmlNodePtr node, const char *text, unit_kind_t
 /* An optional attribute's quantity into *out (unchanged when absent or
  * empty, as SimGrid's "" defaults are). */
 steady_err_t sg_opt_quantity(sg_t *g, xmlNodePtr node, const char *attr, unit_kind_t kind,
-                                 const char *field, double *out, bool *given)
+                             const char *field, double *out, bool *given)
 {
     char *text = xml_attr(node, attr);
     steady_err_t rc = STEADY_OK;
@@ -180,7 +180,7 @@ static steady_err_t oom(sg_t *g)
 
 /* SimGrid's sharing policies, for <link> and <cluster>. */
 steady_err_t sg_sharing_policy(sg_t *g, xmlNodePtr node, const char *attr, const char *deflt,
-                                   bool cluster_bb, steady_sharing_t *out)
+                               bool cluster_bb, steady_sharing_t *out)
 {
     char *text = xml_attr(node, attr);
     const char *v = text ? text : deflt;
@@ -241,7 +241,7 @@ static void fit_list(sg_list_t *l)
 }
 
 int sg_add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double lat,
-                    steady_sharing_t sharing)
+                steady_sharing_t sharing)
 {
     if (g->nlinks == g->caplinks) {
         int ncap = g->caplinks ? 2 * g->caplinks : 16;
@@ -410,8 +410,7 @@ steady_err_t sg_read_props(sg_t *g, xmlNodePtr node, sg_prop_fn fn, void *ctx)
 /* The speed of a host: SimGrid's `speed` is a comma-separated list of
  * pstate speeds, and the host runs at pstate `pstate` (default 0).  Every
  * entry is checked, as SimGrid does, but only the running one is kept. */
-steady_err_t sg_speed_list(sg_t *g, xmlNodePtr node, const char *speeds, long pstate,
-                               double *speed)
+steady_err_t sg_speed_list(sg_t *g, xmlNodePtr node, const char *speeds, long pstate, double *speed)
 {
     steady_err_t rc = STEADY_OK;
     long items = 0;
@@ -469,12 +468,11 @@ static steady_err_t read_host(sg_t *g, xmlNodePtr node, int z)
     bool router = false;
     double speed = 0;
     if ((rc = sg_check_attrs(g, node,
-                          "id, speed, core, speed_file, availability_file, state_file, "
-                          "coordinates, pstate")) ||
+                             "id, speed, core, speed_file, availability_file, state_file, "
+                             "coordinates, pstate")) ||
         (rc = sg_need_attr(g, node, "id", &id)) || (rc = sg_need_attr(g, node, "speed", &speeds)) ||
         (rc = no_profile(g, node, "speed_file")) ||
-        (rc = no_profile(g, node, "availability_file")) ||
-        (rc = no_profile(g, node, "state_file")))
+        (rc = no_profile(g, node, "availability_file")) || (rc = no_profile(g, node, "state_file")))
         goto cleanup;
     if ((pstate_text = xml_attr(node, "pstate"))) {
         char *end;
@@ -509,7 +507,8 @@ static steady_err_t read_router(sg_t *g, xmlNodePtr node, int z)
 {
     char *id = NULL;
     steady_err_t rc;
-    if ((rc = sg_check_attrs(g, node, "id, coordinates")) || (rc = sg_need_attr(g, node, "id", &id)))
+    if ((rc = sg_check_attrs(g, node, "id, coordinates")) ||
+        (rc = sg_need_attr(g, node, "id", &id)))
         goto cleanup;
     for (xmlNodePtr c = node->children; c && !rc; c = c->next)
         if (c->type == XML_ELEMENT_NODE)
@@ -529,6 +528,7 @@ static steady_err_t link_prop(sg_t *g, void *ctx, const char *id, const char *va
     sg_link_t *l = ctx;
     bool cost = strcmp(id, "steady_cost") == 0;
     bool overhead = strcmp(id, "steady_overhead") == 0;
+    bool factor = strcmp(id, "steady_recv_factor") == 0;
     if (strcmp(id, "steady_channel") == 0) {
         l->channel_prop = true;
         return STEADY_OK;
@@ -537,13 +537,16 @@ static steady_err_t link_prop(sg_t *g, void *ctx, const char *id, const char *va
         l->completion_prop = true;
         return STEADY_OK;
     }
-    if ((cost && l->has_cost) || (overhead && l->has_overhead))
+    if ((cost && l->has_cost) || (overhead && l->has_overhead) || (factor && l->has_recv_factor))
         return xml_error(g->err, STEADY_EINVAL, g->origin, prop, "duplicate <prop> (%s)", id);
     steady_err_t rc = STEADY_OK;
     if (cost && !(rc = sg_quantity(g, prop, value, UNIT_NONE, "cost", &l->cost)))
         l->has_cost = true;
     else if (overhead && !(rc = sg_quantity(g, prop, value, UNIT_TIME, "overhead", &l->overhead)))
         l->has_overhead = true;
+    else if (factor &&
+             !(rc = sg_quantity(g, prop, value, UNIT_NONE, "recv-factor", &l->recv_factor)))
+        l->has_recv_factor = true;
     return rc;
 }
 
@@ -558,8 +561,8 @@ static steady_err_t read_link(sg_t *g, xmlNodePtr node, bool backbone, int z)
             (rc = sg_need_attr(g, node, "latency", &latency)))
             goto cleanup;
     } else if ((rc = sg_check_attrs(g, node,
-                                 "id, bandwidth, latency, sharing_policy, bandwidth_file, "
-                                 "latency_file, state_file")) ||
+                                    "id, bandwidth, latency, sharing_policy, bandwidth_file, "
+                                    "latency_file, state_file")) ||
                (rc = no_profile(g, node, "bandwidth_file")) ||
                (rc = no_profile(g, node, "latency_file")) ||
                (rc = no_profile(g, node, "state_file")) ||
@@ -660,8 +663,8 @@ static steady_err_t route_link(sg_t *g, xmlNodePtr ctn, sg_use_t *out)
                        "direction %s in <link_ctn> to a link that is not SPLITDUPLEX (%s)",
                        direction, id);
     } else {
-        *out = (sg_use_t){k,
-                          l->sharing == STEADY_SPLITDUPLEX && strcmp(direction, "DOWN") == 0, false};
+        *out = (sg_use_t){k, l->sharing == STEADY_SPLITDUPLEX && strcmp(direction, "DOWN") == 0,
+                          false};
     }
 cleanup:
     xmlFree(id);
@@ -698,8 +701,7 @@ bool sg_reverse_list(const sg_t *g, const sg_list_t *fwd, sg_list_t *back)
     return true;
 }
 
-static steady_err_t route_end(sg_t *g, xmlNodePtr node, const char *attr, int z, bool zone,
-                              int *np)
+static steady_err_t route_end(sg_t *g, xmlNodePtr node, const char *attr, int z, bool zone, int *np)
 {
     char *name;
     steady_err_t rc = sg_need_attr(g, node, attr, &name);
@@ -713,9 +715,9 @@ static steady_err_t route_end(sg_t *g, xmlNodePtr node, const char *attr, int z,
                        sg_element_name(node), attr, name,
                        zone ? "<zone> or <cluster>" : "<host> or <router>");
     else if (g->np[*np].zone != z || (g->np[*np].kind == SG_ZONE) != zone)
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
-                       "<%s> %s (%s) is not a %s of zone %s", sg_element_name(node), attr, name, what,
-                       g->zones[z].id);
+        rc =
+            xml_error(g->err, STEADY_EINVAL, g->origin, node, "<%s> %s (%s) is not a %s of zone %s",
+                      sg_element_name(node), attr, name, what, g->zones[z].id);
     xmlFree(name);
     return rc;
 }
@@ -758,8 +760,8 @@ static steady_err_t read_route(sg_t *g, xmlNodePtr node, int z, bool zone)
     sg_route_t r = {.gw_src = -1, .gw_dst = -1, .line = xml_line(node)};
     sg_route_t back = r;
     steady_err_t rc;
-    if ((rc = sg_check_attrs(g, node,
-                          zone ? "src, dst, gw_src, gw_dst, symmetrical" : "src, dst, symmetrical")) ||
+    if ((rc = sg_check_attrs(
+             g, node, zone ? "src, dst, gw_src, gw_dst, symmetrical" : "src, dst, symmetrical")) ||
         (rc = route_end(g, node, "src", z, zone, &r.src)) ||
         (rc = route_end(g, node, "dst", z, zone, &r.dst)))
         goto cleanup;
@@ -772,8 +774,8 @@ static steady_err_t read_route(sg_t *g, xmlNodePtr node, int z, bool zone)
             symmetrical = false;
         } else if (strcmp(sym, "YES") != 0 && strcmp(sym, "yes") != 0) {
             rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
-                           "bad symmetrical in <%s> (%s): expected YES or NO", sg_element_name(node),
-                           sym);
+                           "bad symmetrical in <%s> (%s): expected YES or NO",
+                           sg_element_name(node), sym);
             goto cleanup;
         }
     }
@@ -781,8 +783,8 @@ static steady_err_t read_route(sg_t *g, xmlNodePtr node, int z, bool zone)
         goto cleanup;
     fit_list(&r.links);
     if (r.links.n == 0) {
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node, "route with no <link_ctn> (%s -> %s)",
-                       g->np[r.src].name, g->np[r.dst].name);
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                       "route with no <link_ctn> (%s -> %s)", g->np[r.src].name, g->np[r.dst].name);
         goto cleanup;
     }
     /* A route from a host to itself is SimGrid's loopback: the cost of a
@@ -792,11 +794,8 @@ static steady_err_t read_route(sg_t *g, xmlNodePtr node, int z, bool zone)
     if (r.src == r.dst)
         goto cleanup;
     if (symmetrical) {
-        back = (sg_route_t){.src = r.dst,
-                            .dst = r.src,
-                            .gw_src = r.gw_dst,
-                            .gw_dst = r.gw_src,
-                            .line = r.line};
+        back = (sg_route_t){
+            .src = r.dst, .dst = r.src, .gw_src = r.gw_dst, .gw_dst = r.gw_src, .line = r.line};
         if (!sg_reverse_list(g, &r.links, &back.links)) {
             rc = oom(g);
             goto cleanup;
@@ -929,7 +928,7 @@ static steady_err_t read_zone_start(sg_t *g, xmlNodePtr node, int parent, int *o
                   * host, its own gateway */
                  {"None", SG_FULL, false}};
     static const char *const other[] = {"ClusterTorus", "ClusterFatTree", "ClusterDragonfly",
-                                        "Vivaldi", "Wifi", NULL};
+                                        "Vivaldi",      "Wifi",           NULL};
     int nknown = (int)(sizeof known / sizeof *known), k = 0;
     while (k < nknown && strcmp(routing, known[k].name) != 0)
         k++;
@@ -948,8 +947,7 @@ static steady_err_t read_zone_start(sg_t *g, xmlNodePtr node, int parent, int *o
                            "case-sensitive: %s",
                            sg_element_name(node), routing, spelt);
         else
-            rc = xml_error(g->err, is_known ? STEADY_EUNSUPPORTED : STEADY_EPARSE, g->origin,
-                           node,
+            rc = xml_error(g->err, is_known ? STEADY_EUNSUPPORTED : STEADY_EPARSE, g->origin, node,
                            "%s routing in <%s> (%s): steady reads Full, Floyd, Dijkstra, "
                            "DijkstraCache, Cluster and None zones",
                            is_known ? "unsupported" : "unknown", sg_element_name(node), routing);
@@ -1164,8 +1162,7 @@ steady_err_t parse_simgrid(const source_t *src, const char *origin, steady_platf
               .progress = src->progress,
               .progress_ctx = src->progress_ctx};
     stream_t st = {.g = &g};
-    xml_handlers_t h = {
-        .start = element_start, .end = element_end, .ctx = &st, .streams = streams};
+    xml_handlers_t h = {.start = element_start, .end = element_end, .ctx = &st, .streams = streams};
     steady_err_t rc = xml_parse(src, origin, &h, NULL, err);
     free(st.open);
     if (!rc)

@@ -65,14 +65,16 @@ static bool own_link(const steady_platform_t *p, const steady_edge_t *e)
         else if (c->cost == 0 && (derived.bandwidth == 0 || c->bandwidth < derived.bandwidth))
             derived.bandwidth = c->bandwidth;
     }
-    return e->latency != 0 || e->overhead != 0 || e->cost != derived.cost ||
+    return e->latency != 0 || e->overhead != 0 || e->recv_factor != 1 || e->cost != derived.cost ||
            e->bandwidth != derived.bandwidth;
 }
 
 /* A link: id, bandwidth (an abstract cost c as msg_size / c, kept in a
- * steady_cost prop), latency, sharing policy, and props. */
+ * steady_cost prop), latency, sharing policy, and props (an edge's
+ * overhead and recv-factor, 0 and 1 when it has none). */
 static void put_link(FILE *out, const char *id, double bandwidth, double cost, double latency,
-                     double overhead, const char *sharing, bool channel, double msg_size)
+                     double overhead, double recv_factor, const char *sharing, bool channel,
+                     double msg_size)
 {
     char a[32], b[32];
     fputs("    <link id=\"", out);
@@ -82,7 +84,7 @@ static void put_link(FILE *out, const char *id, double bandwidth, double cost, d
     fprintf(out, "\" bandwidth=\"%sBps\" latency=\"%ss\"", a, b);
     if (sharing)
         fprintf(out, " sharing_policy=\"%s\"", sharing);
-    if (cost == 0 && overhead == 0 && !channel) {
+    if (cost == 0 && overhead == 0 && recv_factor == 1 && !channel) {
         fputs("/>\n", out);
         return;
     }
@@ -96,6 +98,10 @@ static void put_link(FILE *out, const char *id, double bandwidth, double cost, d
     if (overhead != 0) {
         format_double(a, overhead);
         fprintf(out, "      <prop id=\"steady_overhead\" value=\"%s\"/>\n", a);
+    }
+    if (recv_factor != 1) {
+        format_double(a, recv_factor);
+        fprintf(out, "      <prop id=\"steady_recv_factor\" value=\"%s\"/>\n", a);
     }
     fputs("    </link>\n", out);
 }
@@ -161,7 +167,7 @@ static void marker_id(const steady_platform_t *p, char id[OWN_ID_MAX])
 static steady_err_t put_completions(FILE *out, const steady_platform_t *p, const char *marker)
 {
     int nv = steady_platform_node_count(p);
-    int *via = malloc((size_t)nv * sizeof *via);   /* the edge that reached each node */
+    int *via = malloc((size_t)nv * sizeof *via); /* the edge that reached each node */
     int *queue = malloc((size_t)nv * sizeof *queue);
     int *chain = malloc((size_t)nv * sizeof *chain);
     if (!via || !queue || !chain) {
@@ -290,9 +296,10 @@ steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
         put_escaped(out, n->name);
         format_double(a, n->kind == STEADY_ROUTER ? router_speed : n->speed);
         if (n->kind == STEADY_ROUTER)
-            fprintf(out, "\" speed=\"%sf\">\n"
-                         "      <prop id=\"steady_kind\" value=\"router\"/>\n"
-                         "    </host>\n",
+            fprintf(out,
+                    "\" speed=\"%sf\">\n"
+                    "      <prop id=\"steady_kind\" value=\"router\"/>\n"
+                    "    </host>\n",
                     a);
         else
             fprintf(out, "\" speed=\"%sf\"/>\n", a);
@@ -302,7 +309,7 @@ steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
     static const char *const policy[] = {NULL, "SPLITDUPLEX", "FATPIPE"};
     for (int k = 0; k < steady_platform_channel_count(p); k++) {
         const steady_channel_t *c = steady_platform_channel(p, k);
-        put_link(out, c->name, c->bandwidth, c->cost, c->latency, 0, policy[c->sharing], true,
+        put_link(out, c->name, c->bandwidth, c->cost, c->latency, 0, 1, policy[c->sharing], true,
                  msg_size);
     }
     for (int k = 0; k < steady_platform_edge_count(p); k++) {
@@ -311,14 +318,14 @@ steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
             continue;
         char id[OWN_ID_MAX];
         own_id(p, e, id);
-        put_link(out, id, e->bandwidth, e->cost, e->latency, e->overhead,
+        put_link(out, id, e->bandwidth, e->cost, e->latency, e->overhead, e->recv_factor,
                  e->ncross ? "FATPIPE" : NULL, false, msg_size);
     }
     char marker[OWN_ID_MAX];
     marker_id(p, marker);
     /* completion routes (below) need edges: without, no marker either */
     bool completions = full && steady_platform_edge_count(p) > 0;
-    if (completions) { /* a message on it is never slower, nor later, for it */
+    if (completions) {      /* a message on it is never slower, nor later, for it */
         double fastest = 0; /* of the bandwidths written */
         for (int k = 0; k < steady_platform_channel_count(p); k++) {
             const steady_channel_t *c = steady_platform_channel(p, k);
@@ -331,9 +338,10 @@ steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
         fputs("    <link id=\"", out);
         put_escaped(out, marker);
         format_double(a, fastest);
-        fprintf(out, "\" bandwidth=\"%sBps\" latency=\"0s\" sharing_policy=\"FATPIPE\">\n"
-                     "      <prop id=\"steady_completion\" value=\"yes\"/>\n"
-                     "    </link>\n",
+        fprintf(out,
+                "\" bandwidth=\"%sBps\" latency=\"0s\" sharing_policy=\"FATPIPE\">\n"
+                "      <prop id=\"steady_completion\" value=\"yes\"/>\n"
+                "    </link>\n",
                 a);
     }
     for (int k = 0; k < steady_platform_edge_count(p); k++) {

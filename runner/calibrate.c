@@ -9,13 +9,22 @@
  * each experiment after a barrier:
  *   A. each hop alone, each size: a ping-pong (half the round trip, the
  *      median of `reps` rounds after one to warm up) and a stream;
- *   B. the hops in matchings that share no port and no shared resource
- *      (first fit, in hop order), each size: a stream on every hop of the
- *      matching at once — the concurrency a schedule's slot has; a
- *      matching of one hop is A's stream, not measured again;
+ *   B. the hops in matchings that share no port and no shared resource,
+ *      each rank a sender or a receiver (first fit, in hop order), each
+ *      size: a stream on every hop of the matching at once — the
+ *      concurrency a schedule's slot has; a matching of one hop is A's
+ *      stream, not measured again;
  *   C. per shared resource (channel, or private link between switches), the
- *      hops crossing it that share no port and no other shared resource,
- *      at once, the largest size: what the resource carries under load.
+ *      hops crossing it that share no rank and no other shared resource,
+ *      at once, the largest size: what the resource carries under load;
+ *   D. each hop u -> v, the largest size, streaming while a feeder hop
+ *      w -> u (w != v if u has one, the one sharing the fewest resources
+ *      with the hop, then the fastest) streams into u: what u's
+ *      receptions cost its sends
+ *      (SimGrid's cross traffic, docs/calibration.md).  The feeder sends
+ *      FEED_MARGIN times the messages the hop's time alone (A) asks for,
+ *      so that it keeps u receiving to the end; A's results are summed on
+ *      every rank first, so every rank plans D alike.
  * A stream is the executor's port discipline: one MPI_Isend in flight,
  * the next started when it completes, one receive posted at a time; one
  * message to start, then STREAM_MSGS timed ones on the sender; the median
@@ -34,6 +43,9 @@
 
 #define STREAM_MSGS 8
 
+/* phase D: the feeder's messages, times what the hop's own stream needs */
+#define FEED_MARGIN 4
+
 enum { EX_PINGPONG, EX_STREAM };
 
 typedef struct {
@@ -41,7 +53,8 @@ typedef struct {
     int size;  /* index in the sizes */
     int first; /* its hops: pairs[first .. first + n) */
     int n;
-    int slot; /* results[slot + j] for pair j */
+    int slot;  /* results[slot + j] for pair j */
+    long feed; /* phase D: the messages of its second hop (0: as many as the first's) */
 } experiment_t;
 
 static int cmp_double(const void *a, const void *b)
@@ -76,13 +89,15 @@ int calib_hop_resources(const steady_platform_t *p, const steady_hop_t *h, int *
 }
 
 /* Whether hop h can join a set using these ports and resources (skip: a
- * resource the set may share, or -1); marks them when `take`. */
+ * resource the set may share, or -1); marks them when `take`.  A rank
+ * of a set only sends or only receives: what its receptions cost its
+ * sends is phase D's to measure. */
 static bool fits(const calib_t *c, int h, unsigned char *send, unsigned char *recv,
                  unsigned char *res, int skip, bool take)
 {
     const steady_hop_t *hop = steady_hop_graph_hop(c->g, h);
     int s = steady_platform_rank_of(c->p, hop->src), r = steady_platform_rank_of(c->p, hop->dst);
-    if (send[s] || recv[r])
+    if (send[s] || recv[r] || recv[s] || send[r])
         return false;
     const int *rs = c->res + c->res_first[h];
     int nr = c->res_first[h + 1] - c->res_first[h];
@@ -116,12 +131,13 @@ static steady_err_t plan_sets(calib_t *c, steady_error_t *err)
     c->match_of = malloc(((size_t)H + 1) * sizeof *c->match_of);
     c->set_hops = malloc(((size_t)H + 1) * sizeof *c->set_hops);
     c->set_first = calloc((size_t)R + 2, sizeof *c->set_first);
+    c->feeder = malloc(((size_t)H + 1) * sizeof *c->feeder);
     unsigned char *send = calloc((size_t)N * ((size_t)H + 1), 1);
     unsigned char *recv = calloc((size_t)N * ((size_t)H + 1), 1);
     unsigned char *res = calloc(((size_t)R + 1) * ((size_t)H + 1), 1);
     steady_err_t rc = STEADY_OK;
-    if (!c->res_first || !c->res || !c->match_of || !c->set_hops || !c->set_first || !send ||
-        !recv || !res) {
+    if (!c->res_first || !c->res || !c->match_of || !c->set_hops || !c->set_first || !c->feeder ||
+        !send || !recv || !res) {
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
         goto done;
     }
@@ -170,6 +186,37 @@ static steady_err_t plan_sets(calib_t *c, steady_error_t *err)
             n = c->set_first[r];
     }
     c->set_first[R] = n;
+    /* D: hop h's feeder, a hop into its sender from another rank than its
+     * receiver if there is one, sharing the fewest resources with it, then
+     * the fastest in the model (the one that keeps the sender's receiving
+     * link the busiest) */
+    double big = c->sizes[c->nsizes - 1];
+    for (int h = 0; h < H; h++) {
+        const steady_hop_t *hh = steady_hop_graph_hop(c->g, h);
+        int best = -1, best_shared = 0;
+        bool best_other = false;
+        double best_time = 0;
+        for (int g = 0; g < H; g++) {
+            const steady_hop_t *hg = steady_hop_graph_hop(c->g, g);
+            if (hg->dst != hh->src)
+                continue;
+            bool other = hg->src != hh->dst;
+            int shared = 0;
+            for (int i = c->res_first[h]; i < c->res_first[h + 1]; i++)
+                for (int j = c->res_first[g]; j < c->res_first[g + 1]; j++)
+                    shared += c->res[i] == c->res[j];
+            double t = steady_hop_time(c->p, hg, big);
+            if (best < 0 || (other && !best_other) ||
+                (other == best_other &&
+                 (shared < best_shared || (shared == best_shared && t < best_time)))) {
+                best = g;
+                best_shared = shared;
+                best_other = other;
+                best_time = t;
+            }
+        }
+        c->feeder[h] = best;
+    }
 done:
     free(send);
     free(recv);
@@ -194,8 +241,8 @@ static steady_err_t plan_experiments(calib_t *c, experiment_t **out, int **pairs
     for (int h = 0; h < H; h++) { /* A */
         pr[np] = h;
         for (int s = 0; s < S; s++) {
-            ex[n++] = (experiment_t){EX_PINGPONG, s, np, 1, slot++};
-            ex[n++] = (experiment_t){EX_STREAM, s, np, 1, slot++};
+            ex[n++] = (experiment_t){EX_PINGPONG, s, np, 1, slot++, 0};
+            ex[n++] = (experiment_t){EX_STREAM, s, np, 1, slot++, 0};
         }
         np++;
     }
@@ -209,7 +256,7 @@ static steady_err_t plan_experiments(calib_t *c, experiment_t **out, int **pairs
             continue;
         }
         for (int s = 0; s < S; s++) {
-            ex[n++] = (experiment_t){EX_STREAM, s, first, np - first, slot};
+            ex[n++] = (experiment_t){EX_STREAM, s, first, np - first, slot, 0};
             slot += np - first;
         }
     }
@@ -219,7 +266,7 @@ static steady_err_t plan_experiments(calib_t *c, experiment_t **out, int **pairs
         if (k == 0)
             continue;
         memcpy(pr + np, c->set_hops + c->set_first[r], (size_t)k * sizeof *pr);
-        ex[n++] = (experiment_t){EX_STREAM, S - 1, np, k, slot};
+        ex[n++] = (experiment_t){EX_STREAM, S - 1, np, k, slot, 0};
         c->nsets++;
         np += k;
         slot += k;
@@ -264,30 +311,32 @@ static void run_pingpong(const calib_t *c, const experiment_t *x, const int *pai
 
 /* Rank `me`'s part of streams on the hops of x at once: it may send on one
  * and receive on another, both ports working as in a run.  Each
- * repetition is one message that starts it and STREAM_MSGS timed ones. */
+ * repetition is one message that starts it and STREAM_MSGS timed ones; a
+ * phase D feeder sends x->feed messages, untimed. */
 static void run_streams(const calib_t *c, const experiment_t *x, const int *pairs, int tag,
                         unsigned char *sbuf, unsigned char *rbuf, double *times, watch_t *w,
                         double *results)
 {
     int me = c->me, bytes = (int)c->sizes[x->size], js = -1, to = -1, from = -1;
+    long total = (long)c->reps * (STREAM_MSGS + 1), stotal = 0, rtotal = 0;
     for (int j = 0; j < x->n; j++) {
         const steady_hop_t *hop = steady_hop_graph_hop(c->g, pairs[x->first + j]);
         int s = steady_platform_rank_of(c->p, hop->src),
             r = steady_platform_rank_of(c->p, hop->dst);
+        long count = x->feed && j == 1 ? x->feed : total;
         if (s == me)
-            js = j, to = r;
+            js = j, to = r, stotal = count;
         if (r == me)
-            from = s;
+            from = s, rtotal = count;
     }
-    long total = (long)c->reps * (STREAM_MSGS + 1);
-    long sent = to >= 0 ? 0 : total, got = from >= 0 ? 0 : total;
+    long sent = 0, got = 0;
     MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     double t0 = 0;
-    while (sent < total || got < total || req[0] != MPI_REQUEST_NULL ||
+    while (sent < stotal || got < rtotal || req[0] != MPI_REQUEST_NULL ||
            req[1] != MPI_REQUEST_NULL) {
-        if (req[0] == MPI_REQUEST_NULL && sent < total)
+        if (req[0] == MPI_REQUEST_NULL && sent < stotal)
             MPI_Isend(sbuf, bytes, MPI_BYTE, to, tag, MPI_COMM_WORLD, &req[0]);
-        if (req[1] == MPI_REQUEST_NULL && got < total)
+        if (req[1] == MPI_REQUEST_NULL && got < rtotal)
             MPI_Irecv(rbuf, bytes, MPI_BYTE, from, tag, MPI_COMM_WORLD, &req[1]);
         if (req[0] == MPI_REQUEST_NULL && req[1] == MPI_REQUEST_NULL)
             break;
@@ -300,7 +349,9 @@ static void run_streams(const calib_t *c, const experiment_t *x, const int *pair
             got++;
             continue;
         }
-        long i = sent++ % (STREAM_MSGS + 1);
+        if (sent++ >= total)
+            continue; /* a feeder's messages beyond the timed ones */
+        long i = (sent - 1) % (STREAM_MSGS + 1);
         if (i == 0)
             t0 = now;
         else if (i == STREAM_MSGS)
@@ -321,24 +372,40 @@ steady_err_t calib_prepare(calib_t *c, steady_error_t *err)
     return plan_sets(c, err);
 }
 
-steady_err_t calib_measure(calib_t *c, watch_t *w, steady_error_t *err)
+/* Phase D's experiments (this file's comment), appended to ex after its
+ * first n and to pairs after its first np, from A's streams alone at the
+ * largest size (in c->results on every rank); their result slots from 0,
+ * in *slots.  Returns their number. */
+static int plan_fed(const calib_t *c, experiment_t *ex, int n, int *pairs, int np, int *slots)
 {
-    experiment_t *ex = NULL;
-    int *pairs = NULL, nex = 0;
-    steady_err_t rc = plan_experiments(c, &ex, &pairs, &nex, err);
-    if (rc)
-        return rc;
-    size_t max = (size_t)c->sizes[c->nsizes - 1];
-    unsigned char *sbuf = calloc(max, 1), *rbuf = calloc(max, 1);
-    double *times = malloc(((size_t)c->reps + 1) * sizeof *times);
-    double *mine = calloc((size_t)c->nresults, sizeof *mine);
-    c->results = calloc((size_t)c->nresults, sizeof *c->results);
-    if (!sbuf || !rbuf || !times || !mine || !c->results) {
-        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory for the messages");
-        goto done;
+    int S = c->nsizes, slot = 0, first = n;
+    long total = (long)c->reps * (STREAM_MSGS + 1);
+    for (int h = 0; h < c->nhops; h++) {
+        int g = c->feeder[h];
+        if (g < 0)
+            continue;
+        /* A's stream of hop h at size s is experiment 2 (h S + s) + 1 */
+        double th = c->results[ex[2 * ((size_t)h * S + S - 1) + 1].slot],
+               tg = c->results[ex[2 * ((size_t)g * S + S - 1) + 1].slot];
+        double feed = tg > 0 ? ceil(FEED_MARGIN * (double)total * th / tg) : 0;
+        pairs[np] = h;
+        pairs[np + 1] = g;
+        ex[n++] = (experiment_t){
+            EX_STREAM, S - 1, np, 2, slot, feed > (double)total ? (long)fmin(feed, 1e9) : total};
+        np += 2;
+        slot += 2;
     }
-    run_configure();
-    for (int e = 0; e < nex; e++) {
+    *slots = slot;
+    return n - first;
+}
+
+/* Runs experiments ex[from .. to) (numbered from `done` of `all` in the
+ * progress line), each after a barrier, into `mine`. */
+static void run_experiments(const calib_t *c, const experiment_t *ex, int from, int to,
+                            const int *pairs, int done, int all, unsigned char *sbuf,
+                            unsigned char *rbuf, double *times, watch_t *w, double *mine)
+{
+    for (int e = from; e < to; e++) {
         w->what = "the barrier before an experiment";
 #ifdef SMPI_H
         /* SMPI's MPI_Ibarrier let ranks through while others were still
@@ -353,10 +420,47 @@ steady_err_t calib_measure(calib_t *c, watch_t *w, steady_error_t *err)
 #endif
         (ex[e].kind == EX_PINGPONG ? run_pingpong : run_streams)(c, &ex[e], pairs, e % 32767, sbuf,
                                                                  rbuf, times, w, mine);
-        watch_tick(w, MPI_Wtime(), "calibrating: experiment", e + 1, nex);
+        watch_tick(w, MPI_Wtime(), "calibrating: experiment", done + e - from + 1, all);
     }
+}
+
+steady_err_t calib_measure(calib_t *c, watch_t *w, steady_error_t *err)
+{
+    experiment_t *ex = NULL;
+    int *pairs = NULL, nex = 0;
+    steady_err_t rc = plan_experiments(c, &ex, &pairs, &nex, err);
+    if (rc)
+        return rc;
+    size_t max = (size_t)c->sizes[c->nsizes - 1];
+    unsigned char *sbuf = calloc(max, 1), *rbuf = calloc(max, 1);
+    double *times = malloc(((size_t)c->reps + 1) * sizeof *times);
+    double *mine = calloc((size_t)c->nresults + 2 * (size_t)c->nhops, sizeof *mine);
+    double *fed = calloc(2 * (size_t)c->nhops + 1, sizeof *fed);
+    c->results = calloc((size_t)c->nresults, sizeof *c->results);
+    /* room for D after A, B and C */
+    int npairs = 0, nfeeders = 0;
+    for (int e = 0; e < nex; e++)
+        npairs = ex[e].first + ex[e].n > npairs ? ex[e].first + ex[e].n : npairs;
+    for (int h = 0; h < c->nhops; h++)
+        nfeeders += c->feeder[h] >= 0;
+    experiment_t *more = realloc(ex, ((size_t)nex + (size_t)nfeeders + 1) * sizeof *ex);
+    int *morep = realloc(pairs, ((size_t)npairs + 2 * (size_t)nfeeders + 1) * sizeof *pairs);
+    ex = more ? more : ex;
+    pairs = morep ? morep : pairs;
+    if (!sbuf || !rbuf || !times || !mine || !fed || !c->results || !more || !morep) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory for the messages");
+        goto done;
+    }
+    run_configure();
+    /* A, B, C; every rank learns their results: D's counts come from A */
+    run_experiments(c, ex, 0, nex, pairs, 0, nex + nfeeders, sbuf, rbuf, times, w, mine);
     MPI_Request r;
-    MPI_Ireduce(mine, c->results, c->nresults, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, &r);
+    MPI_Iallreduce(mine, c->results, c->nresults, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r);
+    run_wait_all(1, &r, w, "gathering the measurements");
+    int fedslots = 0, nfed = plan_fed(c, ex, nex, pairs, npairs, &fedslots);
+    double *fmine = mine + c->nresults;
+    run_experiments(c, ex, nex, nex + nfed, pairs, nex, nex + nfed, sbuf, rbuf, times, w, fmine);
+    MPI_Ireduce(fmine, fed, fedslots, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, &r);
     run_wait_all(1, &r, w, "gathering the measurements on rank 0");
     if (c->me == 0) { /* spread the results to the per-hop tables of calib_t */
         int S = c->nsizes, R = steady_platform_resource_count(c->p);
@@ -365,7 +469,8 @@ steady_err_t calib_measure(calib_t *c, watch_t *w, steady_error_t *err)
         c->stream = malloc(HS * sizeof *c->stream);
         c->concurrent = malloc(HS * sizeof *c->concurrent);
         c->loaded = calloc((size_t)c->set_first[R] + 1, sizeof *c->loaded);
-        if (!c->pingpong || !c->stream || !c->concurrent || !c->loaded) {
+        c->fed = calloc((size_t)c->nhops + 1, sizeof *c->fed);
+        if (!c->pingpong || !c->stream || !c->concurrent || !c->loaded || !c->fed) {
             rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
             goto done;
         }
@@ -383,6 +488,8 @@ steady_err_t calib_measure(calib_t *c, watch_t *w, steady_error_t *err)
         for (int k = 0; e < nex; e++) /* C, in set_hops order */
             for (int j = 0; j < ex[e].n; j++)
                 c->loaded[k++] = c->results[ex[e].slot + j];
+        for (; e < nex + nfed; e++) /* D: the hop's own time, not its feeder's */
+            c->fed[pairs[ex[e].first]] = fed[ex[e].slot];
     }
 done:
     free(ex);
@@ -391,6 +498,7 @@ done:
     free(rbuf);
     free(times);
     free(mine);
+    free(fed);
     return rc;
 }
 
@@ -407,6 +515,8 @@ void calib_free(calib_t *c)
     free(c->stream);
     free(c->concurrent);
     free(c->loaded);
+    free(c->fed);
+    free(c->feeder);
     c->g = NULL;
 }
 

@@ -29,6 +29,7 @@ typedef struct {
     int nmatch;
     int *set_hops, *set_first; /* phase C: resource r's hops: set_hops[set_first[r] .. [r + 1]) */
     int nsets;                 /* phase C experiments */
+    int *feeder;               /* phase D: the hop that feeds hop h's sender, -1: none */
     /* calib_measure */
     int nresults;
     double *results;
@@ -37,6 +38,7 @@ typedef struct {
     double *stream;     /* one in flight, alone */
     double *concurrent; /* one in flight, with the hop's matching at once (stream if alone) */
     double *loaded;     /* phase C, the largest size: [set index], as set_hops */
+    double *fed;        /* phase D, the largest size: [h], alone but fed (0: not measured) */
 } calib_t;
 
 /* Every rank: the hops, their resources and the concurrent sets.

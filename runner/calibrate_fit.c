@@ -19,6 +19,12 @@
  * an overhead would be charged in proportion to the parts a schedule cuts
  * a message into; eager, overhead = alpha (the port time) and latency =
  * excess (a delay that holds no port).
+ *   recv-factor the hop's rate while a feeder streams into its sender
+ *               (phase D) over its rate alone, as the model would share
+ *               their common resources: what the sender's receptions cost
+ *               its sends (SimGrid's cross traffic); written below
+ *               RECV_FACTOR_NOISE, and the replay slows the hop by it
+ *               while a transfer runs into its sender (fluid.c).
  * The calibrated platform keeps the ranks (processors and routers, in
  * order, with their speeds: the same hostfile runs it) and writes each
  * hop as one edge between its ranks with those values: a hop through
@@ -42,6 +48,10 @@
 
 /* significant digits of the values written */
 #define SIG 4
+
+/* phase D: a hop keeps its rate while its sender receives when the
+ * measurement finds this fraction of it or more (the clock's noise) */
+#define RECV_FACTOR_NOISE 0.98
 
 bool calib_fit(const double *sizes, const double *t, int n, calib_fit_t *fit)
 {
@@ -121,6 +131,7 @@ typedef struct {
     double excess;            /* ping-pong - stream: delivery beyond the port time */
     double factor;            /* measured bandwidth / the model's */
     double concurrent;        /* stream at once / alone, the largest size */
+    double recv_factor;       /* its rate while its sender receives / alone (phase D) */
     int edge;                 /* in the calibrated platform, -1: a duplicate pair */
 } hopfit_t;
 
@@ -229,6 +240,31 @@ static double calibrated_bandwidth(const resource_t *rs, int R, int channel, int
     return isfinite(bound) ? bound : fmax(scaled, carried);
 }
 
+/* Phase D: hop h's rate while its feeder streams into its sender, over
+ * its rate with the feeder as the model shares their common resources
+ * (each of capacity C gives h at least C / 2, and what the feeder leaves),
+ * to 3 digits; 1 when not measured or above RECV_FACTOR_NOISE. */
+static double recv_factor(const calib_t *c, const hopfit_t *hf, const resource_t *rs, int h)
+{
+    int g = c->feeder[h], S = c->nsizes, R = steady_platform_resource_count(c->p);
+    double s = c->sizes[S - 1], alpha = hf[h].fit.alpha;
+    double alone = c->stream[(size_t)h * S + S - 1] - alpha, fed = c->fed[h] - alpha;
+    if (g < 0 || !(alone > 0) || !(fed > 0))
+        return 1;
+    double rate = s / alone, feeder = 1 / hf[g].fit.beta;
+    for (int i = c->res_first[h]; i < c->res_first[h + 1]; i++)
+        for (int j = c->res_first[g]; j < c->res_first[g + 1]; j++) {
+            if (c->res[i] != c->res[j])
+                continue;
+            const resource_t *x = &rs[c->res[i]];
+            bool binding;
+            double cap = calibrated_bandwidth(rs, R, x->channel, x->edge, x->nominal, &binding);
+            rate = fmin(rate, fmax(cap / 2, cap - feeder));
+        }
+    double f = s / fed / rate;
+    return f >= RECV_FACTOR_NOISE ? 1 : round_sig(fmax(f, STEADY_RECV_FACTOR_MIN), 3);
+}
+
 static void comment_header(const calib_t *c, const calib_info_t *info, FILE *out)
 {
     fprintf(out,
@@ -247,12 +283,16 @@ static void comment_header(const calib_t *c, const calib_info_t *info, FILE *out
             "that share no\n"
             "#           port or channel, streaming at once; then the hops crossing each "
             "shared channel\n"
-            "#           at once (its capacity under load)\n"
+            "#           at once (its capacity under load); then each hop while a feeder "
+            "streams into\n"
+            "#           its sender: recv-factor, its rate then over its rate alone "
+            "(SimGrid's cross\n"
+            "#           traffic), written below %.2f\n"
             "# model     alpha + s / bandwidth = the Hockney fit of the stream at once "
             "(ordinary least\n"
             "#           squares): the time a message holds its ports; written for "
             "--cost-model %s:\n%s",
-            c->reps, steady_cost_model_name(c->cost_model),
+            c->reps, RECV_FACTOR_NOISE, steady_cost_model_name(c->cost_model),
             c->cost_model == STEADY_COST_RENDEZVOUS
                 ? "#           latency = alpha (+ what a ping-pong takes beyond the stream), "
                   "held with\n#           the ports once per MPI message, overhead 0; plan "
@@ -359,6 +399,7 @@ static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs,
                             .bandwidth = round_sig(1 / hf[h].fit.beta, SIG),
                             .latency = round_sig(hf[h].latency, SIG),
                             .overhead = round_sig(hf[h].overhead, SIG),
+                            .recv_factor = hf[h].recv_factor,
                             .ncross = n,
                             .cross = cross};
         if ((rc = steady_platform_add_edge(q, &ne, &hf[h].edge, err))) {
@@ -390,15 +431,15 @@ static void report_text(const calib_t *c, const calib_info_t *info, const hopfit
            info->platform_path, c->nhops, c->nsizes, c->sizes[0], c->sizes[c->nsizes - 1], c->reps,
            info->output_path);
     printf("measured     %s, %s\n", info->date, info->launcher);
-    printf("%-28s %12s %14s %12s %9s %9s %10s\n", "hop", "overhead_s", "bandwidth_Bps", "latency_s",
-           "fit_max", "fit_rms", "at_once");
+    printf("%-28s %12s %14s %12s %9s %9s %10s %11s\n", "hop", "overhead_s", "bandwidth_Bps",
+           "latency_s", "fit_max", "fit_rms", "at_once", "recv_factor");
     for (int h = 0; h < c->nhops; h++) {
         char hop[64];
         snprintf(hop, sizeof hop, "%s -> %s", node_name(p, hf[h].hop->src),
                  node_name(p, hf[h].hop->dst));
-        printf("%-28s %12.6g %14.6g %12.6g %8.2f%% %8.2f%% %10.4f%s\n", hop, hf[h].overhead,
+        printf("%-28s %12.6g %14.6g %12.6g %8.2f%% %8.2f%% %10.4f %11.4g%s\n", hop, hf[h].overhead,
                1 / hf[h].fit.beta, hf[h].latency, 100 * hf[h].fit.max_err, 100 * hf[h].fit.rms_err,
-               hf[h].concurrent, hf[h].edge < 0 ? " (not kept)" : "");
+               hf[h].concurrent, hf[h].recv_factor, hf[h].edge < 0 ? " (not kept)" : "");
     }
     for (int r = 0; r < steady_platform_resource_count(p); r++) {
         char rn[300];
@@ -433,15 +474,16 @@ static int report_json(const calib_t *c, const calib_info_t *info, const hopfit_
         }
         json_array_append_new(
             hops,
-            json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:o, "
-                      "s:o, s:o}",
+            json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, "
+                      "s:o, s:o, s:o}",
                       "src", node_name(p, hf[h].hop->src), "dst", node_name(p, hf[h].hop->dst),
                       "overhead", hf[h].overhead, "bandwidth", 1 / hf[h].fit.beta, "latency",
                       hf[h].latency, "alpha", hf[h].fit.alpha, "fit_max_error", hf[h].fit.max_err,
                       "fit_rms_error", hf[h].fit.rms_err, "pingpong_alpha", hf[h].pp.alpha,
                       "pingpong_bandwidth", 1 / hf[h].pp.beta, "model_bandwidth",
-                      model_bandwidth(p, hf[h].hop), "kept", hf[h].edge >= 0, "pingpong", pp,
-                      "stream", st, "concurrent", cc));
+                      model_bandwidth(p, hf[h].hop), "recv_factor", hf[h].recv_factor, "fed",
+                      c->fed[h], "kept", hf[h].edge >= 0, "pingpong", pp, "stream", st,
+                      "concurrent", cc));
     }
     for (int r = 0; r < steady_platform_resource_count(p); r++) {
         char rn[300];
@@ -474,6 +516,8 @@ steady_err_t calib_write(const calib_t *c, const calib_info_t *info, FILE *out, 
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
     if (!rc)
         rc = fit_all(c, hf, rs, scratch, err);
+    for (int h = 0; h < c->nhops && !rc; h++)
+        hf[h].recv_factor = recv_factor(c, hf, rs, h);
     if (!rc)
         rc = build(c, hf, rs, &q, err);
     if (!rc) {

@@ -1,6 +1,7 @@
 /*
  * fluid.c — the replay of a schedule whose messages share resources
- * (channels, links between switches: platform.h), simulated in time.
+ * (channels, links between switches: platform.h), or whose hops slow down
+ * while their sender receives (an edge's recv-factor), simulated in time.
  *
  * The semantics are replay.c's (read its comment first): every port and
  * processor works through its pieces in program order, self-timed; a
@@ -10,7 +11,8 @@
  * each resource they cross as SimGrid's network model shares a link among
  * flows, max-min fairly: each message moves at the same rate, raised until
  * a resource is full or the transfer reaches its full speed (one message
- * per hop time), then the others keep rising (progressive filling).  So
+ * per hop time, times the hop's recv-factor while a transfer runs into
+ * its sender), then the others keep rising (progressive filling).  So
  * the replay advances from event to event in simulated time — a transfer
  * or a task ends, an input arrives, the latency a rendezvous holds its
  * ports for runs out (replay.c) — recomputing the rates whenever the set
@@ -27,7 +29,8 @@
  * Cost: per event, O(running transfers x their resources) for the rates
  * and O(ports of the piece + readers) for what may start; the events are
  * the program's pieces, twice each.  Platforms that share nothing but
- * ports never come here (replay.c's loop is linear and faster).
+ * ports and whose hops keep their rate while their sender receives
+ * (recv-factor 1) never come here (replay.c's loop is linear and faster).
  */
 #include "replay.h"
 
@@ -91,6 +94,7 @@ typedef struct {
     int nheap, capheap;
     held_t *held; /* at most one per running transfer */
     int nheld;
+    int *rx;      /* per node, the transfers running into it (share()'s scratch) */
     double *load; /* per resource, the progressive filling's frozen load */
     double *need; /* per resource, the unfrozen flows' time per message */
     double now, makespan;
@@ -385,14 +389,25 @@ static void finish(fluid_t *f, long q, int i, double start, double amount, bool 
 
 /* ---- rates: max-min fair sharing ----------------------------------------------- */
 
+/* A running transfer's full speed, in messages per unit of time: 1 / c,
+ * times its hop's rf while a transfer runs into its sender (SimGrid's
+ * cross traffic: the acknowledgements of what the sender receives share
+ * its links; docs/calibration.md). */
+static double full_speed(const fluid_t *f, const rtransfer_t *x)
+{
+    return (f->rx[x->from_node] > 0 ? x->rf : 1) / x->c;
+}
+
 /* Progressive filling: every running transfer moves messages at the same
  * rate m, raised until a resource is full (its transfers keep that rate)
- * or a transfer reaches its full speed 1 / c (it keeps that); the others
- * go on rising.  A transfer's progress is then m c of its full speed. */
+ * or a transfer reaches its full speed (it keeps that); the others go on
+ * rising.  A transfer's progress is then m c of its speed alone. */
 static void share(fluid_t *f)
 {
     const replay_t *r = f->r;
     int left = f->nrun;
+    for (int a = 0; a < f->nrun; a++)
+        f->rx[r->x[f->run[a].i].to_node]++;
     for (int a = 0; a < f->nrun; a++) {
         f->run[a].frozen = false;
         for (int u = r->x[f->run[a].i].use_first;
@@ -410,8 +425,8 @@ static void share(fluid_t *f)
             if (f->run[a].frozen)
                 continue;
             const rtransfer_t *x = &r->x[f->run[a].i];
-            if (1 / x->c < m) {
-                m = 1 / x->c;
+            if (full_speed(f, x) < m) {
+                m = full_speed(f, x);
                 bottleneck = -1;
             }
             for (int u = x->use_first; u < x->use_first + x->nuse; u++)
@@ -438,7 +453,7 @@ static void share(fluid_t *f)
             if (ru->frozen)
                 continue;
             const rtransfer_t *x = &r->x[ru->i];
-            bool stop = bottleneck < 0 && 1 / x->c <= m * (1 + 1e-12);
+            bool stop = bottleneck < 0 && full_speed(f, x) <= m * (1 + 1e-12);
             for (int u = x->use_first; u < x->use_first + x->nuse && !stop; u++)
                 stop = r->use_res[u] == bottleneck;
             if (!stop)
@@ -450,8 +465,10 @@ static void share(fluid_t *f)
                 f->load[r->use_res[u]] += m * r->use_time[u];
         }
     }
-    for (int a = 0; a < f->nrun; a++)
+    for (int a = 0; a < f->nrun; a++) {
         f->run[a].rate = f->run[a].m * r->x[f->run[a].i].c;
+        f->rx[r->x[f->run[a].i].to_node] = 0;
+    }
     f->rates_stale = false;
 }
 
@@ -482,6 +499,7 @@ static void fluid_free(fluid_t *f)
     free(f->cpu_n);
     free(f->heap);
     free(f->held);
+    free(f->rx);
     free(f->load);
     free(f->need);
 }
@@ -508,11 +526,12 @@ static bool build(fluid_t *f)
     f->cpu_end = malloc((size_t)f->nv * sizeof *f->cpu_end);
     f->cpu_n = malloc((size_t)f->nv * sizeof *f->cpu_n);
     int nres = steady_platform_resource_count(r->p);
+    f->rx = calloc((size_t)f->nv + 1, sizeof *f->rx);
     f->load = calloc((size_t)nres + 1, sizeof *f->load);
     f->need = calloc((size_t)nres + 1, sizeof *f->need);
     if (!f->pstart || !f->plist || !f->rstart || !f->rlist || !f->owner || !f->cq || !f->ck ||
         !f->busy || !f->ring || !f->run || !f->held || !f->cpu_q || !f->cpu_i || !f->cpu_start ||
-        !f->cpu_end || !f->cpu_n || !f->load || !f->need)
+        !f->cpu_end || !f->cpu_n || !f->rx || !f->load || !f->need)
         return false;
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < np; i++) {

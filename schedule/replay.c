@@ -347,7 +347,7 @@ static steady_err_t replay_run(const replay_t *r, long msgs, const steady_replay
                                double *last, steady_replay_t *res, steady_error_t *err)
 {
     memset(res, 0, sizeof *res);
-    if (r->nuse > 0)
+    if (r->fluid)
         return replay_fluid(r, msgs, obs, last, res, err);
     long K = r->sc->ops_per_period, L = r->sc->max_lag;
     long P = msgs / K + (msgs % K != 0);
@@ -522,7 +522,7 @@ steady_err_t replay_series(const steady_schedule_t *sc, const steady_platform_t 
      * max_events: the estimate */
     long p1 = 2 * (L + 1) > SERIES_WINDOW ? 2 * (L + 1) : SERIES_WINDOW;
     bool tried = false;
-    if (max_events > 0 && (P + L) * events > max_events && r.nuse == 0) {
+    if (max_events > 0 && (P + L) * events > max_events && !r.fluid) {
         long most = max_events / events - (L + 1);
         rc = settle(&r, msgs, P, most > 3 * p1 + L ? most : 3 * p1 + L,
                     most / 3 > p1 ? most / 3 : p1, makespan, &periodic, err);

@@ -46,7 +46,8 @@ typedef struct {
     int from_node, to_node;
     double from, to; /* message positions */
     double c, latency;
-    int msg; /* steady-run's MPI message it goes in (steady_schedule_message_ids) */
+    double rf; /* the hop's rate factor while its sender receives (steady_hop_recv_factor) */
+    int msg;   /* steady-run's MPI message it goes in (steady_schedule_message_ids) */
     /* rendezvous: it ends its message, so its ports are held through the
      * latency after it */
     bool hold;
@@ -83,6 +84,9 @@ typedef struct {
     int nuse;
     int *use_res;
     double *use_time;
+    /* the rates depend on what runs at once: shared resources, or a hop
+     * slower while its sender receives (rf < 1) — fluid.c's engine */
+    bool fluid;
     /* the program-order engine's inboxes (replay.c): when piece i's input
      * for batch b is ready, the latest delivery of its producers, is in
      * inbox[i] until i reads it; producer z delivers to the inboxes

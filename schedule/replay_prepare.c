@@ -433,6 +433,8 @@ static steady_err_t prepare_events(replay_t *r, steady_error_t *err)
             }
             x->c = step_c[x->flat];
             x->latency = steady_hop_latency(r->p, &h);
+            x->rf = steady_hop_recv_factor(r->p, &h);
+            r->fluid = r->fluid || x->rf < 1;
             if (!add_uses(r, &ucap, x, &h)) {
                 rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
                 break;
@@ -750,6 +752,7 @@ steady_err_t replay_prepare(replay_t *r, steady_error_t *err)
         rc = prepare_steps(r, err);
     if (!rc)
         rc = prepare_events(r, err);
+    r->fluid = r->fluid || r->nuse > 0;
     if (!rc)
         rc = prepare_deps(r, err);
     if (!rc)

@@ -107,6 +107,9 @@ typedef struct {
     double latency;   /* seconds (abstract time units on abstract platforms), >= 0 */
     double overhead;  /* seconds per message, >= 0; 0 on an abstract-cost edge */
     double cost;      /* abstract per-message port occupation; 0 on a bandwidth edge */
+    /* the factor on the edge's rate while its source receives, in (0, 1]
+     * (SimGrid's cross traffic: docs/calibration.md); 0 given: 1 */
+    double recv_factor;
     /* the channels the edge crosses, in order (none: the edge is a private
      * link); add_edge copies them, the platform owns the array */
     int ncross;
@@ -119,15 +122,16 @@ typedef struct {
 /* The ranges of the model's values (docs/platform-format.md): wide enough
  * for real platforms, narrow enough that no product or quotient of them
  * overflows and that the LP solver can scale what it is given. */
-#define STEADY_BANDWIDTH_MIN 1e-3 /* B/s */
-#define STEADY_BANDWIDTH_MAX 1e15
-#define STEADY_TIME_MAX      1e6  /* latency and overhead, seconds (min 0) */
-#define STEADY_SPEED_MIN     1e-6 /* flop/s, or tasks per time unit */
-#define STEADY_SPEED_MAX     1e21
-#define STEADY_COST_MIN      1e-6 /* abstract time units per message */
-#define STEADY_COST_MAX      1e6
-#define STEADY_MSG_SIZE_MIN  1.0 /* bytes per message (steady_parse_size) */
-#define STEADY_MSG_SIZE_MAX  1e12
+#define STEADY_BANDWIDTH_MIN   1e-3 /* B/s */
+#define STEADY_BANDWIDTH_MAX   1e15
+#define STEADY_TIME_MAX        1e6  /* latency and overhead, seconds (min 0) */
+#define STEADY_SPEED_MIN       1e-6 /* flop/s, or tasks per time unit */
+#define STEADY_SPEED_MAX       1e21
+#define STEADY_COST_MIN        1e-6 /* abstract time units per message */
+#define STEADY_COST_MAX        1e6
+#define STEADY_RECV_FACTOR_MIN 0.01 /* an edge's recv-factor (max 1) */
+#define STEADY_MSG_SIZE_MIN    1.0  /* bytes per message (steady_parse_size) */
+#define STEADY_MSG_SIZE_MAX    1e12
 
 /* ---- construction ------------------------------------------------------ */
 
@@ -282,6 +286,10 @@ double steady_hop_time(const steady_platform_t *p, const steady_hop_t *h, double
 
 /* The hop's latency: the sum of its edges'. */
 double steady_hop_latency(const steady_platform_t *p, const steady_hop_t *h);
+
+/* The factor on the hop's rate while its source receives: its first
+ * edge's recv_factor (the edge leaving the source). */
+double steady_hop_recv_factor(const steady_platform_t *p, const steady_hop_t *h);
 
 /* Every hop of a platform (hopgraph.c): each edge between two ranks, in
  * edge order, then each path from a rank through switches to another rank,

@@ -411,7 +411,7 @@ static steady_platform_t *awkward_platform(void)
         {.src = a, .dst = r, .bandwidth = third / 3, .latency = 1e-7, .overhead = tenth + 0.2},
         {.src = r, .dst = a, .bandwidth = 123456789.123, .latency = 0, .overhead = 1e-7},
         {.src = r, .dst = b, .bandwidth = 1e-3, .latency = tenth + 0.2},
-        {.src = b, .dst = c, .bandwidth = 6.02214076e14, .latency = 2.5e-10},
+        {.src = b, .dst = c, .bandwidth = 6.02214076e14, .latency = 2.5e-10, .recv_factor = third},
         {.src = c, .dst = a, .bandwidth = 2.0 / 3, .latency = third / 3, .overhead = 1e-300},
     };
     for (size_t k = 0; ok && k < sizeof edges / sizeof *edges; k++)
@@ -839,9 +839,9 @@ static void test_switches_channels(void)
 {
     /* an undirected edge crossing a splitduplex channel: the way back
      * crosses its other half; the edge's bandwidth is the channel's */
-    steady_platform_t *p = gml_ok(NET_PRE CH_UP SW NODE_A
-                                  "<edge source=\"a\" target=\"sw\" directed=\"false\">"
-                                  "<data key=\"x\">up:up</data></edge>\n" POST);
+    steady_platform_t *p =
+        gml_ok(NET_PRE CH_UP SW NODE_A "<edge source=\"a\" target=\"sw\" directed=\"false\">"
+                                       "<data key=\"x\">up:up</data></edge>\n" POST);
     if (!p)
         return;
     CU_ASSERT_EQUAL(steady_platform_node_count(p), 2);
@@ -881,8 +881,8 @@ static void test_switches_channels(void)
          STEADY_EPARSE, "test:11: bad sharing (half): expected shared, splitduplex or fatpipe"},
         {NET_PRE "<node id=\"a\"><data key=\"s\">1</data>\n<data key=\"cb\">1</data></node>\n" POST,
          STEADY_EINVAL, "test:11: bandwidth on a node that is not a channel (a)"},
-        {NET_PRE "<node id=\"sw\"><data key=\"k\">switch</data>\n<data key=\"s\">1</data></node>\n"
-                 POST,
+        {NET_PRE
+         "<node id=\"sw\"><data key=\"k\">switch</data>\n<data key=\"s\">1</data></node>\n" POST,
          STEADY_EINVAL, "test:11: a switch has no speed (1)"},
         {NET_PRE CH_UP NODE_A "<edge source=\"a\" target=\"up\"/>\n" POST, STEADY_EINVAL,
          "test:12: edge to a channel (up): an edge crosses channels (crosses data), it joins "

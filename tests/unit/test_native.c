@@ -159,7 +159,8 @@ static void test_round_trip(void)
                            .dst = 5,
                            .bandwidth = speeds[4 - v] * 7,
                            .latency = speeds[v],
-                           .overhead = v % 2 ? speeds[v] / 3 : 0};
+                           .overhead = v % 2 ? speeds[v] / 3 : 0,
+                           .recv_factor = v % 2 ? 0 : speeds[1] + v / 10.0};
         CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, NULL), STEADY_OK);
         e.src = 5;
         e.dst = v;

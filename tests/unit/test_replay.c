@@ -274,6 +274,30 @@ static void test_latency(void)
     steady_platform_destroy(p);
 }
 
+/* An edge's recv-factor (SimGrid's cross traffic): B -> C moves at half
+ * its speed while B receives.  In the pipelined broadcast A sends without
+ * a break, so B receives through [0, N]: B -> C's message k ends at
+ * 1 + 2k while that is before N; at N = 10 the fifth is half done at 10,
+ * ends at 10.5, and the five left take 1 each: 15.5.  One operation: B's
+ * reception has ended when B -> C starts, 2.  The same factor on A -> B
+ * changes nothing (A never receives): N + 1. */
+static void test_recv_factor(void)
+{
+    const char *texts[] = {"processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
+                           "edge A B cost=1\nedge B C cost=1 recv-factor=0.5\n",
+                           "processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
+                           "edge A B cost=1 recv-factor=0.5\nedge B C cost=1\n"};
+    for (int i = 0; i < 2; i++) {
+        steady_platform_t *p = parse_ok(texts[i], STEADY_FORMAT_NATIVE);
+        steady_schedule_t *sc = chain_broadcast(p);
+        CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 1).makespan, 2, EPS);
+        CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 10).makespan, i == 0 ? 15.5 : 11, EPS);
+        CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 100).makespan, i == 0 ? 150.5 : 101, EPS);
+        steady_schedule_destroy(sc);
+        steady_platform_destroy(p);
+    }
+}
+
 /* The executor's messages (steady_schedule_message_ids).  A -> B cut into
  * two consecutive slots with a latency of 5 is one message: under
  * rendezvous each operation holds A's port 1 + 5, 10 take 60 (as two
@@ -829,6 +853,7 @@ void suite_replay(void)
         {"broadcast pipeline: N + 1", test_broadcast_pipeline},
         {"scatter: source send port, 2N + 1", test_scatter_send_port},
         {"latency: eager delays, rendezvous holds the ports", test_latency},
+        {"recv-factor: a hop slows while its sender receives", test_recv_factor},
         {"the executor's messages", test_messages},
         {"partial last batch", test_partial_batch},
         {"split messages, clipped", test_split_and_clipped},

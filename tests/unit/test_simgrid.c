@@ -347,9 +347,8 @@ static void test_cluster(void)
     CU_ASSERT_EQUAL(channel_named(p, "c_backbone")->bandwidth, 2.5e8);
     /* a message between two hosts: 50 + 10 + 50 us */
     int up = edge_id(p, "n-1.x", centre), down = edge_id(p, centre, "n-2.x");
-    CU_ASSERT_DOUBLE_EQUAL(steady_platform_edge_latency(p, up) +
-                               steady_platform_edge_latency(p, down),
-                           110e-6, 1e-18);
+    CU_ASSERT_DOUBLE_EQUAL(
+        steady_platform_edge_latency(p, up) + steady_platform_edge_latency(p, down), 110e-6, 1e-18);
     /* 4 links x 2 directions + the backbone */
     CU_ASSERT_EQUAL(steady_platform_resource_count(p), 9);
     steady_platform_destroy(p);
@@ -360,17 +359,17 @@ static void test_cluster(void)
  * links down, as SimGrid's route does; no path leaves a zone it entered. */
 static void test_nested_zones(void)
 {
-    steady_platform_t *p = parse_ok(
-        HEAD "<zone id=\"world\" routing=\"Full\">\n"
-             "<cluster id=\"A\" prefix=\"a\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
-             "bw=\"1GBps\" lat=\"1us\" router_id=\"ra\"/>\n"
-             "<cluster id=\"B\" prefix=\"b\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
-             "bw=\"1GBps\" lat=\"1us\" router_id=\"rb\"/>\n"
-             "<link id=\"wan\" bandwidth=\"10MBps\" latency=\"10ms\"/>\n"
-             "<zoneRoute src=\"A\" dst=\"B\" gw_src=\"ra\" gw_dst=\"rb\">"
-             "<link_ctn id=\"wan\"/></zoneRoute>\n"
-             "</zone>\n" TAIL,
-        STEADY_FORMAT_SIMGRID);
+    steady_platform_t *p =
+        parse_ok(HEAD "<zone id=\"world\" routing=\"Full\">\n"
+                      "<cluster id=\"A\" prefix=\"a\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
+                      "bw=\"1GBps\" lat=\"1us\" router_id=\"ra\"/>\n"
+                      "<cluster id=\"B\" prefix=\"b\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
+                      "bw=\"1GBps\" lat=\"1us\" router_id=\"rb\"/>\n"
+                      "<link id=\"wan\" bandwidth=\"10MBps\" latency=\"10ms\"/>\n"
+                      "<zoneRoute src=\"A\" dst=\"B\" gw_src=\"ra\" gw_dst=\"rb\">"
+                      "<link_ctn id=\"wan\"/></zoneRoute>\n"
+                      "</zone>\n" TAIL,
+                 STEADY_FORMAT_SIMGRID);
     if (!p)
         return;
     CU_ASSERT_EQUAL(steady_platform_rank_count(p), 4);
@@ -502,7 +501,7 @@ static void test_write_network(void)
             fprintf(stderr, "\n    missing: %s\n    in:\n%s", want[k], text);
         CU_ASSERT_PTR_NOT_NULL(strstr(text, want[k]));
     }
-    CU_ASSERT_PTR_NULL(text ? strstr(text, "s-&gt;a") : "");  /* as fast as its channel */
+    CU_ASSERT_PTR_NULL(text ? strstr(text, "s-&gt;a") : ""); /* as fast as its channel */
     CU_ASSERT_PTR_NULL(text ? strstr(text, "b-&gt;s") : "");
     free(text);
     round_trip(p, NULL);
@@ -528,7 +527,9 @@ static void test_round_trip_bandwidth(void)
                  .src = 1, .dst = 0, .bandwidth = third, .latency = tenth + 0.2, .overhead = 1e-7});
     add_edge(
         p, (steady_edge_t){.src = 1, .dst = 2, .bandwidth = 1e-3, .latency = 0, .overhead = third});
-    add_edge(p, (steady_edge_t){.src = 2, .dst = 3, .bandwidth = 1e15, .latency = 4.9e-324});
+    add_edge(p,
+             (steady_edge_t){
+                 .src = 2, .dst = 3, .bandwidth = 1e15, .latency = 4.9e-324, .recv_factor = third});
     add_edge(p, (steady_edge_t){.src = 3,
                                 .dst = 1,
                                 .bandwidth = 0.0010000000000000002,
@@ -656,8 +657,9 @@ static void test_document_errors(void)
          "test:3: empty zone: no <host>, <router>, <cluster> or <zone> in <zone> (nothing)"},
         {HEAD "<zone id=\"z\" routing=\"Full\">\n<router id=\"r\"/>\n</zone>\n" TAIL, STEADY_EINVAL,
          "test:3: no <host> in the platform (z): steady's ranks run on hosts"},
-        {HEAD "<zone id=\"z\" routing=\"Full\">\n<host id=\"r\" speed=\"1f\"><prop id=\"steady_kind\" "
-              "value=\"router\"/></host>\n</zone>\n" TAIL,
+        {HEAD
+         "<zone id=\"z\" routing=\"Full\">\n<host id=\"r\" speed=\"1f\"><prop id=\"steady_kind\" "
+         "value=\"router\"/></host>\n</zone>\n" TAIL,
          STEADY_EINVAL, "test:1: platform has no processor (1 routers only)"},
         {HEAD "<zone id=\"z1\" routing=\"Full\"><host id=\"a\" speed=\"1f\"/></zone>\n"
               "<zone id=\"z2\" routing=\"Full\"/>\n" TAIL,
@@ -798,6 +800,9 @@ static void test_link_errors(void)
         {ABC("<link id=\"l\" bandwidth=\"1GBps\"><prop id=\"steady_overhead\" value=\"-1us\"/>"
              "</link>\n"),
          STEADY_EINVAL, "test:7: negative overhead (-1us)"},
+        {ABC("<link id=\"l\" bandwidth=\"1GBps\"><prop id=\"steady_recv_factor\" value=\"2\"/>"
+             "</link>\n"),
+         STEADY_EINVAL, "test:7: recv-factor out of range (2): from 0.01 to 1"},
         {ABC("<link id=\"l\" bandwidth=\"1GBps\"><prop id=\"steady_cost\" value=\"1\"/>"
              "<prop id=\"steady_cost\" value=\"2\"/></link>\n"),
          STEADY_EINVAL, "test:7: duplicate <prop> (steady_cost)"},
@@ -872,6 +877,11 @@ static void test_route_errors(void)
          STEADY_EINVAL,
          "test:7: steady_overhead on link o, which steady reads as a channel: an overhead is a "
          "message's, given on the edges of steady's own exports (steady_routes=edges)"},
+        {ABC("<link id=\"o\" bandwidth=\"1GBps\"><prop id=\"steady_recv_factor\" "
+             "value=\"0.5\"/></link>\n<route src=\"a\" dst=\"b\"><link_ctn id=\"o\"/></route>\n"),
+         STEADY_EINVAL,
+         "test:7: steady_recv_factor on link o, which steady reads as a channel: a recv-factor is "
+         "an edge's, given on the edges of steady's own exports (steady_routes=edges)"},
         {ABC("<link id=\"b1\" bandwidth=\"1GBps\"/>\n<link id=\"c1\" bandwidth=\"1GBps\">"
              "<prop id=\"steady_cost\" value=\"3\"/></link>\n"
              "<route src=\"a\" dst=\"b\"><link_ctn id=\"b1\"/><link_ctn id=\"c1\"/></route>\n"),

@@ -163,6 +163,11 @@ int platforms_equal(const steady_platform_t *a, const steady_platform_t *b, char
                      y->dst, y->bandwidth, y->latency, y->overhead, y->cost);
             return 0;
         }
+        if (!same_double(x->recv_factor, y->recv_factor)) {
+            snprintf(why, 256, "edge %d: recv-factor %.17g vs %.17g", k, x->recv_factor,
+                     y->recv_factor);
+            return 0;
+        }
     }
     return 1;
 }
