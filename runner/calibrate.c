@@ -196,10 +196,11 @@ static steady_err_t plan_sets(calib_t *c, steady_error_t *err)
         int best = -1, best_shared = 0;
         bool best_other = false;
         double best_time = 0;
-        for (int g = 0; g < H; g++) {
+        int nin;
+        const int *in = steady_hop_graph_in(c->g, hh->src, &nin);
+        for (int k = 0; k < nin; k++) {
+            int g = in[k];
             const steady_hop_t *hg = steady_hop_graph_hop(c->g, g);
-            if (hg->dst != hh->src)
-                continue;
             bool other = hg->src != hh->dst;
             int shared = 0;
             for (int i = c->res_first[h]; i < c->res_first[h + 1]; i++)
