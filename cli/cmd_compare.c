@@ -27,7 +27,7 @@ void help_compare(FILE *out)
             "                      [--energy-per-byte J] [--power W] [--descriptor-bytes B]\n"
             "                      [--measure smpi [--segments auto|M]\n"
             "                      [--smpi-cfg tuned|default|FLAGS] [--row-timeout S]\n"
-            "                      [--calibrated FILE]]\n"
+            "                      [--calibrated FILE] [--rows LIST]]\n"
             "                      [--json] [-o CHART.svg] [--approx] [--time-limit SEC]\n"
             "                      [--from FORMAT] [--quiet] PLATFORM\n"
             "\n"
@@ -100,6 +100,10 @@ void help_compare(FILE *out)
             "                        --calibrate -o FILE), and run it with FILE as its\n"
             "                        platform: the LP schedule for the network as SMPI\n"
             "                        simulates it (the other rows run as they are)\n"
+            "  --rows LIST           run only these rows, names separated by commas, e.g.\n"
+            "                        lp-schedule,mpi:default,twotreec,twotrees (default:\n"
+            "                        all); an algorithm not run keeps its model, an\n"
+            "                        lp-schedule or mpi:NAME row not run is left out\n"
             "  --json                machine-readable output\n"
             "  -o, --output FILE     also write an SVG bar chart to FILE\n"
             "  --approx              skip the exact rational recovery of the LPs\n"
@@ -236,6 +240,12 @@ static void print_measure_header(const smpi_measure_t *s, const steady_platform_
         printf("%-13suser: given by --smpi-cfg\n", "smpi config");
     if (s->ncfg > 0)
         print_flags(s->cfg, s->ncfg);
+    if (s->rows) {
+        printf("%-13s", "rows run");
+        for (int i = 0; i < s->nrows; i++)
+            printf("%s%s", i ? ", " : "", s->rows[i]);
+        printf(" (--rows; the others: -)\n");
+    }
     if (s->lp_segments > 0) {
         if (steady_platform_is_abstract(p))
             snprintf(buf, sizeof buf, "1 segment");
@@ -438,6 +448,13 @@ static int print_json(const steady_comparison_t *c, const steady_platform_t *p,
     json_object_set_new(j, "lp_platform",
                         s && s->calibrated ? json_string(s->calibrated) : json_null());
     json_object_set_new(j, "row_timeout", s ? json_real(s->row_timeout) : json_null());
+    json_t *run = json_null();
+    if (s && s->rows) {
+        run = json_array();
+        for (int i = 0; i < s->nrows; i++)
+            json_array_append_new(run, json_string(s->rows[i]));
+    }
+    json_object_set_new(j, "rows", run);
     json_object_set_new(j, "timed_out", s ? json_integer(s->timed_out) : json_null());
     json_object_set_new(j, "hockney", hockney_json(hr, c));
     int rc =
@@ -465,7 +482,8 @@ int cmd_compare(int argc, char **argv)
         O_POWER,
         O_DESC,
         O_COST_MODEL,
-        O_CALIBRATED
+        O_CALIBRATED,
+        O_ROWS
     };
     static const struct option opts[] = {{"op", required_argument, NULL, O_OP},
                                          {"root", required_argument, NULL, O_ROOT},
@@ -487,6 +505,7 @@ int cmd_compare(int argc, char **argv)
                                          {"smpi-cfg", required_argument, NULL, O_SMPI_CFG},
                                          {"row-timeout", required_argument, NULL, O_ROW_TIMEOUT},
                                          {"calibrated", required_argument, NULL, O_CALIBRATED},
+                                         {"rows", required_argument, NULL, O_ROWS},
                                          {"sizes", required_argument, NULL, O_SIZES},
                                          {"energy-per-message", required_argument, NULL, O_E_MSG},
                                          {"energy-per-byte", required_argument, NULL, O_E_BYTE},
@@ -501,7 +520,7 @@ int cmd_compare(int argc, char **argv)
     hockney_report_t hr; /* --sizes, --energy-per-message, --energy-per-byte, --power, ... */
     hockney_init(&hr);
     bool sizes = false;
-    const char *root_flag = NULL, *root_name = NULL, *chart = NULL, *cfg = NULL;
+    const char *root_flag = NULL, *root_name = NULL, *chart = NULL, *cfg = NULL, *rows = NULL;
     const char *measure_flag = NULL; /* a flag of --measure smpi, given without it */
     bool json = false, measure = false;
     int chunks = 0, c;
@@ -571,6 +590,10 @@ int cmd_compare(int argc, char **argv)
             measure_flag = "--calibrated";
             sm.calibrated = optarg;
             break;
+        case O_ROWS:
+            measure_flag = "--rows";
+            rows = optarg;
+            break;
         case O_ROW_TIMEOUT:
             measure_flag = "--row-timeout";
             sm.row_timeout = strtod(optarg, &end);
@@ -629,6 +652,8 @@ int cmd_compare(int argc, char **argv)
     steady_error_t err = {0};
     steady_platform_t *p = NULL;
     int status = cfg ? smpi_measure_parse_cfg(&sm, cfg) : EXIT_OK, root = -1;
+    if (status == EXIT_OK && rows)
+        status = smpi_measure_parse_rows(&sm, rows, (steady_collop_t)op);
     if (status != EXIT_OK)
         goto done;
     steady_format_t format;

@@ -78,7 +78,7 @@ void smpi_measure_init(smpi_measure_t *s)
     s->ncfg = (int)(sizeof tuned_cfg / sizeof *tuned_cfg);
 }
 
-void smpi_measure_free(smpi_measure_t *s)
+static void free_cfg(smpi_measure_t *s)
 {
     free(s->cfg_copy);
     free(s->cfg_words);
@@ -86,9 +86,19 @@ void smpi_measure_free(smpi_measure_t *s)
     s->cfg_words = NULL;
 }
 
+void smpi_measure_free(smpi_measure_t *s)
+{
+    free_cfg(s);
+    free(s->rows_copy);
+    free(s->rows);
+    s->rows_copy = NULL;
+    s->rows = NULL;
+    s->nrows = 0;
+}
+
 int smpi_measure_parse_cfg(smpi_measure_t *s, const char *arg)
 {
-    smpi_measure_free(s);
+    free_cfg(s);
     s->cfg_name = arg;
     s->cfg = tuned_cfg;
     s->ncfg = (int)(sizeof tuned_cfg / sizeof *tuned_cfg);
@@ -120,6 +130,67 @@ int smpi_measure_parse_cfg(smpi_measure_t *s, const char *arg)
         return usage_error("compare",
                            "--smpi-cfg takes tuned, default or --cfg=NAME:VALUE flags (%s)", bad);
     return EXIT_OK;
+}
+
+/* Whether `name` is a row of a comparison of op under SMPI. */
+static bool is_row(const char *name, steady_collop_t op)
+{
+    if (strcmp(name, "lp-schedule") == 0)
+        return op != STEADY_COLL_ALLREDUCE;
+    if (strncmp(name, "mpi:", 4) == 0) {
+        for (const char *const *a = mpi_algos[op]; *a; a++)
+            if (strcmp(name + 4, *a) == 0)
+                return true;
+        return false;
+    }
+    int a = steady_algo_from_name(name);
+    return a >= 0 && steady_algo_supports((steady_algo_t)a, op);
+}
+
+int smpi_measure_parse_rows(smpi_measure_t *s, const char *arg, steady_collop_t op)
+{
+    free(s->rows_copy);
+    free(s->rows);
+    s->nrows = 0;
+    s->rows_copy = strdup(arg);
+    s->rows = malloc((strlen(arg) / 2 + 1) * sizeof *s->rows);
+    if (!s->rows_copy || !s->rows) {
+        fprintf(stderr, "steady compare: out of memory\n");
+        return EXIT_FAIL;
+    }
+    char *save = NULL;
+    for (char *w = strtok_r(s->rows_copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        if (!is_row(w, op)) {
+            char names[512] = "";
+            size_t n = 0;
+            for (int a = 0; a < STEADY_ALGO_COUNT && n < sizeof names; a++)
+                if (steady_algo_supports((steady_algo_t)a, op))
+                    n += (size_t)snprintf(names + n, sizeof names - n, "%s, ",
+                                          steady_algo_name((steady_algo_t)a));
+            for (const char *const *a = mpi_algos[op]; *a && n < sizeof names; a++)
+                n += (size_t)snprintf(names + n, sizeof names - n, "mpi:%s, ", *a);
+            if (n >= 2 && n < sizeof names)
+                names[n - 2] = '\0';
+            return usage_error("compare", "--rows: no row %s for --op %s (the rows: %s%s)", w,
+                               steady_collop_name(op),
+                               op != STEADY_COLL_ALLREDUCE ? "lp-schedule, " : "", names);
+        }
+        if (!smpi_measure_wants(s, w)) /* once each */
+            s->rows[s->nrows++] = w;
+    }
+    if (s->nrows == 0)
+        return usage_error("compare", "--rows takes row names separated by commas (%s)", arg);
+    return EXIT_OK;
+}
+
+bool smpi_measure_wants(const smpi_measure_t *s, const char *row)
+{
+    if (!s->rows)
+        return true;
+    for (int i = 0; i < s->nrows; i++)
+        if (strcmp(s->rows[i], row) == 0)
+            return true;
+    return false;
 }
 
 typedef struct {
@@ -586,7 +657,7 @@ static int measure_rows(measure_t *m, smpi_measure_t *s, steady_comparison_t *c,
     snprintf(task, sizeof task, "%.17g", c->task_cost);
     bool tasks = c->op != STEADY_COLL_BROADCAST, out;
     double got;
-    if (c->op != STEADY_COLL_ALLREDUCE) {
+    if (c->op != STEADY_COLL_ALLREDUCE && smpi_measure_wants(s, "lp-schedule")) {
         /* exactly what a direct run of the schedule file gets: the message
          * size is the schedule's (a segment's), given only on an abstract
          * platform, which has none (and no segments) */
@@ -605,6 +676,9 @@ static int measure_rows(measure_t *m, smpi_measure_t *s, steady_comparison_t *c,
     }
     for (int i = 0; i < c->nalgos; i++) {
         const char *name = steady_algo_name(c->algos[i].algo);
+        c->measured[i] = NAN;
+        if (!smpi_measure_wants(s, name))
+            continue;
         snprintf(chunks, sizeof chunks, "%d", c->algos[i].chunks);
         const char *args[] = {"--algo",
                               name,
@@ -630,6 +704,8 @@ static int measure_rows(measure_t *m, smpi_measure_t *s, steady_comparison_t *c,
         char cfg[96], label[48];
         snprintf(cfg, sizeof cfg, "--cfg=smpi/%s:%s", mpi_cfg_key[c->op], *a);
         snprintf(label, sizeof label, "mpi:%s", *a);
+        if (!smpi_measure_wants(s, label))
+            continue;
         const char *args[] = {"--algo",
                               "mpi",
                               "--msg-bytes",
@@ -654,11 +730,15 @@ static int measure_rows(measure_t *m, smpi_measure_t *s, steady_comparison_t *c,
 int smpi_measure(smpi_measure_t *s, steady_comparison_t *c, const steady_platform_t *p,
                  problem_args_t *pa)
 {
-    int nmpi = 0;
-    while (mpi_algos[c->op][nmpi])
-        nmpi++;
-    measure_t m = {
-        .s = s, .line = &pa->progress, .rows = (c->op != STEADY_COLL_ALLREDUCE) + c->nalgos + nmpi};
+    measure_t m = {.s = s, .line = &pa->progress};
+    m.rows = c->op != STEADY_COLL_ALLREDUCE && smpi_measure_wants(s, "lp-schedule");
+    for (int i = 0; i < c->nalgos; i++)
+        m.rows += smpi_measure_wants(s, steady_algo_name(c->algos[i].algo));
+    for (const char *const *a = mpi_algos[c->op]; *a; a++) {
+        char label[48];
+        snprintf(label, sizeof label, "mpi:%s", *a);
+        m.rows += smpi_measure_wants(s, label);
+    }
     int status = measure_locate(&m);
     if (status != EXIT_OK)
         return status;

@@ -33,6 +33,10 @@ typedef struct {
      * ranks, steady-run --calibrate), NULL: the compared platform */
     const char *calibrated; /* its path, as given */
     steady_platform_t *cal; /* read (owned) */
+    /* --rows: the rows to run, NULL: all */
+    char *rows_copy;   /* --rows' names, split in place (owned) */
+    const char **rows; /* the names (owned) */
+    int nrows;
     /* the results, besides the comparison's measured values */
     bool algo_timed_out[STEADY_ALGO_COUNT];
     bool extra_timed_out[STEADY_COMPARE_EXTRA_MAX];
@@ -47,12 +51,19 @@ void smpi_measure_init(smpi_measure_t *s);
 /* --smpi-cfg: "tuned", "default", or --cfg=NAME:VALUE flags separated by
  * blanks.  EXIT_OK, or the exit status after printing the error. */
 int smpi_measure_parse_cfg(smpi_measure_t *s, const char *arg);
+/* --rows: names of rows, separated by commas, for operation op (the
+ * lp-schedule, an algorithm supporting op, mpi:default or mpi:NAME).
+ * EXIT_OK, or the exit status after printing the error. */
+int smpi_measure_parse_rows(smpi_measure_t *s, const char *arg, steady_collop_t op);
+/* Whether the row is run: it is in --rows, or --rows was not given. */
+bool smpi_measure_wants(const smpi_measure_t *s, const char *row);
 void smpi_measure_free(smpi_measure_t *s);
 
-/* Measures every row of c under SMPI: the LP's periodic schedule
- * (broadcast and reduce), every algorithm with the model's chunk count, the
- * MPI library's own collective with SMPI's default selection and with a few
- * of SMPI's algorithms.  Fills c->measured and c->extra, and s's results.
+/* Measures the rows of c under SMPI (those --rows names, else all): the
+ * LP's periodic schedule (broadcast and reduce), every algorithm with the
+ * model's chunk count, the MPI library's own collective with SMPI's default
+ * selection and with a few of SMPI's algorithms.  Fills c->measured (NAN
+ * for an algorithm not run) and c->extra (the rows run), and s's results.
  * A row that outlasts s->row_timeout is killed and counted in s->timed_out
  * (its measured value stays NAN); any other failure stops the measurement:
  * the error is printed and the exit status returned.  The temporary files

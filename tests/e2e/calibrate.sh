@@ -29,10 +29,12 @@
 #     while b-0 streams 4 MiB messages into it (b-0 -> b-1 is the
 #     calibration's feeder: the fastest hop into b-1 sharing nothing with
 #     the WAN hop);
-#  4. steady compare --calibrated under the default configuration (the
-#     two-site reduce): the lp-schedule row is the direct run of part 3,
-#     and 1.3 times or more the best of MPI's own reduce (SMPI's default
-#     selection and its named algorithms) and the two-tree algorithms.
+#  4. steady compare --calibrated under the default configuration, reduce
+#     and broadcast on each example: the lp-schedule row is the direct run
+#     of part 3, and 1.3 times or more the best of MPI's own collective
+#     (SMPI's default selection; for the two-site reduce its named
+#     algorithms too) and the two-tree algorithms -- 1.1 on sg-crossbar,
+#     where the two trees are near-optimal (part 4 says why).
 #
 #   tests/e2e/calibrate.sh BUILD_DIR      (from the repository root)
 set -u
@@ -171,20 +173,20 @@ for plat in examples/platforms/sg-*.xml; do
     np=$(wc -l <"$tmp/p.hosts")
     timeout 300 smpirun -no-privatize --log=root.thres:warning -platform "$plat" -hostfile "$tmp/p.hosts" \
         -np "$np" "$run_smpi" --calibrate --quiet --reps 2 --sizes 64KiB,256KiB,1MiB,4MiB \
-        -o "$tmp/c.plat" "$plat" >"$tmp/cal.txt" 2>"$tmp/err" ||
+        -o "$tmp/$name.plat" "$plat" >"$tmp/cal.txt" 2>"$tmp/err" ||
         { fail "calibrate $plat: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
     line="  $name, $ops operations:"
     for op in scatter reduce broadcast; do
         s="$tmp/$op.sched"
-        "$steady" plan --op $op --series "$ops" -o "$s" "$tmp/c.plat" >/dev/null 2>"$tmp/err" ||
+        "$steady" plan --op $op --series "$ops" -o "$s" "$tmp/$name.plat" >/dev/null 2>"$tmp/err" ||
             { fail "plan --op $op on calibrated $name: $(head -1 "$tmp/err")"; continue; }
         timeout 300 smpirun -no-privatize --log=root.thres:warning -platform "$plat" -hostfile "$tmp/p.hosts" \
-            -np "$np" "$run_smpi" --json --quiet --ops "$ops" "$s" "$tmp/c.plat" >"$tmp/out" 2>"$tmp/err" ||
+            -np "$np" "$run_smpi" --json --quiet --ops "$ops" "$s" "$tmp/$name.plat" >"$tmp/out" 2>"$tmp/err" ||
             { fail "smpirun $op $name: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
         [ "$(field verified)" = "$ops" ] || { fail "$op $name: verified $(field verified) of $ops"; continue; }
         r=$(field ratio)
         field achieved >"$tmp/$name-$op.achieved"
-        rp=$("$steady" replay --json --ops "$ops" "$s" "$tmp/c.plat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ratio"])')
+        rp=$("$steady" replay --json --ops "$ops" "$s" "$tmp/$name.plat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ratio"])')
         line=$(printf '%s %s %.4f (%.4f)' "$line" $op "$r" "$rp")
         python3 -c 'import sys; r, rp = map(float, sys.argv[1:3]); sys.exit(0 if abs(r - rp) <= 0.05 and r >= 0.85 else 1)' "$r" "$rp" ||
             fail "$op $name: ratio $r (replay $rp): not within 0.05 of the replay, or below 0.85"
@@ -200,7 +202,7 @@ for plat in examples/platforms/sg-*.xml; do
             -platform "$plat" -hostfile "$tmp/p.hosts" -np "$np" "$tmp/recvsend" "$(rank b-1)" "$(rank a-3)" \
             10 4194304 $feed 2>/dev/null | awk '/^stream/ {print $2}'
     done >"$tmp/direct" || fail "recvsend b-1 -> a-3"
-    python3 - "$tmp/c.plat" "$tmp/direct" <<'PY' || fail "sg-two-sites: the WAN hop's recv-factor is not the direct measurement's"
+    python3 - "$tmp/$name.plat" "$tmp/direct" <<'PY' || fail "sg-two-sites: the WAN hop's recv-factor is not the direct measurement's"
 import sys
 edge = next(l.split() for l in open(sys.argv[1]) if l.startswith("edge b-1 a-3 "))
 attrs = dict(a.split("=", 1) for a in edge[3:])
@@ -212,29 +214,47 @@ sys.exit(0 if abs(rf / direct - 1) <= 0.02 else 1)
 PY
 done
 
-# 4. compare --calibrated under the default configuration, the two-site
-# reduce (the loop's last calibration): the lp-schedule row, planned on the
-# calibrated platform, is the direct run above; it beats MPI's own reduce
-# and the two-tree algorithms, measured in the same run, by 1.3 or more
+# 4. compare --calibrated under the default configuration: on each
+# example, the lp-schedule row, planned on the calibrated platform, is the
+# direct run of part 3, and it beats, measured in the same run, the MPI
+# library's own collective (MPI_Reduce / MPI_Bcast with SMPI's default
+# selection, what a program calling them gets under this configuration)
+# and the two-tree algorithms by 1.3 times or more -- except on
+# sg-crossbar, where 1.1: on that homogeneous crossbar the two trees reach
+# 0.977 of the optimum in the model, and 1.3 times their measured
+# throughput would be 0.99 of the calibrated optimum, which steady-run's one
+# message per port does not reach (docs/calibration.md, "Against MPI's
+# collectives").  The two-site reduce also runs SMPI's named reduce
+# algorithms (every row), and beats them all by 1.3.
 ops=$ops_default
-echo "4. compare --calibrated, default configuration, sg-two-sites reduce, $ops operations:"
-timeout 600 "$steady" compare --op reduce --measure smpi --smpi-cfg default --calibrated "$tmp/c.plat" \
-    --ops "$ops" --json --quiet examples/platforms/sg-two-sites.xml >"$tmp/cmp.json" 2>"$tmp/err" ||
-    fail "compare --calibrated: $(grep -v WARNING "$tmp/err" | head -c 300)"
-python3 - "$tmp/cmp.json" "$(cat "$tmp/sg-two-sites-reduce.achieved" 2>/dev/null)" <<'PY' || fail "compare --calibrated: see above"
+echo "4. compare --calibrated, default configuration, $ops operations, lp-schedule / best rival:"
+for plat in examples/platforms/sg-*.xml; do
+    name=$(basename "$plat" .xml)
+    [ -f "$tmp/$name.plat" ] || continue
+    least=1.3
+    [ "$name" = sg-crossbar ] && least=1.1
+    for op in reduce broadcast; do
+        rows=(--rows lp-schedule,mpi:default,twotreec,twotrees)
+        [ "$name-$op" = sg-two-sites-reduce ] && rows=()
+        timeout 600 "$steady" compare --op $op --measure smpi --smpi-cfg default --calibrated "$tmp/$name.plat" \
+            --ops "$ops" "${rows[@]}" --json --quiet "$plat" >"$tmp/cmp.json" 2>"$tmp/err" ||
+            { fail "compare --calibrated $name $op: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
+        python3 - "$tmp/cmp.json" "$(cat "$tmp/$name-$op.achieved" 2>/dev/null)" "$name" $least <<'PY' ||
 import json, sys
 d = json.load(open(sys.argv[1]))
-direct = float(sys.argv[2])
-rows = {a["name"]: a["measured_throughput"] for a in d["algorithms"]}
-rows.update({x["name"]: x["measured_throughput"] for x in d.get("extra", [])})
+direct, name, least = float(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+rows = {a["name"]: a["measured_throughput"] for a in d["algorithms"] if a["measured_throughput"]}
 lp = rows["lp-schedule"]
 rivals = {k: v for k, v in rows.items() if k.startswith(("mpi:", "twotree"))}
 best = max(rivals, key=rivals.get)
-print("  lp-schedule %.4f ops/s (the direct run: %.4f), best of MPI and two trees %s %.4f: %.2fx"
-      % (lp, direct, best, rivals[best], lp / rivals[best]))
+print("  %-12s %-9s lp-schedule %8.4f ops/s (direct run %8.4f), %2d rivals, best %-16s %8.4f: %.2fx (>= %g)"
+      % (name, d["op"], lp, direct, len(rivals), best, rivals[best], lp / rivals[best], least))
 assert d["lp_platform"] and abs(lp / direct - 1) <= 1e-6, "not the direct run"
-assert lp >= 1.3 * rivals[best], "below 1.3 times " + best
+assert lp >= least * rivals[best], "below %g times %s" % (least, best)
 PY
+            fail "compare --calibrated $name $op: see above"
+    done
+done
 
 [ "$failures" -eq 0 ] && echo "PASS calibrate"
 exit $((failures > 0))

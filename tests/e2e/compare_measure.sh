@@ -20,7 +20,11 @@
 #  4. --smpi-cfg: the tuned flags given by hand measure exactly what tuned
 #     does, row by row; `default` (SimGrid's own configuration) measures
 #     every row, the schedule differently, and says so.
-#  5. steady without steady-run-smpi beside it, or without smpirun: one
+#  5. --rows: only the rows named run, each measuring what it measures in
+#     a run of every row (part 1's); an algorithm not run keeps its model,
+#     with no measured value; lp-schedule and mpi:NAME rows not run are left
+#     out; a name that is no row of the operation is a usage error.
+#  6. steady without steady-run-smpi beside it, or without smpirun: one
 #     line, exit 1; usage errors.
 # tests/e2e/compare_stop.sh tests the row timeout, the signals and the
 # temporary files.
@@ -59,6 +63,7 @@ timeout 120 "$steady" compare --op broadcast --measure smpi --ops 100 --msg-size
     -o "$tmp/c.svg" "$tmp/z.plat" >"$tmp/out" 2>"$tmp/err"
 st=$?
 [ $st -eq 0 ] || fail "compare --measure smpi: exit $st: $(head -c 300 "$tmp/err")"
+cp "$tmp/out" "$tmp/all.json"
 python3 - "$tmp/out" "${tuned[@]}" <<'PY' 2>"$tmp/why" || fail "compare --measure smpi --json: $(tail -1 "$tmp/why")"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -161,7 +166,48 @@ print("  lp-schedule, 1 MiB in 4 segments: tuned %.6f, default configuration %.6
       % (lt["measured_throughput"], ld["measured_throughput"]))
 PY
 
-# steady alone, without steady-run-smpi next to it
+# 5. --rows: part 1 again, three of its rows
+timeout 120 "$steady" compare --op broadcast --measure smpi --ops 100 --msg-size 16KiB --json \
+    --rows mpi:default,twotrees,lp-schedule "$tmp/z.plat" >"$tmp/rows.json" 2>"$tmp/err" ||
+    fail "compare --rows: $(head -c 300 "$tmp/err")"
+python3 - "$tmp/all.json" "$tmp/rows.json" <<'PY' 2>"$tmp/why" || fail "--rows: $(tail -1 "$tmp/why")"
+import json, sys
+every, some = (json.load(open(f)) for f in sys.argv[1:3])
+assert some["rows"] == ["mpi:default", "twotrees", "lp-schedule"] and every["rows"] is None, some["rows"]
+full = {a["name"]: a for a in every["algorithms"]}
+names = [a["name"] for a in some["algorithms"]]
+assert names == ["twotreec", "twotrees", "binomial", "binary", "chain", "flat", "lp-schedule",
+                 "mpi:default"], names
+for a in some["algorithms"]:
+    f = full[a["name"]]
+    assert a["model_throughput"] == f["model_throughput"], (a, f)
+    if a["name"] in some["rows"]:
+        assert abs(a["measured_throughput"] / f["measured_throughput"] - 1) <= 1e-9, (a, f)
+    else:
+        assert a["measured_throughput"] is None and a["timed_out"] is False, a
+PY
+timeout 120 "$steady" compare --op broadcast --measure smpi --ops 20 --rows chain "$tmp/z.plat" \
+    >"$tmp/out" 2>"$tmp/err" || fail "compare --rows chain: $(head -c 300 "$tmp/err")"
+grep -qx 'rows run     chain (--rows; the others: -)' "$tmp/out" &&
+    grep -q '^chain  *[0-9]*  *[0-9.]*  *[01]\.[0-9]*  *[0-9.]*  *[01]\.[0-9]* ' "$tmp/out" &&
+    grep -q '^binomial  *[0-9]*  *[0-9.]*  *[01]\.[0-9]*  *-  *- ' "$tmp/out" &&
+    ! grep -q '^\(lp-schedule\|mpi:[A-Za-z_]*\)  *-  ' "$tmp/out" ||
+    fail "compare --rows chain: the table: $(head -c 600 "$tmp/out")"
+for bad in "--op broadcast --rows lp-schedule,twotreec+c|--rows: no row twotreec+c for --op broadcast" \
+    "--op allreduce --rows lp-schedule|--rows: no row lp-schedule for --op allreduce" \
+    "--op reduce --rows mpi:NTSL|--rows: no row mpi:NTSL for --op reduce" \
+    "--op reduce --rows ,|--rows takes row names separated by commas"; do
+    # shellcheck disable=SC2086
+    "$steady" compare --measure smpi ${bad%%|*} "$tmp/z.plat" >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    [ $st -eq 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^steady compare: ${bad#*|}" "$tmp/err" &&
+        [ ! -s "$tmp/out" ] || fail "compare ${bad%%|*}: exit $st, '$(cat "$tmp/err")'"
+done
+"$steady" compare --op reduce --rows chain "$tmp/z.plat" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(cat "$tmp/err")" = "steady compare: --rows goes with --measure smpi (see 'steady compare --help')" ] ||
+    fail "--rows without --measure: '$(cat "$tmp/err")'"
+
+# 6. steady alone, without steady-run-smpi next to it
 mkdir "$tmp/alone"
 cp "$steady" "$tmp/alone/steady"
 "$tmp/alone/steady" compare --op broadcast --measure smpi "$tmp/z.plat" >"$tmp/out" 2>"$tmp/err"
