@@ -40,6 +40,9 @@ set -euo pipefail
 steady="$1/steady"
 run_smpi="$1/steady-run-smpi"
 quick=${2:-}
+# wall seconds a row of compare may take (SMPI's NTSL and ompi_pipeline
+# broadcasts simulate for minutes at large sizes); COST_ROW_TIMEOUT sets it
+row_timeout=${COST_ROW_TIMEOUT:-120}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -53,8 +56,19 @@ else
     plats=$(ls examples/platforms/sg-*.xml)
 fi
 
-printf '%-13s %-9s %6s %7s %9s %10s %11s %9s %10s %8s %11s %6s\n' platform op size replay \
-    lp:tuned lp:default mpi:default mpi:best 2tree:best cal:opt lp:def/cal msgs
+# compare NAME ARGS...: compare --measure smpi into $tmp/NAME.json; a row
+# that runs longer than $row_timeout s is left out (compare's exit status 1
+# with timed_out > 0), any other failure stops the benchmark
+compare() {
+    local out="$tmp/$1.json"
+    shift
+    "$steady" compare --measure smpi --ops $ops --row-timeout "$row_timeout" --quiet --json \
+        "$@" >"$out" && return
+    python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["timed_out"] == 0)' "$out"
+}
+
+printf '%-13s %-9s %6s %7s %9s %10s %11s %9s %10s %8s %11s %6s  %s\n' platform op size replay \
+    lp:tuned lp:default mpi:default mpi:best 2tree:best cal:opt lp:def/cal msgs "timed out"
 for plat in $plats; do
     name=$(basename "$plat" .xml)
     for op in broadcast reduce; do
@@ -71,16 +85,17 @@ for plat in $plats; do
                 --sizes $((bytes / 4)),$bytes,$((bytes * 4)) -o "$tmp/cal.plat" "$plat" >/dev/null 2>&1
             "$steady" solve --op $op --msg-size $size --json "$plat" >"$tmp/file.json"
             "$steady" solve --op $op --msg-size $size --json "$tmp/cal.plat" >"$tmp/cal.json"
-            "$steady" compare --op $op --msg-size $size --measure smpi --ops $ops \
-                --smpi-cfg tuned --quiet --json "$plat" >"$tmp/tuned.json"
-            "$steady" compare --op $op --msg-size $size --measure smpi --ops $ops \
-                --smpi-cfg default --calibrated "$tmp/cal.plat" --quiet --json "$plat" >"$tmp/default.json"
+            compare tuned --op $op --msg-size $size --smpi-cfg tuned "$plat"
+            compare default --op $op --msg-size $size --smpi-cfg default \
+                --calibrated "$tmp/cal.plat" "$plat"
             python3 - "$tmp" "$name" $op $size "$replay" "${msgs:--}" <<'PY'
 import json, sys
 tmp, name, op, size, replay, msgs = sys.argv[1:]
+late = []
 def rows(cfg):
     d = json.load(open(f"{tmp}/{cfg}.json"))
-    return {a["name"]: a.get("measured_ratio") or 0 for a in d["algorithms"]}
+    late.extend(f'{a["name"]}({cfg})' for a in d["algorithms"] if a["timed_out"])
+    return {a["name"]: a["measured_ratio"] or 0 for a in d["algorithms"]}
 def tp(f):
     return json.load(open(f"{tmp}/{f}.json"))["throughput"]["value"]
 t, d = rows("tuned"), rows("default")
@@ -89,7 +104,7 @@ two = max(d.get("twotreec", 0), d.get("twotrees", 0))
 cal = tp("cal") / tp("file")
 print(f'{name:<13} {op:<9} {size:>6} {replay:>7} {t["lp-schedule"]:>9.3f} '
       f'{d["lp-schedule"]:>10.3f} {d["mpi:default"]:>11.3f} {mpi:>9.3f} {two:>10.3f} '
-      f'{cal:>8.3f} {d["lp-schedule"] / cal:>11.3f} {msgs:>6}')
+      f'{cal:>8.3f} {d["lp-schedule"] / cal:>11.3f} {msgs:>6}  {" ".join(late) or "-"}')
 PY
         done
     done

@@ -12,6 +12,8 @@
  * path through switches at most, so the search from an entry edge visits
  * each node once and the hops are the paths, without repetition: a star
  * of k hosts has k (k - 1).  A path back to the rank it left is no hop.
+ * A first search only counts them, so that a platform with more than
+ * STEADY_HOPS_MAX is refused before memory goes to it.
  */
 #include "internal.h"
 
@@ -22,6 +24,7 @@
 
 struct steady_hop_graph {
     int nodes;
+    bool counting; /* count the hops (up to STEADY_HOPS_MAX + 1), store none */
     int count, cap, first_cap;
     steady_hop_t *hops; /* hops[h].edges points into path */
     int *first;         /* hop h's edges are path[first[h] .. first[h] + nedges) */
@@ -37,6 +40,8 @@ struct steady_hop_graph {
 
 static bool add_hop(steady_hop_graph_t *g, int src, int dst, const int *edges, int n)
 {
+    if (g->counting)
+        return ++g->count <= STEADY_HOPS_MAX;
     if (!array_grow((void **)&g->hops, &g->cap, g->count + 1, sizeof *g->hops, 64) ||
         !array_grow((void **)&g->first, &g->first_cap, g->count + 1, sizeof *g->first, 64) ||
         !array_grow((void **)&g->path, &g->path_cap, g->npath + n, sizeof *g->path, 256))
@@ -80,6 +85,30 @@ static bool hops_through(steady_hop_graph_t *g, const steady_platform_t *p, int 
     }
     while (depth > 0) /* after a failure: leave on_path clean */
         on_path[steady_platform_edge(p, path[--depth])->dst] = 0;
+    return ok;
+}
+
+/* Adds every hop of p to g (or counts them): false when memory ran out or
+ * the count passed STEADY_HOPS_MAX. */
+static bool list_hops(steady_hop_graph_t *g, const steady_platform_t *p, int *path, int *next,
+                      char *on_path)
+{
+    int nv = steady_platform_node_count(p), ne = steady_platform_edge_count(p);
+    bool ok = true;
+    for (int e = 0; e < ne && ok; e++) {
+        const steady_edge_t *ed = steady_platform_edge(p, e);
+        if (steady_platform_rank_of(p, ed->src) >= 0 && steady_platform_rank_of(p, ed->dst) >= 0)
+            ok = add_hop(g, ed->src, ed->dst, &e, 1);
+    }
+    for (int u = 0; u < nv && ok; u++) {
+        if (steady_platform_rank_of(p, u) < 0)
+            continue;
+        int n;
+        const int *es = steady_platform_out_edges(p, u, &n);
+        for (int k = 0; k < n && ok; k++)
+            if (steady_platform_node(p, steady_platform_edge(p, es[k])->dst)->kind == STEADY_SWITCH)
+                ok = hops_through(g, p, u, es[k], path, next, on_path);
+    }
     return ok;
 }
 
@@ -135,27 +164,31 @@ steady_err_t steady_hop_graph_build(const steady_platform_t *p, steady_hop_graph
                                     steady_error_t *err)
 {
     *out = NULL;
-    int nv = steady_platform_node_count(p), ne = steady_platform_edge_count(p);
+    int nv = steady_platform_node_count(p);
     steady_hop_graph_t *g = calloc(1, sizeof *g);
     int *path = malloc((size_t)(nv + 1) * sizeof *path);
     int *next = malloc((size_t)(nv + 1) * sizeof *next);
     char *on_path = calloc((size_t)nv + 1, 1);
     bool ok = g && path && next && on_path;
-    if (ok)
+    if (ok) {
         g->nodes = nv;
-    for (int e = 0; e < ne && ok; e++) {
-        const steady_edge_t *ed = steady_platform_edge(p, e);
-        if (steady_platform_rank_of(p, ed->src) >= 0 && steady_platform_rank_of(p, ed->dst) >= 0)
-            ok = add_hop(g, ed->src, ed->dst, &e, 1);
-    }
-    for (int u = 0; u < nv && ok; u++) {
-        if (steady_platform_rank_of(p, u) < 0)
-            continue;
-        int n;
-        const int *es = steady_platform_out_edges(p, u, &n);
-        for (int k = 0; k < n && ok; k++)
-            if (steady_platform_node(p, steady_platform_edge(p, es[k])->dst)->kind == STEADY_SWITCH)
-                ok = hops_through(g, p, u, es[k], path, next, on_path);
+        g->counting = true;
+        list_hops(g, p, path, next, on_path);
+        if (g->count > STEADY_HOPS_MAX) {
+            free(path);
+            free(next);
+            free(on_path);
+            steady_hop_graph_destroy(g);
+            return steady_error_set(
+                err, STEADY_EUNSUPPORTED,
+                "%s (%d ranks): more than %d hops, steady's limit: ranks that reach each "
+                "other through switches are joined pairwise (k ranks around one switch make "
+                "k (k - 1) hops) and the LPs are written over hops (docs/network.md)",
+                steady_platform_name(p), steady_platform_rank_count(p), STEADY_HOPS_MAX);
+        }
+        g->counting = false;
+        g->count = 0;
+        ok = list_hops(g, p, path, next, on_path);
     }
     if (ok) {
         for (int h = 0; h < g->count; h++)

@@ -354,6 +354,38 @@ static void test_cluster(void)
     steady_platform_destroy(p);
 }
 
+/* Hops grow as the square of a switch's ranks: 2 049 hosts in one cluster
+ * make 2 049 x 2 048 = 4 196 352 hops, more than STEADY_HOPS_MAX, and the
+ * platform is refused when its hops are listed, before any is stored.
+ * (2 048 hosts make 4 192 256, the most allowed; building them takes
+ * 0.3 GB, so a built graph's count is checked on 64 hosts.) */
+static void test_cluster_hop_limit(void)
+{
+    steady_platform_t *p = parse_ok(HEAD "<cluster id=\"big\" prefix=\"n\" suffix=\"\" "
+                                         "radical=\"0-2048\" speed=\"1Gf\" bw=\"125MBps\" "
+                                         "lat=\"50us\"/>\n" TAIL,
+                                    STEADY_FORMAT_SIMGRID);
+    steady_hop_graph_t *g = NULL;
+    steady_error_t err = {0};
+    if (p) {
+        CU_ASSERT_EQUAL(steady_platform_rank_count(p), 2049);
+        CU_ASSERT_EQUAL(steady_hop_graph_build(p, &g, &err), STEADY_EUNSUPPORTED);
+        CU_ASSERT_PTR_NULL(g);
+        CU_ASSERT_PTR_NOT_NULL(
+            strstr(err.msg, "(2049 ranks): more than 4194304 hops, steady's limit"));
+        steady_platform_destroy(p);
+    }
+    p = parse_ok(HEAD "<cluster id=\"small\" prefix=\"n\" suffix=\"\" radical=\"0-63\" "
+                      "speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\"/>\n" TAIL,
+                 STEADY_FORMAT_SIMGRID);
+    if (!p)
+        return;
+    CU_ASSERT_EQUAL_FATAL(steady_hop_graph_build(p, &g, &err), STEADY_OK);
+    CU_ASSERT_EQUAL(steady_hop_graph_count(g), 64 * 63);
+    steady_hop_graph_destroy(g);
+    steady_platform_destroy(p);
+}
+
 /* Zones of zones: a message from one cluster to the other crosses the
  * first's links up to its router, the zone route's link, and the second's
  * links down, as SimGrid's route does; no path leaves a zone it entered. */
@@ -903,6 +935,7 @@ void suite_simgrid(void)
         {"zone routings, <AS>, ignored elements", test_zones},
         {"steady_cost props", test_cost_props},
         {"clusters: a switch at the centre", test_cluster},
+        {"clusters: at most STEADY_HOPS_MAX hops", test_cluster_hop_limit},
         {"zones of zones", test_nested_zones},
         {"written text", test_write_text},
         {"written text, switches and channels", test_write_network},
