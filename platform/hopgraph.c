@@ -24,7 +24,7 @@
 
 struct steady_hop_graph {
     int nodes;
-    bool counting; /* count the hops (up to STEADY_HOPS_MAX + 1), store none */
+    bool counting; /* count the hops and their edges, up to the limits; store none */
     int count, cap, first_cap;
     steady_hop_t *hops; /* hops[h].edges points into path */
     int *first;         /* hop h's edges are path[first[h] .. first[h] + nedges) */
@@ -40,8 +40,10 @@ struct steady_hop_graph {
 
 static bool add_hop(steady_hop_graph_t *g, int src, int dst, const int *edges, int n)
 {
-    if (g->counting)
-        return ++g->count <= STEADY_HOPS_MAX;
+    if (g->counting) {
+        g->npath += n; /* n <= nodes: no overflow below the limit */
+        return ++g->count <= STEADY_HOPS_MAX && g->npath <= STEADY_HOP_EDGES_MAX;
+    }
     if (!array_grow((void **)&g->hops, &g->cap, g->count + 1, sizeof *g->hops, 64) ||
         !array_grow((void **)&g->first, &g->first_cap, g->count + 1, sizeof *g->first, 64) ||
         !array_grow((void **)&g->path, &g->path_cap, g->npath + n, sizeof *g->path, 256))
@@ -174,20 +176,22 @@ steady_err_t steady_hop_graph_build(const steady_platform_t *p, steady_hop_graph
         g->nodes = nv;
         g->counting = true;
         list_hops(g, p, path, next, on_path);
-        if (g->count > STEADY_HOPS_MAX) {
+        if (g->count > STEADY_HOPS_MAX || g->npath > STEADY_HOP_EDGES_MAX) {
             free(path);
             free(next);
             free(on_path);
             steady_hop_graph_destroy(g);
             return steady_error_set(
                 err, STEADY_EUNSUPPORTED,
-                "%s (%d ranks): more than %d hops, steady's limit: ranks that reach each "
-                "other through switches are joined pairwise (k ranks around one switch make "
-                "k (k - 1) hops) and the LPs are written over hops (docs/network.md)",
-                steady_platform_name(p), steady_platform_rank_count(p), STEADY_HOPS_MAX);
+                "%s (%d ranks): more than %d hops or %d edges along them, steady's limits: "
+                "ranks that reach each other through switches are joined pairwise (k ranks "
+                "around one switch make k (k - 1) hops) and the LPs are written over hops "
+                "(docs/network.md)",
+                steady_platform_name(p), steady_platform_rank_count(p), STEADY_HOPS_MAX,
+                STEADY_HOP_EDGES_MAX);
         }
         g->counting = false;
-        g->count = 0;
+        g->count = g->npath = 0;
         ok = list_hops(g, p, path, next, on_path);
     }
     if (ok) {

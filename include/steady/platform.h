@@ -302,11 +302,13 @@ typedef struct steady_hop_graph steady_hop_graph_t;
  * 4 192 256.  Beyond, the LPs would need tens of GB (a flat cluster's
  * scatter takes about 2.3 KB per hop), so the platform is refused. */
 #define STEADY_HOPS_MAX (1 << 22)
+/* ... and the most edges along them (a long chain of switches) */
+#define STEADY_HOP_EDGES_MAX (1 << 26)
 
 /* Builds p's hops in *out (caller destroys it; it borrows nothing from p
  * but stays valid only while p is unchanged).  O(hops x path length).
- * More than STEADY_HOPS_MAX hops: STEADY_EUNSUPPORTED, found before any
- * is stored. */
+ * More than STEADY_HOPS_MAX hops or STEADY_HOP_EDGES_MAX edges along them:
+ * STEADY_EUNSUPPORTED, found before any is stored. */
 steady_err_t steady_hop_graph_build(const steady_platform_t *p, steady_hop_graph_t **out,
                                     steady_error_t *err);
 void steady_hop_graph_destroy(steady_hop_graph_t *g);
