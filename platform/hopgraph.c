@@ -13,7 +13,8 @@
  * each node once and the hops are the paths, without repetition: a star
  * of k hosts has k (k - 1).  A path back to the rank it left is no hop.
  * A first search only counts them, so that a platform with more than
- * STEADY_HOPS_MAX is refused before memory goes to it.
+ * STEADY_HOPS_MAX hops (or STEADY_HOP_EDGES_MAX edges along them) is
+ * refused before memory goes to them.
  */
 #include "internal.h"
 
@@ -91,7 +92,7 @@ static bool hops_through(steady_hop_graph_t *g, const steady_platform_t *p, int 
 }
 
 /* Adds every hop of p to g (or counts them): false when memory ran out or
- * the count passed STEADY_HOPS_MAX. */
+ * the count passed STEADY_HOPS_MAX or STEADY_HOP_EDGES_MAX. */
 static bool list_hops(steady_hop_graph_t *g, const steady_platform_t *p, int *path, int *next,
                       char *on_path)
 {
@@ -171,28 +172,14 @@ steady_err_t steady_hop_graph_build(const steady_platform_t *p, steady_hop_graph
     int *path = malloc((size_t)(nv + 1) * sizeof *path);
     int *next = malloc((size_t)(nv + 1) * sizeof *next);
     char *on_path = calloc((size_t)nv + 1, 1);
-    bool ok = g && path && next && on_path;
+    bool ok = g && path && next && on_path, too_many = false;
     if (ok) {
         g->nodes = nv;
         g->counting = true;
-        list_hops(g, p, path, next, on_path);
-        if (g->count > STEADY_HOPS_MAX || g->npath > STEADY_HOP_EDGES_MAX) {
-            free(path);
-            free(next);
-            free(on_path);
-            steady_hop_graph_destroy(g);
-            return steady_error_set(
-                err, STEADY_EUNSUPPORTED,
-                "%s (%d ranks): more than %d hops or %d edges along them, steady's limits: "
-                "ranks that reach each other through switches are joined pairwise (k ranks "
-                "around one switch make k (k - 1) hops) and the LPs are written over hops "
-                "(docs/network.md)",
-                steady_platform_name(p), steady_platform_rank_count(p), STEADY_HOPS_MAX,
-                STEADY_HOP_EDGES_MAX);
-        }
+        too_many = !list_hops(g, p, path, next, on_path);
         g->counting = false;
         g->count = g->npath = 0;
-        ok = list_hops(g, p, path, next, on_path);
+        ok = !too_many && list_hops(g, p, path, next, on_path);
     }
     if (ok) {
         for (int h = 0; h < g->count; h++)
@@ -205,6 +192,15 @@ steady_err_t steady_hop_graph_build(const steady_platform_t *p, steady_hop_graph
     free(on_path);
     if (!ok) {
         steady_hop_graph_destroy(g);
+        if (too_many)
+            return steady_error_set(
+                err, STEADY_EUNSUPPORTED,
+                "%s (%d ranks): more than %d hops or %d edges along them, steady's limits: "
+                "ranks that reach each other through switches are joined pairwise (k ranks "
+                "around one switch make k (k - 1) hops) and the LPs are written over hops "
+                "(docs/network.md)",
+                steady_platform_name(p), steady_platform_rank_count(p), STEADY_HOPS_MAX,
+                STEADY_HOP_EDGES_MAX);
         return steady_error_set(err, STEADY_ENOMEM, "out of memory listing the hops");
     }
     *out = g;
