@@ -46,6 +46,11 @@
 /* phase D: the feeder's messages, times what the hop's own stream needs */
 #define FEED_MARGIN 4
 
+/* How much slower than the platform file says an experiment may run
+ * before a rank that waits for it calls it a stall: SimGrid's default
+ * latency factors reach 14 and its bandwidth factors 0.34 (docs/calibration.md). */
+#define SLOWDOWN_ALLOWED 16
+
 enum { EX_PINGPONG, EX_STREAM };
 
 typedef struct {
@@ -400,14 +405,35 @@ static int plan_fed(const calib_t *c, experiment_t *ex, int n, int *pairs, int n
     return n - first;
 }
 
+/* What experiment x takes at most, in seconds: SLOWDOWN_ALLOWED times the
+ * platform file's time for its busiest hop's messages, each of them the
+ * hop's latency and its time alone. */
+static double allowance(const calib_t *c, const experiment_t *x, const int *pairs)
+{
+    long total = (long)c->reps * (STREAM_MSGS + 1);
+    double worst = 0;
+    for (int j = 0; j < x->n; j++) {
+        const steady_hop_t *hop = steady_hop_graph_hop(c->g, pairs[x->first + j]);
+        long msgs = x->kind == EX_PINGPONG ? 2L * (c->reps + 1)
+                    : x->feed && j == 1    ? x->feed
+                                           : total;
+        double t = steady_hop_time(c->p, hop, c->sizes[x->size]) + steady_hop_latency(c->p, hop);
+        worst = fmax(worst, (double)msgs * t);
+    }
+    return SLOWDOWN_ALLOWED * worst;
+}
+
 /* Runs experiments ex[from .. to) (numbered from `done` of `all` in the
- * progress line), each after a barrier, into `mine`. */
+ * progress line), each after a barrier, into `mine`.  A rank waits at the
+ * barrier for the previous experiment, and in an experiment for its own
+ * messages: the timeout allows both their allowance on top. */
 static void run_experiments(const calib_t *c, const experiment_t *ex, int from, int to,
                             const int *pairs, int done, int all, unsigned char *sbuf,
                             unsigned char *rbuf, double *times, watch_t *w, double *mine)
 {
     for (int e = from; e < to; e++) {
         w->what = "the barrier before an experiment";
+        w->grace = (e > 0 ? allowance(c, &ex[e - 1], pairs) : 0) + allowance(c, &ex[e], pairs);
 #ifdef SMPI_H
         /* SMPI's MPI_Ibarrier let ranks through while others were still
          * in the previous experiment (SimGrid 3.x); its watchdogs watch
@@ -423,6 +449,7 @@ static void run_experiments(const calib_t *c, const experiment_t *ex, int from, 
                                                                  rbuf, times, w, mine);
         watch_tick(w, MPI_Wtime(), "calibrating: experiment", done + e - from + 1, all);
     }
+    w->grace = 0;
 }
 
 steady_err_t calib_measure(calib_t *c, watch_t *w, steady_error_t *err)

@@ -366,14 +366,14 @@ static void watchdog(int argc, char **argv)
     watch_t *w = sg_actor_self_get_data();
     sg_actor_daemonize(sg_actor_self());
     for (;;) {
-        double due = w->progress + w->timeout;
+        double due = w->progress + w->timeout + w->grace;
         if (!isfinite(due)) { /* watch_done: asleep until watch_stop kills it */
             sg_actor_suspend(sg_actor_self());
             continue;
         }
         if (simgrid_get_clock() >= due) {
             char why[64];
-            snprintf(why, sizeof why, "no progress for %g simulated s", w->timeout);
+            snprintf(why, sizeof why, "no progress for %g simulated s", w->timeout + w->grace);
             watch_report(w, why);
             fflush(stdout);
             _exit(RUN_FAIL);
@@ -430,9 +430,9 @@ void watch_stop(watch_t *w)
 /* Plain MPI, between two polls: ends the job when the timeout expired. */
 static void watch_check(const watch_t *w)
 {
-    if (MPI_Wtime() - w->progress > w->timeout) {
+    if (MPI_Wtime() - w->progress > w->timeout + w->grace) {
         char why[64];
-        snprintf(why, sizeof why, "no progress for %g s", w->timeout);
+        snprintf(why, sizeof why, "no progress for %g s", w->timeout + w->grace);
         watch_fail(w, why);
     }
 }

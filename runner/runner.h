@@ -217,6 +217,8 @@ typedef struct {
     const steady_platform_t *p; /* for the rank's node name */
     int me;
     double timeout;
+    double grace;    /* seconds allowed on top of timeout for the wait at hand (a
+                        peer's long calibration experiment), 0 by default */
     double progress; /* MPI_Wtime of the last progress */
     /* the execution in progress, which says what it waits for; or NULL */
     void (*describe)(const void *ctx, char *buf, size_t size);

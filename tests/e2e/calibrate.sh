@@ -109,6 +109,15 @@ for h in d["hops"]:
             h["src"], h["dst"], h["recv_factor"]))
 sys.exit(0 if ok else 1)
 PY
+# a rank that waits for another's experiment is no stall: h0 -> h2's
+# streams of 4 MiB take 11 s, longer than --timeout 5, which h1 waits at the
+# barrier (each wait allows 16 times the experiment's time in the file)
+timeout 300 smpirun -no-privatize "${cfg[@]}" -platform "$tmp/known.xml" -hostfile "$tmp/known.hosts" \
+    -np 3 "$run_smpi" --calibrate --quiet --reps 3 --timeout 5 -o "$tmp/known5.plat" "$tmp/known.xml" \
+    >"$tmp/out5" 2>"$tmp/err" ||
+    fail "calibrate known.xml --timeout 5: $(grep -v WARNING "$tmp/err" | head -c 300)"
+cmp -s <(grep -v '^# measured' "$tmp/known.plat") <(grep -v '^# measured' "$tmp/known5.plat") ||
+    fail "calibrate known.xml --timeout 5: not the same file"
 # the calibrated file reads back, and its header says how it was measured
 "$steady" info "$tmp/known.plat" >/dev/null || fail "the calibrated platform does not read back"
 grep -q '^# launcher  SimGrid SMPI' "$tmp/known.plat" && grep -q '^# measured  20' "$tmp/known.plat" ||
