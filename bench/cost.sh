@@ -35,6 +35,27 @@
 # calibration's messages get 0.94 (docs/calibration.md, "Where SMPI's own
 # broadcast wins").
 # (lp:default planned on the file itself: 0.24-0.69)
+# Full (200 operations, --row-timeout 120, 2026-11-27, on this 2-core
+# machine with other work running; stopped after sg-crossbar's 64 KiB
+# broadcast: about 5 minutes a row, 4 hours for the 48).  mpi:best leaves
+# out the rows that timed out: at 1 MiB and 16 MiB that is NTSL, the best
+# broadcast where it finishes (0.971 at 1 MiB, 50 operations, above):
+#   platform      op          size  replay  lp:tuned lp:default mpi:default  mpi:best 2tree:best  cal:opt  lp:def/cal   msgs  timed out
+#   sg-backbone   broadcast   4KiB   0.530     0.515      0.172       0.114     0.126      0.076    0.235       0.731 0.5493  -
+#   sg-backbone   broadcast  64KiB   0.839     0.839      0.483       0.106     0.688      0.328    0.618       0.782  2.625  -
+#   sg-backbone   broadcast   1MiB   0.967     0.967      0.776       0.429     0.429      0.331    0.896       0.866      7  mpi:NTSL(tuned) mpi:NTSL(default)
+#   sg-backbone   broadcast  16MiB   0.987     0.987      0.873       0.531     0.584      0.628    0.896       0.975      7  mpi:NTSL(tuned) mpi:NTSL(default)
+#   sg-backbone   reduce      4KiB   0.582     0.576      0.220       0.020     0.062      0.076    0.235       0.937 0.6154  -
+#   sg-backbone   reduce     64KiB   0.818     0.819      0.471       0.045     0.133      0.327    0.618       0.762      7  -
+#   sg-backbone   reduce      1MiB   0.976     0.979      0.787       0.186     0.435      0.482    0.896       0.879      7  -
+#   sg-backbone   reduce     16MiB   0.992     0.993      0.882       0.231     0.540      0.629    0.896       0.984     14  -
+#   sg-crossbar   broadcast   4KiB   0.456     0.454      0.187       0.104     0.140      0.086    0.366       0.513 0.9077  -
+#   sg-crossbar   broadcast  64KiB   0.815     0.815      0.410       0.101     0.707      0.349    0.745       0.551      7  -
+# At 4 KiB the calibrated optimum is 0.24-0.37 of the file's (SMPI's
+# per-message latency and bandwidth factors at that size), and the schedule
+# beats every MPI row; at 64 KiB SMPI's best broadcast (mpi:best, 0.69-0.71)
+# beats the schedule (0.41-0.48), whose one message in flight per port pays
+# each message's latency.
 #   bench/cost.sh BUILD_DIR [quick]
 set -euo pipefail
 steady="$1/steady"
