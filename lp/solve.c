@@ -196,13 +196,6 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
         rc = lp_solve_treegen(s, opts, &watch, err);
     else
         rc = lp_solve_aggregate(s, opts, &watch, err);
-    /* the time limit passed while the optimum was being made exact: as any
-     * other stage it cut short, the solve gives up */
-    if (!rc && !s->exact && watch.expired && (!opts || opts->exact))
-        rc = steady_error_set(err, STEADY_ESOLVER,
-                              "time limit of %g s reached in the exact recovery (LP of %d rows, "
-                              "%d columns)",
-                              watch.limit_s, s->stats.rows, s->stats.cols);
     if (rc) {
         steady_solution_destroy(s);
         return rc;
