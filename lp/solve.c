@@ -196,6 +196,7 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
         rc = lp_solve_treegen(s, opts, &watch, err);
     else
         rc = lp_solve_aggregate(s, opts, &watch, err);
+    s->stats.timed_out = !s->exact && watch.expired;
     if (rc) {
         steady_solution_destroy(s);
         return rc;

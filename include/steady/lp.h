@@ -289,6 +289,8 @@ typedef struct {
     int rounds;                       /* LPs solved: cut generation's rounds (1 otherwise) */
     int cuts;                         /* broadcast by cuts: the cut rows generated */
     steady_simplex_t simplex;         /* the simplex that ran (GLPK or CLP) */
+    bool timed_out; /* the time limit cut the exact recovery short: the optimum is GLPK's,
+                       marked approximate (steady_solve_options_t.time_limit_ms) */
 } steady_lp_stats_t;
 
 void steady_solution_stats(const steady_solution_t *s, steady_lp_stats_t *stats);
