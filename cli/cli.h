@@ -157,6 +157,11 @@ bool parse_segments(const char *arg, long *segments);
  * error is printed and the exit status returned. */
 int problem_solve(problem_args_t *a, const char *path, steady_platform_t **p,
                   steady_solution_t **sol);
+/* EXIT_OK when sol is exact; otherwise prints why not ("steady CMD: time
+ * limit of S s reached in the exact recovery: no WHAT without the exact
+ * optimum", or the recovery's failure) and returns EXIT_FAIL. */
+int problem_need_exact(const char *cmd, const steady_solve_options_t *sopts,
+                       const steady_solution_t *sol, const char *what);
 /* The progress line of a long solve on standard error ("steady CMD: simplex,
  * iteration 12000, 3.1 s"), unless --quiet or standard error is not a
  * terminal: start hooks it into a->sopts (problem_solve does it), clear

@@ -280,7 +280,8 @@ int cmd_draw(int argc, char **argv)
     int status = EXIT_OK;
     const char *plat_path = argv[argc - 1];
     if (sched_file) {
-        if ((status = read_schedule("draw", argv[optind], plat_path, a.from, true, a.quiet, &p, &sc)) != EXIT_OK)
+        if ((status = read_schedule("draw", argv[optind], plat_path, a.from, true, a.quiet, &p,
+                                    &sc)) != EXIT_OK)
             return status;
     } else if (what == W_PLATFORM) {
         if (read_platform("draw", plat_path, a.from, a.quiet, &p, NULL, &err))
@@ -288,6 +289,10 @@ int cmd_draw(int argc, char **argv)
     } else {
         if ((status = problem_solve(&a, plat_path, &p, &sol)) != EXIT_OK)
             return status;
+        if (what != W_SOLUTION &&
+            (status = problem_need_exact("draw", &a.sopts, sol,
+                                         what == W_TREES ? "trees" : "schedule")) != EXIT_OK)
+            goto done;
         steady_err_t rc = STEADY_OK;
         if (what == W_TREES)
             rc = steady_trees_decompose(sol, &trees, &err);

@@ -276,20 +276,10 @@ int cmd_plan(int argc, char **argv)
     int status = problem_solve(&a, argv[optind], &p, &sol);
     if (status != EXIT_OK)
         return status;
-    if (!steady_solution_is_exact(sol)) { /* plan asked for it: the recovery was cut short */
-        steady_lp_stats_t st;
-        steady_solution_stats(sol, &st);
-        if (st.timed_out)
-            message("steady plan: time limit of %g s reached in the exact recovery: a schedule "
-                    "needs the exact optimum",
-                    a.sopts.time_limit_ms / 1000.0);
-        else
-            message("steady plan: the exact recovery failed (%s): a schedule needs the exact "
-                    "optimum",
-                    steady_solution_note(sol));
+    if ((status = problem_need_exact("plan", &a.sopts, sol, "schedule")) != EXIT_OK) {
         steady_solution_destroy(sol);
         steady_platform_destroy(p);
-        return EXIT_FAIL;
+        return status;
     }
     popts.progress = problem_progress_report;
     popts.progress_ctx = &a.progress;

@@ -605,11 +605,12 @@ static int measure_plan(measure_t *m, smpi_measure_t *s, const steady_comparison
                                 .segments = s->segments,
                                 .progress = steady_progress_line_report,
                                 .progress_ctx = m->line};
-    int status = EXIT_OK;
-    if (steady_lp_solve(p, &prob, sopts, &sol, err) ||
-        steady_schedule_plan(sol, sopts, &po, &sc, err)) {
+    int status = steady_lp_solve(p, &prob, sopts, &sol, err)
+                     ? report(err)
+                     : problem_need_exact("compare", sopts, sol, "lp-schedule row");
+    if (status == EXIT_OK && steady_schedule_plan(sol, sopts, &po, &sc, err))
         status = report(err);
-    } else {
+    if (status == EXIT_OK) {
         FILE *f = fopen(m->sched, "w");
         if (!f) {
             status = measure_error("%s: cannot create (%s)", m->sched, strerror(errno));

@@ -226,6 +226,23 @@ static bool parse_names(const char *cmd, const steady_platform_t *p, const char 
     return ok;
 }
 
+int problem_need_exact(const char *cmd, const steady_solve_options_t *sopts,
+                       const steady_solution_t *sol, const char *what)
+{
+    if (steady_solution_is_exact(sol))
+        return EXIT_OK;
+    steady_lp_stats_t st;
+    steady_solution_stats(sol, &st);
+    if (st.timed_out)
+        message("steady %s: time limit of %g s reached in the exact recovery: no %s without the "
+                "exact optimum",
+                cmd, sopts->time_limit_ms / 1000.0, what);
+    else
+        message("steady %s: the exact recovery failed (%s): no %s without the exact optimum", cmd,
+                steady_solution_note(sol), what);
+    return EXIT_FAIL;
+}
+
 int problem_solve(problem_args_t *a, const char *path, steady_platform_t **pp,
                   steady_solution_t **sol)
 {
