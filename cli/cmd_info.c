@@ -62,6 +62,12 @@ static void print_text(const steady_platform_t *p, const steady_platform_summary
             crossing += steady_platform_edge(p, k)->ncross > 0;
         printf("channels     %d, crossed by %d edges (%d shared resources)\n", s->channels, crossing,
                steady_platform_resource_count(p));
+        double weight_s;
+        if (steady_platform_flow_sharing(p, &weight_s) == STEADY_FLOWS_PENALTY)
+            printf("flows        share a channel by penalty, weight-S %g B (SimGrid's rule)\n",
+                   weight_s);
+        else
+            printf("flows        share a channel fairly\n");
     }
     if (s->strongly_connected)
         printf("connected    strongly connected\n");
@@ -136,6 +142,11 @@ static int print_json(const steady_platform_t *p, const steady_platform_summary_
         s->abstract, "max_out_degree", s->max_out_degree, "max_in_degree", s->max_in_degree);
     if (!j)
         return EXIT_FAIL;
+    double weight_s;
+    bool penalty = steady_platform_flow_sharing(p, &weight_s) == STEADY_FLOWS_PENALTY;
+    json_object_set_new(j, "flows", json_string(penalty ? "penalty" : "fair"));
+    if (penalty)
+        json_object_set_new(j, "weight_s", json_real(weight_s));
     json_object_set_new(j, "latency", range_json(s->latency));
     json_object_set_new(j, "speed", range_json(s->speed));
     if (s->abstract) {

@@ -22,7 +22,11 @@
  *            crosses    the channels it crosses, in order: CH[:up|:down],...
  *            recv-factor  the factor on its rate while its source receives
  *                       (default 1)
+ *            penalty    its part of a hop's sharing penalty, s (default 0:
+ *                       derived; docs/network.md)
  *     graph  name       the platform's name; without it the graph's id if valid
+ *            flows      how flows share a channel: fair | penalty (default fair)
+ *            weight-S   bytes, required with flows=penalty
  *
  * Numbers are in base units; SimGrid unit suffixes ("10MBps", "5us", "2Gf")
  * are accepted too.  A <key>'s <default> applies to the elements that have no
@@ -82,7 +86,10 @@ typedef enum {
     F_COST,
     F_CROSSES,
     F_RECV_FACTOR,
+    F_PENALTY,
     F_GRAPH_NAME,
+    F_FLOWS,
+    F_WEIGHT_S,
     F_COUNT
 } field_t;
 
@@ -105,7 +112,10 @@ static const struct {
     [F_COST] = {"cost", D_EDGE, true, UNIT_NONE},
     [F_CROSSES] = {"crosses", D_EDGE, false, UNIT_NONE},
     [F_RECV_FACTOR] = {"recv-factor", D_EDGE, true, UNIT_NONE},
+    [F_PENALTY] = {"penalty", D_EDGE, true, UNIT_TIME},
     [F_GRAPH_NAME] = {"name", D_GRAPH, false, UNIT_NONE},
+    [F_FLOWS] = {"flows", D_GRAPH, false, UNIT_NONE},
+    [F_WEIGHT_S] = {"weight-S", D_GRAPH, true, UNIT_NONE},
 };
 
 static int field_of(const char *attr_name, domain_t d)
@@ -556,7 +566,8 @@ static steady_err_t read_edge(reader_t *r, xmlNodePtr e, bool directed_default, 
         (v.text[F_COST] && (rc = number(r, &v, F_COST, &ed.cost))) ||
         (v.text[F_LATENCY] && (rc = number(r, &v, F_LATENCY, &ed.latency))) ||
         (v.text[F_OVERHEAD] && (rc = number(r, &v, F_OVERHEAD, &ed.overhead))) ||
-        (v.text[F_RECV_FACTOR] && (rc = number(r, &v, F_RECV_FACTOR, &ed.recv_factor))))
+        (v.text[F_RECV_FACTOR] && (rc = number(r, &v, F_RECV_FACTOR, &ed.recv_factor))) ||
+        (v.text[F_PENALTY] && (rc = number(r, &v, F_PENALTY, &ed.penalty))))
         goto cleanup;
 
     if ((rc = steady_platform_add_edge(r->p, &ed, NULL, r->err))) {
@@ -586,9 +597,34 @@ cleanup:
     return rc;
 }
 
-/* The platform's name: the graph's "name" data, else its id when that is a
- * valid name (tools write ids such as "G" that are names too). */
-static steady_err_t read_graph_name(reader_t *r, xmlNodePtr g)
+/* The flow sharing rule: the graph's "flows" and "weight-S" data. */
+static steady_err_t read_flows(reader_t *r, xmlNodePtr g, const values_t *v)
+{
+    const char *flows = v->text[F_FLOWS];
+    bool penalty = flows && strcmp(flows, "penalty") == 0;
+    double weight_s = 0;
+    steady_err_t rc;
+    if (flows && !penalty && strcmp(flows, "fair") != 0)
+        return xml_error(r->err, STEADY_EINVAL, r->origin, v->where[F_FLOWS],
+                         "unknown flows (%.300s): expected fair or penalty", flows);
+    if (v->text[F_WEIGHT_S] && !penalty)
+        return xml_error(r->err, STEADY_EINVAL, r->origin, v->where[F_WEIGHT_S],
+                         "weight-S (%.300s) without flows=penalty", v->text[F_WEIGHT_S]);
+    if (penalty && !v->text[F_WEIGHT_S])
+        return xml_error(r->err, STEADY_EINVAL, r->origin, v->where[F_FLOWS],
+                         "flows=penalty without weight-S: SimGrid's SMPI model uses 8775, "
+                         "LV08 20537, CM02 0");
+    if (penalty && (rc = number(r, v, F_WEIGHT_S, &weight_s)))
+        return rc;
+    rc = steady_platform_set_flow_sharing(r->p, penalty ? STEADY_FLOWS_PENALTY : STEADY_FLOWS_FAIR,
+                                          weight_s, r->err);
+    return rc ? xml_locate(r->err, rc, r->origin, g) : STEADY_OK;
+}
+
+/* The graph's data: the platform's name (its "name" data, else its id
+ * when that is a valid name: tools write ids such as "G" that are names
+ * too) and the flow sharing rule. */
+static steady_err_t read_graph_data(reader_t *r, xmlNodePtr g)
 {
     values_t v;
     steady_err_t rc = read_values(r, g, D_GRAPH, &v);
@@ -601,6 +637,8 @@ static steady_err_t read_graph_name(reader_t *r, xmlNodePtr g)
             rc = steady_platform_set_name(r->p, id, r->err);
         xmlFree(id);
     }
+    if (!rc)
+        rc = read_flows(r, g, &v);
     values_free(&v);
     return rc;
 }
@@ -652,7 +690,7 @@ static steady_err_t read_graph_end(reader_t *r, xmlNodePtr g)
     for (int k = 0; k < r->nwaiting && !rc; k++)
         rc = read_edge(r, r->waiting[k], r->directed, NULL);
     if (!rc)
-        rc = read_graph_name(r, g);
+        rc = read_graph_data(r, g);
     if (!rc && steady_platform_node_count(r->p) == 0)
         rc = xml_error(r->err, STEADY_EINVAL, r->origin, g, "empty platform: no node is declared");
     return rc;
@@ -770,9 +808,13 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
 {
     (void)err; /* write errors are detected by the caller's fflush/ferror */
     bool abstract = steady_platform_is_abstract(p);
-    bool channels = steady_platform_channel_count(p) > 0, factors = false;
-    for (int k = 0; k < steady_platform_edge_count(p) && !factors; k++)
-        factors = steady_platform_edge(p, k)->recv_factor != 1;
+    bool channels = steady_platform_channel_count(p) > 0, factors = false, penalties = false;
+    for (int k = 0; k < steady_platform_edge_count(p); k++) {
+        factors = factors || steady_platform_edge(p, k)->recv_factor != 1;
+        penalties = penalties || steady_platform_edge(p, k)->penalty != 0;
+    }
+    double weight_s;
+    bool penalty = steady_platform_flow_sharing(p, &weight_s) == STEADY_FLOWS_PENALTY;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
           "<!-- steady platform: bandwidth in B/s, latency and overhead in s, speed in "
           "flop/s -->\n"
@@ -804,6 +846,15 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
         fputs("  <key id=\"recv-factor\" for=\"edge\" attr.name=\"recv-factor\" "
               "attr.type=\"double\"><default>1</default></key>\n",
               out);
+    if (penalties)
+        fputs("  <key id=\"penalty\" for=\"edge\" attr.name=\"penalty\" "
+              "attr.type=\"double\"><default>0</default></key>\n",
+              out);
+    if (penalty)
+        fputs("  <key id=\"flows\" for=\"graph\" attr.name=\"flows\" attr.type=\"string\"/>\n"
+              "  <key id=\"weight-S\" for=\"graph\" attr.name=\"weight-S\" "
+              "attr.type=\"double\"/>\n",
+              out);
     if (channels)
         fprintf(out,
                 "  <key id=\"crosses\" for=\"edge\" attr.name=\"crosses\" attr.type=\"string\"/>\n"
@@ -818,6 +869,10 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
     fputs("  <graph id=\"", out);
     xml_escaped(out, steady_platform_name(p));
     fputs("\" edgedefault=\"directed\">\n", out);
+    if (penalty) {
+        fputs("    <data key=\"flows\">penalty</data>\n", out);
+        put_data(out, "weight-S", weight_s);
+    }
     for (int c = 0; c < steady_platform_channel_count(p); c++) {
         const steady_channel_t *ch = steady_platform_channel(p, c);
         char id[STEADY_NAME_MAX + 32];
@@ -871,6 +926,8 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
         }
         if (e->recv_factor != 1)
             put_data(out, "recv-factor", e->recv_factor);
+        if (e->penalty != 0)
+            put_data(out, "penalty", e->penalty);
         if (e->ncross > 0) {
             fputs("      <data key=\"crosses\">", out);
             crossings_write(out, p, e);

@@ -281,7 +281,7 @@ steady_err_t steady_platform_write(const steady_platform_t *p, FILE *out, steady
         opts = &defaults;
     steady_err_t rc;
     switch (format) {
-    case STEADY_FORMAT_NATIVE: rc = write_native(p, out, err); break;
+    case STEADY_FORMAT_NATIVE: rc = write_native(p, out, true, err); break;
     case STEADY_FORMAT_GRAPHML: rc = write_graphml(p, out, err); break;
     case STEADY_FORMAT_SIMGRID: rc = write_simgrid(p, out, opts, err); break;
     default:
@@ -318,7 +318,7 @@ steady_err_t steady_platform_hash(const steady_platform_t *p, uint64_t *hash, st
     FILE *f = open_memstream(&text, &len);
     if (!f)
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
-    steady_err_t rc = write_native(p, f, err);
+    steady_err_t rc = write_native(p, f, false, err);
     if (fclose(f) != 0 && !rc)
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
     if (!rc) {

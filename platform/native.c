@@ -164,6 +164,31 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
         return STEADY_OK;
     }
 
+    if (strcmp(kw, "flows") == 0) {
+        if ((rc = need_tokens(l, 2, "flows fair | flows penalty weight-S=BYTES", err)))
+            return rc;
+        bool fair = strcmp(l->tok[1], "fair") == 0;
+        if (!fair && strcmp(l->tok[1], "penalty") != 0)
+            return fail(err, STEADY_EPARSE, l, 1, "unknown flow sharing", l->tok[1],
+                        "expected fair or penalty");
+        if (fair && l->ntok > 2)
+            return fail(err, STEADY_EPARSE, l, 2, "unexpected token", l->tok[2],
+                        "fair sharing has no attributes");
+        double weight_s = 0;
+        unsigned seen = 0;
+        attr_t attrs[] = {{"weight-S", UNIT_NONE, &weight_s, NULL}, {NULL, UNIT_NONE, NULL, NULL}};
+        if (!fair &&
+            (rc = parse_attrs(l, 2, attrs, &seen, "penalty sharing", "expected weight-S", err)))
+            return rc;
+        if (!fair && !seen)
+            return fail(err, STEADY_EPARSE, l, 1, "missing attribute weight-S= for flows",
+                        "penalty", "SimGrid's SMPI model uses 8775, LV08 20537, CM02 0");
+        if ((rc = steady_platform_set_flow_sharing(
+                 p, fair ? STEADY_FLOWS_FAIR : STEADY_FLOWS_PENALTY, weight_s, err)))
+            return locate(err, rc, l, 1);
+        return STEADY_OK;
+    }
+
     if (strcmp(kw, "processor") == 0 || strcmp(kw, "router") == 0 || strcmp(kw, "switch") == 0) {
         steady_node_kind_t kind = kw[0] == 'p'   ? STEADY_PROCESSOR
                                   : kw[0] == 'r' ? STEADY_ROUTER
@@ -244,10 +269,12 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
                           {"cost", UNIT_NONE, &e.cost, NULL},
                           {"crosses", UNIT_NONE, NULL, &crosses},
                           {"recv-factor", UNIT_NONE, &e.recv_factor, NULL},
+                          {"penalty", UNIT_TIME, &e.penalty, NULL},
                           {NULL, UNIT_NONE, NULL, NULL}};
         unsigned seen;
         if ((rc = parse_attrs(l, 3, attrs, &seen, duplex ? "a link" : "an edge",
-                              "expected bandwidth, latency, overhead, cost, crosses or recv-factor",
+                              "expected bandwidth, latency, overhead, cost, crosses, recv-factor "
+                              "or penalty",
                               err)))
             return rc;
         if (!(seen & (1u | 8u | 16u))) {
@@ -285,7 +312,7 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
     }
 
     return fail(err, STEADY_EPARSE, l, 0, "unknown statement", kw,
-                "expected platform, processor, router, switch, channel, edge or link");
+                "expected platform, flows, processor, router, switch, channel, edge or link");
 }
 
 steady_err_t parse_native(const source_t *src, const char *origin, steady_platform_t *p,
@@ -331,13 +358,18 @@ steady_err_t parse_native(const source_t *src, const char *origin, steady_platfo
     return rc;
 }
 
-steady_err_t write_native(const steady_platform_t *p, FILE *out, steady_error_t *err)
+steady_err_t write_native(const steady_platform_t *p, FILE *out, bool flows, steady_error_t *err)
 {
     (void)err;
     char a[32], b[32];
     fprintf(out, "# steady platform, native format (docs/platform-format.md)\n");
     fprintf(out, "# units: bandwidth B/s, latency and overhead s, speed flop/s\n");
     fprintf(out, "platform %s\n", steady_platform_name(p));
+    double weight_s;
+    if (flows && steady_platform_flow_sharing(p, &weight_s) == STEADY_FLOWS_PENALTY) {
+        format_double(a, weight_s);
+        fprintf(out, "flows penalty weight-S=%s\n", a);
+    }
     for (int v = 0; v < steady_platform_node_count(p); v++) {
         const steady_node_t *n = steady_platform_node(p, v);
         if (n->kind == STEADY_ROUTER) {
@@ -375,6 +407,10 @@ steady_err_t write_native(const steady_platform_t *p, FILE *out, steady_error_t 
         if (e->recv_factor != 1) {
             format_double(b, e->recv_factor);
             fprintf(out, " recv-factor=%s", b);
+        }
+        if (flows && e->penalty != 0) {
+            format_double(b, e->penalty);
+            fprintf(out, " penalty=%s", b);
         }
         if (e->ncross > 0) {
             fputs(" crosses=", out);

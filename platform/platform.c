@@ -45,6 +45,8 @@ typedef struct {
 
 struct steady_platform {
     char *name;
+    steady_flow_sharing_t flows;
+    double weight_s;
     steady_node_t *nodes;
     int node_count, node_cap;
     steady_edge_t *edges;
@@ -156,6 +158,8 @@ static const struct {
     {"speed", STEADY_SPEED_MIN, STEADY_SPEED_MAX, "from 1e-6 to 1e21"},
     {"cost", STEADY_COST_MIN, STEADY_COST_MAX, "from 1e-6 to 1e6"},
     {"recv-factor", STEADY_RECV_FACTOR_MIN, 1, "from 0.01 to 1"},
+    {"penalty", 0, STEADY_TIME_MAX, "from 0 to 1e6 s"},
+    {"weight-S", 0, STEADY_WEIGHT_S_MAX, "from 0 to 1e12 bytes"},
 };
 
 steady_err_t check_field(const char *field, double value, const char *text, steady_error_t *err)
@@ -258,6 +262,26 @@ steady_err_t steady_platform_set_name(steady_platform_t *p, const char *name, st
 const char *steady_platform_name(const steady_platform_t *p)
 {
     return p->name;
+}
+
+steady_err_t steady_platform_set_flow_sharing(steady_platform_t *p, steady_flow_sharing_t s,
+                                              double weight_s, steady_error_t *err)
+{
+    if (s != STEADY_FLOWS_FAIR && s != STEADY_FLOWS_PENALTY)
+        return steady_error_set(err, STEADY_EINVAL, "unknown flow sharing rule (%d)", (int)s);
+    steady_err_t rc = check_field("weight-S", weight_s, NULL, err);
+    if (rc)
+        return rc;
+    p->flows = s;
+    p->weight_s = s == STEADY_FLOWS_PENALTY ? weight_s : 0;
+    return STEADY_OK;
+}
+
+steady_flow_sharing_t steady_platform_flow_sharing(const steady_platform_t *p, double *weight_s)
+{
+    if (weight_s)
+        *weight_s = p->weight_s;
+    return p->flows;
 }
 
 bool steady_node_kind_is_rank(steady_node_kind_t kind)
@@ -556,7 +580,8 @@ steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t 
     if ((rc = check_field(cost ? "cost" : "bandwidth", cost ? e->cost : e->bandwidth, NULL, err)) ||
         (rc = check_field("latency", e->latency, NULL, err)) ||
         (rc = check_field("overhead", e->overhead, NULL, err)) ||
-        (e->recv_factor != 0 && (rc = check_field("recv-factor", e->recv_factor, NULL, err))))
+        (e->recv_factor != 0 && (rc = check_field("recv-factor", e->recv_factor, NULL, err))) ||
+        (rc = check_field("penalty", e->penalty, NULL, err)))
         return rc;
     int kind = platform_kind(p);
     if (kind >= 0 && kind != cost)
@@ -601,6 +626,7 @@ steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t 
     p->edges[m].cost = unsigned_zero(e->cost);
     p->edges[m].latency = unsigned_zero(e->latency);
     p->edges[m].overhead = unsigned_zero(e->overhead);
+    p->edges[m].penalty = unsigned_zero(e->penalty);
     p->edges[m].recv_factor = e->recv_factor != 0 ? e->recv_factor : 1;
     p->edge_count++;
     if (id)
@@ -815,6 +841,27 @@ double steady_hop_latency(const steady_platform_t *p, const steady_hop_t *h)
     for (int k = 0; k < h->nedges; k++)
         l += steady_platform_edge_latency(p, h->edges[k]);
     return l;
+}
+
+double steady_hop_penalty(const steady_platform_t *p, const steady_hop_t *h)
+{
+    if (p->flows == STEADY_FLOWS_FAIR)
+        return 1;
+    double pen = 0;
+    for (int k = 0; k < h->nedges; k++) {
+        const steady_edge_t *e = &p->edges[h->edges[k]];
+        if (e->penalty > 0) {
+            pen += e->penalty;
+            continue;
+        }
+        pen += steady_platform_edge_latency(p, h->edges[k]);
+        for (int c = 0; c < e->ncross; c++)
+            if (p->channels[e->cross[c].channel].bandwidth > 0)
+                pen += p->weight_s / p->channels[e->cross[c].channel].bandwidth;
+        if (e->ncross == 0 && e->bandwidth > 0)
+            pen += p->weight_s / e->bandwidth;
+    }
+    return pen > 0 ? pen : 1;
 }
 
 double steady_hop_recv_factor(const steady_platform_t *p, const steady_hop_t *h)

@@ -23,13 +23,13 @@
 typedef struct {
     char *id;                  /* in sg_t.strings */
     double bandwidth, latency; /* B/s, s */
-    /* the steady_cost / steady_overhead / steady_recv_factor props of
-     * steady's exports */
-    double cost, overhead, recv_factor;
+    /* the steady_cost / steady_overhead / steady_recv_factor /
+     * steady_penalty props of steady's exports */
+    double cost, overhead, recv_factor, penalty;
     long line;
     steady_sharing_t sharing;
     int channel; /* the steady channel made of it, -1 until an edge crosses it */
-    bool has_cost, has_overhead, has_recv_factor;
+    bool has_cost, has_overhead, has_recv_factor, has_penalty;
     bool channel_prop;    /* the steady_channel prop of steady's exports */
     bool completion_prop; /* steady_completion: the routes it starts are not edges */
 } sg_link_t;
@@ -132,6 +132,12 @@ typedef struct {
     sg_block_t *strings;         /* the block in use; earlier ones follow */
     steady_progress_fn progress; /* may be NULL */
     void *progress_ctx;
+    /* how flows share links (sg_config.c): <config>'s network/model (its
+     * default weight-S; other: not one that shares by penalty) and
+     * network/weight-S; steady's exports of a platform whose flows share
+     * fairly say so (steady_flows=fair, a zone prop) */
+    bool has_model, model_other, has_weight_s, flows_fair;
+    double model_weight_s, weight_s;
 } sg_t;
 
 /* ---- reading elements (sg_read.c), shared with the stars (sg_cluster.c) ------ */
@@ -212,5 +218,12 @@ steady_err_t sg_local_route(sg_t *g, int zone, int a, int b, sg_list_t *out, int
 
 /* Lays the file's routes out as the platform's nodes, channels and edges. */
 steady_err_t sg_build(sg_t *g);
+
+/* ---- <config> (sg_config.c) ------------------------------------------------- */
+
+/* Reads a <config> element's settings into g. */
+steady_err_t sg_read_config(sg_t *g, xmlNodePtr node);
+/* Sets the platform's flow sharing from what the file said. */
+steady_err_t sg_flow_sharing(sg_t *g);
 
 #endif

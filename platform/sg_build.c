@@ -58,13 +58,18 @@ static int channel_of(sg_t *g, int k, steady_err_t *rc)
     sg_link_t *l = &g->links[k];
     if (l->channel >= 0)
         return l->channel;
-    if (l->has_overhead || l->has_recv_factor) {
-        *rc = steady_error_set(
-            g->err, STEADY_EINVAL,
-            "%s:%ld: %s on link %s, which steady reads as a channel: %s, "
-            "given on the edges of steady's own exports (steady_routes=edges)",
-            g->origin, l->line, l->has_overhead ? "steady_overhead" : "steady_recv_factor", l->id,
-            l->has_overhead ? "an overhead is a message's" : "a recv-factor is an edge's");
+    if (l->has_overhead || l->has_recv_factor || l->has_penalty) {
+        *rc = steady_error_set(g->err, STEADY_EINVAL,
+                               "%s:%ld: %s on link %s, which steady reads as a channel: %s, "
+                               "given on the edges of steady's own exports (steady_routes=edges)",
+                               g->origin, l->line,
+                               l->has_overhead      ? "steady_overhead"
+                               : l->has_recv_factor ? "steady_recv_factor"
+                                                    : "steady_penalty",
+                               l->id,
+                               l->has_overhead      ? "an overhead is a message's"
+                               : l->has_recv_factor ? "a recv-factor is an edge's"
+                                                    : "a penalty is an edge's");
         return -1;
     }
     steady_channel_t c = {.name = l->id, .latency = l->latency, .sharing = l->sharing};
@@ -536,6 +541,7 @@ static steady_err_t build_edges(sg_t *g, int z)
             e.latency = own->latency;
             e.overhead = own->overhead;
             e.recv_factor = own->recv_factor;
+            e.penalty = own->penalty;
             k = 1;
         }
         steady_crossing_t *cross = malloc((size_t)l->n * sizeof *cross);

@@ -529,6 +529,7 @@ static steady_err_t link_prop(sg_t *g, void *ctx, const char *id, const char *va
     bool cost = strcmp(id, "steady_cost") == 0;
     bool overhead = strcmp(id, "steady_overhead") == 0;
     bool factor = strcmp(id, "steady_recv_factor") == 0;
+    bool penalty = strcmp(id, "steady_penalty") == 0;
     if (strcmp(id, "steady_channel") == 0) {
         l->channel_prop = true;
         return STEADY_OK;
@@ -537,7 +538,8 @@ static steady_err_t link_prop(sg_t *g, void *ctx, const char *id, const char *va
         l->completion_prop = true;
         return STEADY_OK;
     }
-    if ((cost && l->has_cost) || (overhead && l->has_overhead) || (factor && l->has_recv_factor))
+    if ((cost && l->has_cost) || (overhead && l->has_overhead) || (factor && l->has_recv_factor) ||
+        (penalty && l->has_penalty))
         return xml_error(g->err, STEADY_EINVAL, g->origin, prop, "duplicate <prop> (%s)", id);
     steady_err_t rc = STEADY_OK;
     if (cost && !(rc = sg_quantity(g, prop, value, UNIT_NONE, "cost", &l->cost)))
@@ -547,6 +549,8 @@ static steady_err_t link_prop(sg_t *g, void *ctx, const char *id, const char *va
     else if (factor &&
              !(rc = sg_quantity(g, prop, value, UNIT_NONE, "recv-factor", &l->recv_factor)))
         l->has_recv_factor = true;
+    else if (penalty && !(rc = sg_quantity(g, prop, value, UNIT_TIME, "penalty", &l->penalty)))
+        l->has_penalty = true;
     return rc;
 }
 
@@ -827,6 +831,13 @@ static steady_err_t zone_prop(sg_t *g, void *ctx, const char *id, const char *va
                               xmlNodePtr prop)
 {
     sg_zone_t *z = &g->zones[*(int *)ctx];
+    if (strcmp(id, "steady_flows") == 0) {
+        if (strcmp(value, "fair") != 0)
+            return xml_error(g->err, STEADY_EINVAL, g->origin, prop,
+                             "unknown steady_flows (%s): expected fair", value);
+        g->flows_fair = true;
+        return STEADY_OK;
+    }
     if (strcmp(id, "steady_routes") != 0)
         return STEADY_OK;
     if (strcmp(value, "edges") != 0)
@@ -1143,8 +1154,10 @@ static steady_err_t element_end(void *ctx, xmlNodePtr e)
     }
     if (st->nopen > 0 && e->parent == st->open[st->nopen - 1].node)
         return zone_child(g, &st->open[st->nopen - 1], e);
-    if (e->parent != st->root || xml_is(e, "config") || xml_is(e, "prop"))
-        return STEADY_OK; /* <config> tunes SimGrid's models */
+    if (e->parent == st->root && xml_is(e, "config"))
+        return sg_read_config(g, e); /* tunes SimGrid's models */
+    if (e->parent != st->root || xml_is(e, "prop"))
+        return STEADY_OK;
     if (!xml_is(e, "cluster"))
         return sg_bad_element(g, e, st->root);
     if (st->top)
@@ -1169,6 +1182,8 @@ steady_err_t parse_simgrid(const source_t *src, const char *origin, steady_platf
         rc = sg_seal(&g);
     if (!rc)
         rc = sg_build(&g);
+    if (!rc)
+        rc = sg_flow_sharing(&g);
     sg_free(&g);
     return rc;
 }

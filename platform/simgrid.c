@@ -65,17 +65,20 @@ static bool own_link(const steady_platform_t *p, const steady_edge_t *e)
         else if (c->cost == 0 && (derived.bandwidth == 0 || c->bandwidth < derived.bandwidth))
             derived.bandwidth = c->bandwidth;
     }
-    return e->latency != 0 || e->overhead != 0 || e->recv_factor != 1 || e->cost != derived.cost ||
-           e->bandwidth != derived.bandwidth;
+    return e->latency != 0 || e->overhead != 0 || e->recv_factor != 1 || e->penalty != 0 ||
+           e->cost != derived.cost || e->bandwidth != derived.bandwidth;
 }
 
 /* A link: id, bandwidth (an abstract cost c as msg_size / c, kept in a
- * steady_cost prop), latency, sharing policy, and props (an edge's
- * overhead and recv-factor, 0 and 1 when it has none). */
+ * steady_cost prop), latency, sharing policy, and props: an edge's
+ * overhead, recv-factor and penalty (own: the edge whose own link it is;
+ * NULL for a channel's, a steady_channel). */
 static void put_link(FILE *out, const char *id, double bandwidth, double cost, double latency,
-                     double overhead, double recv_factor, const char *sharing, bool channel,
-                     double msg_size)
+                     const steady_edge_t *own, const char *sharing, double msg_size)
 {
+    bool channel = !own;
+    double overhead = own ? own->overhead : 0, recv_factor = own ? own->recv_factor : 1;
+    double penalty = own ? own->penalty : 0;
     char a[32], b[32];
     fputs("    <link id=\"", out);
     put_escaped(out, id);
@@ -84,7 +87,7 @@ static void put_link(FILE *out, const char *id, double bandwidth, double cost, d
     fprintf(out, "\" bandwidth=\"%sBps\" latency=\"%ss\"", a, b);
     if (sharing)
         fprintf(out, " sharing_policy=\"%s\"", sharing);
-    if (cost == 0 && overhead == 0 && recv_factor == 1 && !channel) {
+    if (cost == 0 && overhead == 0 && recv_factor == 1 && penalty == 0 && !channel) {
         fputs("/>\n", out);
         return;
     }
@@ -102,6 +105,10 @@ static void put_link(FILE *out, const char *id, double bandwidth, double cost, d
     if (recv_factor != 1) {
         format_double(a, recv_factor);
         fprintf(out, "      <prop id=\"steady_recv_factor\" value=\"%s\"/>\n", a);
+    }
+    if (penalty != 0) {
+        format_double(a, penalty);
+        fprintf(out, "      <prop id=\"steady_penalty\" value=\"%ss\"/>\n", a);
     }
     fputs("    </link>\n", out);
 }
@@ -277,12 +284,26 @@ steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
      * shortest routes are the edges' own routes, and it completes the
      * others; with them, only declared routes are SimGrid's (Full) */
     bool full = steady_platform_has_network(p);
-    fputs("<platform version=\"4.1\">\n  <zone id=\"", out);
+    /* flows sharing a link by penalty are SimGrid's own rule, with the
+     * platform's weight-S; SimGrid has no fair one, which a prop keeps */
+    double weight_s;
+    bool fair = steady_platform_flow_sharing(p, &weight_s) == STEADY_FLOWS_FAIR;
+    fputs("<platform version=\"4.1\">\n", out);
+    if (!fair) {
+        format_double(a, weight_s);
+        fprintf(out,
+                "  <config>\n"
+                "    <prop id=\"network/weight-S\" value=\"%s\"/>\n"
+                "  </config>\n",
+                a);
+    }
+    fputs("  <zone id=\"", out);
     put_escaped(out, steady_platform_name(p));
     fprintf(out,
             "\" routing=\"%s\">\n"
-            "    <prop id=\"steady_routes\" value=\"edges\"/>\n",
-            full ? "Full" : "Floyd");
+            "    <prop id=\"steady_routes\" value=\"edges\"/>\n%s",
+            full ? "Full" : "Floyd",
+            fair ? "    <prop id=\"steady_flows\" value=\"fair\"/>\n" : "");
 
     for (int v = 0; v < steady_platform_node_count(p); v++) {
         const steady_node_t *n = steady_platform_node(p, v);
@@ -309,7 +330,7 @@ steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
     static const char *const policy[] = {NULL, "SPLITDUPLEX", "FATPIPE"};
     for (int k = 0; k < steady_platform_channel_count(p); k++) {
         const steady_channel_t *c = steady_platform_channel(p, k);
-        put_link(out, c->name, c->bandwidth, c->cost, c->latency, 0, 1, policy[c->sharing], true,
+        put_link(out, c->name, c->bandwidth, c->cost, c->latency, NULL, policy[c->sharing],
                  msg_size);
     }
     for (int k = 0; k < steady_platform_edge_count(p); k++) {
@@ -318,8 +339,8 @@ steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
             continue;
         char id[OWN_ID_MAX];
         own_id(p, e, id);
-        put_link(out, id, e->bandwidth, e->cost, e->latency, e->overhead, e->recv_factor,
-                 e->ncross ? "FATPIPE" : NULL, false, msg_size);
+        put_link(out, id, e->bandwidth, e->cost, e->latency, e, e->ncross ? "FATPIPE" : NULL,
+                 msg_size);
     }
     char marker[OWN_ID_MAX];
     marker_id(p, marker);

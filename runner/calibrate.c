@@ -41,6 +41,10 @@
 
 #include "calibrate.h"
 
+#ifdef SMPI_H           /* mpi.h is SimGrid's */
+#include <xbt/config.h> /* sg_cfg_get_double */
+#endif
+
 #define STREAM_MSGS 8
 
 /* phase D: the feeder's messages, times what the hop's own stream needs */
@@ -613,23 +617,32 @@ static int agree(int status, const char *msg, int rank, int size)
     return worst;
 }
 
-/* What ran the ranks: the MPI library, or SimGrid and its settings. */
-static void describe_launcher(char *buf, size_t n)
-{
 #ifdef SMPI_H
+/* The --cfg=... arguments smpirun gave the program, each after a blank. */
+static size_t smpi_cfgs(char *cfgs, size_t n)
+{
     char cmd[4096] = "";
     FILE *f = fopen("/proc/self/cmdline", "rb");
     size_t len = f ? fread(cmd, 1, sizeof cmd - 1, f) : 0;
     if (f)
         fclose(f);
     cmd[len] = '\0';
-    char cfgs[1024] = "";
     size_t at = 0;
+    cfgs[0] = '\0';
     for (size_t i = 0; i < len; i += strlen(cmd + i) + 1)
-        if (strncmp(cmd + i, "--cfg=", 6) == 0 && at < sizeof cfgs)
-            at += (size_t)snprintf(cfgs + at, sizeof cfgs - at, " %s", cmd + i);
+        if (strncmp(cmd + i, "--cfg=", 6) == 0 && at < n)
+            at += (size_t)snprintf(cfgs + at, n - at, " %s", cmd + i);
+    return at;
+}
+#endif
+
+/* What ran the ranks: the MPI library, or SimGrid and its settings. */
+static void describe_launcher(char *buf, size_t n)
+{
+#ifdef SMPI_H
+    char cfgs[1024];
     snprintf(buf, n, "SimGrid SMPI (smpirun, simulated time), configuration:%s",
-             at ? cfgs : " SimGrid's defaults");
+             smpi_cfgs(cfgs, sizeof cfgs) ? cfgs : " SimGrid's defaults");
 #else
     char v[MPI_MAX_LIBRARY_VERSION_STRING] = "";
     int len = 0;
@@ -637,6 +650,31 @@ static void describe_launcher(char *buf, size_t n)
     v[strcspn(v, "\n,")] = '\0';
     snprintf(buf, n, "%s (mpirun, wall-clock time)", v);
 #endif
+}
+
+/* How the run's flows share a link, set on p (docs/network.md, "How flows
+ * share a channel"): under SMPI, by penalty with the run's own
+ * network/weight-S (SimGrid's CM02 family, smpirun's SMPI model among
+ * them), unless the command line names another network model; under an
+ * MPI library fairly, which is not measured. */
+static void run_flows(steady_platform_t *p)
+{
+    steady_flow_sharing_t flows = STEADY_FLOWS_FAIR;
+    double weight_s = 0;
+#ifdef SMPI_H
+    char cfgs[1024];
+    smpi_cfgs(cfgs, sizeof cfgs);
+    const char *m = strstr(cfgs, "--cfg=network/model:");
+    char model[64] = "";
+    if (m)
+        sscanf(m + strlen("--cfg=network/model:"), "%63s", model);
+    if (!m || steady_simgrid_model_penalty(model, NULL)) {
+        flows = STEADY_FLOWS_PENALTY;
+        weight_s = sg_cfg_get_double("network/weight-S");
+    }
+#endif
+    if (steady_platform_set_flow_sharing(p, flows, weight_s, NULL))
+        steady_platform_set_flow_sharing(p, STEADY_FLOWS_FAIR, 0, NULL);
 }
 
 int calibrate_command(const calib_cmd_t *cmd, int rank, int size)
@@ -665,6 +703,7 @@ int calibrate_command(const calib_cmd_t *cmd, int rank, int size)
                  cmd->platform, steady_platform_rank_count(p), size, steady_platform_rank_count(p));
         status = RUN_USAGE;
     } else {
+        run_flows(p);
         c.p = p;
         if (calib_prepare(&c, &err)) {
             snprintf(msg, sizeof msg, "steady-run: %s: %s", cmd->platform, err.msg);

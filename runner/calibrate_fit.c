@@ -300,6 +300,16 @@ static void comment_header(const calib_t *c, const calib_info_t *info, FILE *out
                 : "#           overhead = alpha, charged per message in proportion to its "
                   "parts; latency =\n#           what a ping-pong takes beyond the stream, "
                   "holding no port; plan with\n#           --cost-model eager\n");
+    double weight_s;
+    if (steady_platform_flow_sharing(c->p, &weight_s) == STEADY_FLOWS_PENALTY)
+        fprintf(out,
+                "# flows     share a link by penalty, SimGrid's rule with this run's "
+                "network/weight-S (%g):\n"
+                "#           each hop's penalty from the platform file's latencies and "
+                "bandwidths\n",
+                weight_s);
+    else
+        fputs("# flows     share a link fairly (not measured)\n", out);
 }
 
 /* The calibrated platform, built from the fits. */
@@ -324,7 +334,10 @@ static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs,
     }
     char name[STEADY_NAME_MAX + 1];
     snprintf(name, sizeof name, "%.*s-calibrated", STEADY_NAME_MAX - 11, steady_platform_name(p));
-    if ((rc = steady_platform_create(&q, err)) || (rc = steady_platform_set_name(q, name, err)))
+    double weight_s;
+    steady_flow_sharing_t flows = steady_platform_flow_sharing(p, &weight_s);
+    if ((rc = steady_platform_create(&q, err)) || (rc = steady_platform_set_name(q, name, err)) ||
+        (rc = steady_platform_set_flow_sharing(q, flows, weight_s, err)))
         goto done;
     for (int r = 0; r < steady_platform_rank_count(p); r++) {
         const steady_node_t *v = steady_platform_node(p, steady_platform_rank_node(p, r));
@@ -394,14 +407,18 @@ static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs,
                     cross[n++] = x;
             }
         }
-        steady_edge_t ne = {.src = src,
-                            .dst = dst,
-                            .bandwidth = round_sig(1 / hf[h].fit.beta, SIG),
-                            .latency = round_sig(hf[h].latency, SIG),
-                            .overhead = round_sig(hf[h].overhead, SIG),
-                            .recv_factor = hf[h].recv_factor,
-                            .ncross = n,
-                            .cross = cross};
+        steady_edge_t ne = {
+            .src = src,
+            .dst = dst,
+            .bandwidth = round_sig(1 / hf[h].fit.beta, SIG),
+            .latency = round_sig(hf[h].latency, SIG),
+            .overhead = round_sig(hf[h].overhead, SIG),
+            .recv_factor = hf[h].recv_factor,
+            .penalty = flows == STEADY_FLOWS_PENALTY
+                           ? round_sig(steady_hop_penalty(p, hop), 6) /* computed, not measured */
+                           : 0,
+            .ncross = n,
+            .cross = cross};
         if ((rc = steady_platform_add_edge(q, &ne, &hf[h].edge, err))) {
             char m[STEADY_ERROR_MSG_MAX];
             snprintf(m, sizeof m, "%s", err->msg);

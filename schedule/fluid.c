@@ -9,10 +9,12 @@
  * its inputs have arrived.  What changes is that a transfer's duration is
  * no longer known when it starts.  The transfers running at once share
  * each resource they cross as SimGrid's network model shares a link among
- * flows, max-min fairly: each message moves at the same rate, raised until
- * a resource is full or the transfer reaches its full speed (one message
- * per hop time, times the hop's recv-factor while a transfer runs into
- * its sender), then the others keep rising (progressive filling).  So
+ * flows, max-min fairly: each message moves at a rate proportional to its
+ * hop's weight (1 / its sharing penalty, steady_hop_penalty: the same for
+ * all under STEADY_FLOWS_FAIR), raised until a resource is full or the
+ * transfer reaches its full speed (one message per hop time, times the
+ * hop's recv-factor while a transfer runs into its sender), then the
+ * others keep rising (progressive filling).  So
  * the replay advances from event to event in simulated time — a transfer
  * or a task ends, an input arrives, the latency a rendezvous holds its
  * ports for runs out (replay.c) — recomputing the rates whenever the set
@@ -398,10 +400,11 @@ static double full_speed(const fluid_t *f, const rtransfer_t *x)
     return (f->rx[x->from_node] > 0 ? x->rf : 1) / x->c;
 }
 
-/* Progressive filling: every running transfer moves messages at the same
- * rate m, raised until a resource is full (its transfers keep that rate)
- * or a transfer reaches its full speed (it keeps that); the others go on
- * rising.  A transfer's progress is then m c of its speed alone. */
+/* Progressive filling: every running transfer moves messages at the rate
+ * m w (w its weight), m raised until a resource is full (its transfers
+ * keep their rates) or a transfer reaches its full speed (it keeps that);
+ * the others go on rising.  A transfer's progress is then its rate times
+ * c, of its speed alone. */
 static void share(fluid_t *f)
 {
     const replay_t *r = f->r;
@@ -425,12 +428,12 @@ static void share(fluid_t *f)
             if (f->run[a].frozen)
                 continue;
             const rtransfer_t *x = &r->x[f->run[a].i];
-            if (full_speed(f, x) < m) {
-                m = full_speed(f, x);
+            if (full_speed(f, x) / x->weight < m) {
+                m = full_speed(f, x) / x->weight;
                 bottleneck = -1;
             }
             for (int u = x->use_first; u < x->use_first + x->nuse; u++)
-                f->need[r->use_res[u]] += r->use_time[u];
+                f->need[r->use_res[u]] += r->use_time[u] * x->weight;
         }
         for (int a = 0; a < f->nrun; a++) {
             if (f->run[a].frozen)
@@ -453,16 +456,16 @@ static void share(fluid_t *f)
             if (ru->frozen)
                 continue;
             const rtransfer_t *x = &r->x[ru->i];
-            bool stop = bottleneck < 0 && full_speed(f, x) <= m * (1 + 1e-12);
+            bool stop = bottleneck < 0 && full_speed(f, x) <= m * x->weight * (1 + 1e-12);
             for (int u = x->use_first; u < x->use_first + x->nuse && !stop; u++)
                 stop = r->use_res[u] == bottleneck;
             if (!stop)
                 continue;
             ru->frozen = true;
-            ru->m = m;
+            ru->m = m * x->weight;
             left--;
             for (int u = x->use_first; u < x->use_first + x->nuse; u++)
-                f->load[r->use_res[u]] += m * r->use_time[u];
+                f->load[r->use_res[u]] += ru->m * r->use_time[u];
         }
     }
     for (int a = 0; a < f->nrun; a++) {

@@ -46,8 +46,9 @@ typedef struct {
     int from_node, to_node;
     double from, to; /* message positions */
     double c, latency;
-    double rf; /* the hop's rate factor while its sender receives (steady_hop_recv_factor) */
-    int msg;   /* steady-run's MPI message it goes in (steady_schedule_message_ids) */
+    double rf;     /* the hop's rate factor while its sender receives (steady_hop_recv_factor) */
+    double weight; /* its share of a resource, relative: 1 / steady_hop_penalty */
+    int msg;       /* steady-run's MPI message it goes in (steady_schedule_message_ids) */
     /* rendezvous: it ends its message, so its ports are held through the
      * latency after it */
     bool hold;

@@ -434,6 +434,7 @@ static steady_err_t prepare_events(replay_t *r, steady_error_t *err)
             x->c = step_c[x->flat];
             x->latency = steady_hop_latency(r->p, &h);
             x->rf = steady_hop_recv_factor(r->p, &h);
+            x->weight = 1 / steady_hop_penalty(r->p, &h);
             r->fluid = r->fluid || x->rf < 1;
             if (!add_uses(r, &ucap, x, &h)) {
                 rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");

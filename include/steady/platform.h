@@ -110,11 +110,26 @@ typedef struct {
     /* the factor on the edge's rate while its source receives, in (0, 1]
      * (SimGrid's cross traffic: docs/calibration.md); 0 given: 1 */
     double recv_factor;
+    /* its share of a hop's sharing penalty under STEADY_FLOWS_PENALTY
+     * (steady_hop_penalty), seconds; 0: derived from its latency and
+     * bandwidths */
+    double penalty;
     /* the channels the edge crosses, in order (none: the edge is a private
      * link); add_edge copies them, the platform owns the array */
     int ncross;
     const steady_crossing_t *cross;
 } steady_edge_t;
+
+/* How the messages crossing a shared resource at once share it
+ * (docs/network.md, "How flows share a channel"). */
+typedef enum {
+    STEADY_FLOWS_FAIR = 0, /* max-min fair: each the same rate */
+    /* max-min fair weighted by 1 / the hop's penalty: its latency plus
+     * weight-S / bandwidth over every link it crosses (SimGrid's CM02,
+     * LV08 and SMPI network models: flows with longer round trips get
+     * less, as TCP's do) */
+    STEADY_FLOWS_PENALTY
+} steady_flow_sharing_t;
 
 /* Node names: 1..255 characters from [A-Za-z0-9_.:@+/-]. */
 #define STEADY_NAME_MAX 255
@@ -130,6 +145,7 @@ typedef struct {
 #define STEADY_COST_MIN        1e-6 /* abstract time units per message */
 #define STEADY_COST_MAX        1e6
 #define STEADY_RECV_FACTOR_MIN 0.01 /* an edge's recv-factor (max 1) */
+#define STEADY_WEIGHT_S_MAX    1e12 /* bytes, STEADY_FLOWS_PENALTY's weight-S (min 0) */
 #define STEADY_MSG_SIZE_MIN    1.0  /* bytes per message (steady_parse_size) */
 #define STEADY_MSG_SIZE_MAX    1e12
 
@@ -144,6 +160,18 @@ void steady_platform_destroy(steady_platform_t *p);
 /* Sets the platform's name (copied); the default is "platform". */
 steady_err_t steady_platform_set_name(steady_platform_t *p, const char *name, steady_error_t *err);
 const char *steady_platform_name(const steady_platform_t *p);
+
+/* Sets how flows share a resource (default STEADY_FLOWS_FAIR) and, for
+ * STEADY_FLOWS_PENALTY, weight-S in bytes, in [0, STEADY_WEIGHT_S_MAX]. */
+steady_err_t steady_platform_set_flow_sharing(steady_platform_t *p, steady_flow_sharing_t s,
+                                              double weight_s, steady_error_t *err);
+/* The rule, and its weight-S in *weight_s (may be NULL; 0 under FAIR). */
+steady_flow_sharing_t steady_platform_flow_sharing(const steady_platform_t *p, double *weight_s);
+
+/* True when SimGrid's network model `name` (network/model: SMPI, LV08,
+ * CM02, raw) shares links by penalty; its default weight-S in *weight_s
+ * (may be NULL). */
+bool steady_simgrid_model_penalty(const char *name, double *weight_s);
 
 /* Adds a node and stores its id in *id (id may be NULL).  Rejects an invalid
  * or duplicate name, and a processor speed outside [STEADY_SPEED_MIN,
@@ -287,6 +315,15 @@ double steady_hop_time(const steady_platform_t *p, const steady_hop_t *h, double
 /* The hop's latency: the sum of its edges'. */
 double steady_hop_latency(const steady_platform_t *p, const steady_hop_t *h);
 
+/* The hop's sharing penalty: 1 under STEADY_FLOWS_FAIR.  Under
+ * STEADY_FLOWS_PENALTY the sum over its edges of each edge's penalty, or
+ * when it gives none of its latency (its channels' included) plus
+ * weight-S / bandwidth for each channel it crosses, or for its own
+ * bandwidth when it crosses none; 1 when that sum is 0 (SimGrid gives a
+ * route without latency the penalty 1).  A transfer's share of a resource
+ * is proportional to 1 / penalty (fluid.c). */
+double steady_hop_penalty(const steady_platform_t *p, const steady_hop_t *h);
+
 /* The factor on the hop's rate while its source receives: its first
  * edge's recv_factor (the edge leaving the source). */
 double steady_hop_recv_factor(const steady_platform_t *p, const steady_hop_t *h);
@@ -402,8 +439,10 @@ steady_err_t steady_parse_size(const char *text, double *bytes, steady_error_t *
 bool steady_parse_number(const char *text, double *value);
 
 /* FNV-1a (64 bits) of the platform's canonical native text (what
- * steady_platform_write writes in the native format): identifies the
- * platform a schedule was made for.  O(size of the text). */
+ * steady_platform_write writes in the native format), without how flows
+ * share channels (the flows rule, the edges' penalties: a schedule is
+ * valid whatever they are): identifies the platform a schedule was made
+ * for.  O(size of the text). */
 steady_err_t steady_platform_hash(const steady_platform_t *p, uint64_t *hash, steady_error_t *err);
 
 /* ---- summary ----------------------------------------------------------- */

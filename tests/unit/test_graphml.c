@@ -412,10 +412,16 @@ static steady_platform_t *awkward_platform(void)
         {.src = r, .dst = a, .bandwidth = 123456789.123, .latency = 0, .overhead = 1e-7},
         {.src = r, .dst = b, .bandwidth = 1e-3, .latency = tenth + 0.2},
         {.src = b, .dst = c, .bandwidth = 6.02214076e14, .latency = 2.5e-10, .recv_factor = third},
-        {.src = c, .dst = a, .bandwidth = 2.0 / 3, .latency = third / 3, .overhead = 1e-300},
+        {.src = c,
+         .dst = a,
+         .bandwidth = 2.0 / 3,
+         .latency = third / 3,
+         .overhead = 1e-300,
+         .penalty = tenth + 0.2},
     };
     for (size_t k = 0; ok && k < sizeof edges / sizeof *edges; k++)
         ok = steady_platform_add_edge(p, &edges[k], NULL, &err) == STEADY_OK;
+    ok = ok && steady_platform_set_flow_sharing(p, STEADY_FLOWS_PENALTY, third / 3, &err) == 0;
     if (!ok)
         fprintf(stderr, "\n    awkward_platform: %s\n", err.msg);
     CU_ASSERT_FATAL(ok);

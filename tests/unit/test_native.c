@@ -125,8 +125,8 @@ static void test_errors(void)
         {"processor A speed=1 bandwidth=2\n", STEADY_EPARSE,
          "test:1:21: unknown attribute for a processor (bandwidth): expected speed"},
         {"PROCESSOR A speed=1\n", STEADY_EPARSE,
-         "test:1:1: unknown statement (PROCESSOR): expected platform, processor, router, switch, "
-         "channel, edge or link"},
+         "test:1:1: unknown statement (PROCESSOR): expected platform, flows, processor, router, "
+         "switch, channel, edge or link"},
         {"processor A speed=1 a b c d e f g h i j k l m n\n", STEADY_EPARSE,
          "test:1:47: too many tokens on one line"},
     };
@@ -160,13 +160,16 @@ static void test_round_trip(void)
                            .bandwidth = speeds[4 - v] * 7,
                            .latency = speeds[v],
                            .overhead = v % 2 ? speeds[v] / 3 : 0,
-                           .recv_factor = v % 2 ? 0 : speeds[1] + v / 10.0};
+                           .recv_factor = v % 2 ? 0 : speeds[1] + v / 10.0,
+                           .penalty = v % 2 ? speeds[v] : 0};
         CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, NULL), STEADY_OK);
         e.src = 5;
         e.dst = v;
         e.latency = 0;
         CU_ASSERT_EQUAL(steady_platform_add_edge(p, &e, NULL, NULL), STEADY_OK);
     }
+    CU_ASSERT_EQUAL(steady_platform_set_flow_sharing(p, STEADY_FLOWS_PENALTY, speeds[1], NULL),
+                    STEADY_OK);
     char *text = write_string(p, STEADY_FORMAT_NATIVE, NULL);
     steady_platform_t *q = parse_ok(text, STEADY_FORMAT_AUTO);
     CU_ASSERT_PTR_NOT_NULL_FATAL(q);

@@ -175,17 +175,26 @@ static steady_replay_t replay_ok(const steady_schedule_t *sc, const steady_platf
 /* The broadcast of A's message down the chain, one operation per period
  * of 1: A -> B (lag 0) and B -> C (lag 1) in the same slot, a matching.
  * Operation i crosses A -> B during [i, i + 1] and B -> C during
- * [i + 1, i + 2]: N operations take N + 1. */
-static steady_schedule_t *chain_broadcast(const steady_platform_t *p)
+ * [i + 1, i + 2]: N operations take N + 1.  With slots = 2 (edges that
+ * share a channel), a period of 2: A -> B in [0, 1], B -> C in [1, 2]. */
+static steady_schedule_t *chain_broadcast_slots(const steady_platform_t *p, int slots)
 {
-    steady_schedule_t *sc = sched_new(p, STEADY_OP_BROADCAST, 1, "1", "1", "msg", "A");
+    steady_schedule_t *sc = sched_new(p, STEADY_OP_BROADCAST, 1, slots == 1 ? "1" : "2",
+                                      slots == 1 ? "1" : "1/2", "msg", "A");
     int t = add_tree(sc, 1, 0);
     add_send(sc, p, t, "A", "B", "msg", 0);
     add_send(sc, p, t, "B", "C", "msg", 1);
     add_slot(sc, "0", "1");
     add_transfer(sc, t, 0, "0", "1");
+    if (slots == 2)
+        add_slot(sc, "1", "1");
     add_transfer(sc, t, 1, "0", "1");
     return sc;
+}
+
+static steady_schedule_t *chain_broadcast(const steady_platform_t *p)
+{
+    return chain_broadcast_slots(p, 1);
 }
 
 static void test_broadcast_pipeline(void)
@@ -293,6 +302,64 @@ static void test_recv_factor(void)
         CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 1).makespan, 2, EPS);
         CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 10).makespan, i == 0 ? 15.5 : 11, EPS);
         CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 100).makespan, i == 0 ? 150.5 : 101, EPS);
+        steady_schedule_destroy(sc);
+        steady_platform_destroy(p);
+    }
+}
+
+/* The ends of A -> B's batch 2 and B -> C's batch 0 (observed). */
+typedef struct {
+    double ab2, bc0;
+} ends_t;
+
+static void record_ends(void *ctx, const steady_replay_event_t *ev)
+{
+    ends_t *e = ctx;
+    if (ev->kind == STEADY_STEP_SEND && ev->step == 0 && ev->batch == 2)
+        e->ab2 = ev->end;
+    if (ev->kind == STEADY_STEP_SEND && ev->step == 1 && ev->batch == 0)
+        e->bc0 = ev->end;
+}
+
+/* Flows crossing a channel at once share it by penalty (SimGrid's rule,
+ * docs/network.md).  The chain's two edges cross one shared channel L of
+ * cost 1 (a period of 2, its two slots); A -> B has latency 1, B -> C latency 3; eager.  A sends at 0
+ * and 1 alone; from 2 A -> B's third message and B -> C's first (in B at
+ * 2) share L.  Fair: 1/2 each, both end at 4.  By penalty, weights 1 and
+ * 1/3: A -> B moves at 3/4 and ends at 2 + 4/3, B -> C at 1/4, then alone:
+ * it ends at 4 (L never idles).  An edge penalty of 1/2 on A -> B: weights
+ * 2 and 1/3, A -> B at 6/7, ends at 2 + 7/6.  Without latencies every
+ * route has SimGrid's penalty 1 (not 0: no weight is infinite), and the
+ * shares are fair: from 1 A -> B's second message and B -> C's first
+ * share L, both end at 3; the third and the second then end at 5. */
+static void test_penalty_sharing(void)
+{
+    const char *head = "processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
+                       "channel L cost=1\n";
+    const struct {
+        const char *flows, *ab, *bc;
+        double ab2, bc0;
+    } cases[] = {
+        {"", "latency=1", "latency=3", 4, 4},
+        {"flows penalty weight-S=100\n", "latency=1", "latency=3", 2 + 4.0 / 3, 4},
+        {"flows penalty weight-S=0\n", "latency=1 penalty=0.5", "latency=3", 2 + 7.0 / 6, 4},
+        {"flows penalty weight-S=0\n", "", "", 5, 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "%s%sedge A B cost=1 %s crosses=L\nedge B C cost=1 %s crosses=L\n", cases[i].flows,
+                 head, cases[i].ab, cases[i].bc);
+        steady_platform_t *p = parse_ok(text, STEADY_FORMAT_NATIVE);
+        if (!p)
+            continue;
+        steady_schedule_t *sc = chain_broadcast_slots(p, 2);
+        ends_t e = {0};
+        steady_replay_observer_t obs = {.event = record_ends, .ctx = &e};
+        steady_replay_t r;
+        CU_ASSERT_EQUAL(steady_schedule_replay_observed(sc, p, 3, &obs, &r, NULL), STEADY_OK);
+        CU_ASSERT_DOUBLE_EQUAL(e.ab2, cases[i].ab2, EPS);
+        CU_ASSERT_DOUBLE_EQUAL(e.bc0, cases[i].bc0, EPS);
         steady_schedule_destroy(sc);
         steady_platform_destroy(p);
     }
@@ -854,6 +921,7 @@ void suite_replay(void)
         {"scatter: source send port, 2N + 1", test_scatter_send_port},
         {"latency: eager delays, rendezvous holds the ports", test_latency},
         {"recv-factor: a hop slows while its sender receives", test_recv_factor},
+        {"a shared channel: flows share it by penalty", test_penalty_sharing},
         {"the executor's messages", test_messages},
         {"partial last batch", test_partial_batch},
         {"split messages, clipped", test_split_and_clipped},

@@ -446,6 +446,7 @@ static void test_write_text(void)
         "<platform version=\"4.1\">\n"
         "  <zone id=\"tiny\" routing=\"Floyd\">\n"
         "    <prop id=\"steady_routes\" value=\"edges\"/>\n"
+        "    <prop id=\"steady_flows\" value=\"fair\"/>\n"
         "    <host id=\"a\" speed=\"1000000000f\"/>\n"
         "    <host id=\"r\" speed=\"1000000000f\">\n"
         "      <prop id=\"steady_kind\" value=\"router\"/>\n"
@@ -567,7 +568,10 @@ static void test_round_trip_bandwidth(void)
                                 .bandwidth = 0.0010000000000000002,
                                 .latency = 123456.789123,
                                 .overhead = 5e-324});
-    add_edge(p, (steady_edge_t){.src = 4, .dst = 5, .bandwidth = 1e15 - 0.5, .latency = 1e6});
+    add_edge(p, (steady_edge_t){
+                    .src = 4, .dst = 5, .bandwidth = 1e15 - 0.5, .latency = 1e6, .penalty = third});
+    CU_ASSERT_EQUAL(steady_platform_set_flow_sharing(p, STEADY_FLOWS_PENALTY, tenth + 0.2, &err),
+                    STEADY_OK);
     add_edge(p, (steady_edge_t){.src = 5,
                                 .dst = 4,
                                 .bandwidth = 123456789012345.67,
@@ -666,6 +670,66 @@ static void check_bad(const bad_case_t *cases, size_t n)
                     got);
         CU_ASSERT_STRING_EQUAL(got, cases[k].msg);
     }
+}
+
+/* How flows share links: SimGrid's penalty (the route's latency plus
+ * weight-S / bandwidth over its links) with smpirun's SMPI model's
+ * weight-S unless <config> names another model or weight-S; a model that
+ * does not share by penalty, or steady's export of a fair platform,
+ * shares fairly. */
+static void test_flow_sharing(void)
+{
+    const char *route = "<link id=\"fast\" bandwidth=\"1GBps\" latency=\"1ms\"/>\n"
+                        "<link id=\"slow\" bandwidth=\"10MBps\" latency=\"2ms\"/>\n"
+                        "<route src=\"a\" dst=\"c\"><link_ctn id=\"fast\"/>"
+                        "<link_ctn id=\"slow\"/></route>\n";
+    const struct {
+        const char *config, *zone_prop;
+        steady_flow_sharing_t flows;
+        double weight_s;
+    } cases[] = {
+        {"", "", STEADY_FLOWS_PENALTY, 8775},
+        {"<prop id=\"network/model\" value=\"LV08\"/>", "", STEADY_FLOWS_PENALTY, 20537},
+        {"<prop id=\"network/weight-S\" value=\"100\"/><prop id=\"network/model\" "
+         "value=\"CM02\"/>",
+         "", STEADY_FLOWS_PENALTY, 100},
+        {"<prop id=\"network/model\" value=\"raw\"/><prop id=\"smpi/async-small-thresh\" "
+         "value=\"0\"/>",
+         "", STEADY_FLOWS_PENALTY, 0},
+        {"<prop id=\"network/model\" value=\"ns-3\"/>", "", STEADY_FLOWS_FAIR, 0},
+        {"", "<prop id=\"steady_flows\" value=\"fair\"/>", STEADY_FLOWS_FAIR, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 HEAD "<config>%s</config>\n<zone id=\"z\" routing=\"Full\">%s\n"
+                      "<host id=\"a\" speed=\"1Gf\"/><host id=\"c\" speed=\"1Gf\"/>\n%s"
+                      "</zone>\n" TAIL,
+                 cases[i].config, cases[i].zone_prop, route);
+        steady_platform_t *p = parse_ok(text, STEADY_FORMAT_SIMGRID);
+        if (!p)
+            continue;
+        double w;
+        CU_ASSERT_EQUAL(steady_platform_flow_sharing(p, &w), cases[i].flows);
+        CU_ASSERT_EQUAL(w, cases[i].weight_s);
+        steady_hop_t h = {.src = 0, .dst = 1, .nedges = 1, .edges = (int[]){edge_id(p, "a", "c")}};
+        double want = cases[i].flows == STEADY_FLOWS_FAIR
+                          ? 1
+                          : (1e-3 + 2e-3) + cases[i].weight_s / 1e9 + cases[i].weight_s / 1e7;
+        CU_ASSERT_DOUBLE_EQUAL(steady_hop_penalty(p, &h), want, 1e-15);
+        steady_platform_destroy(p);
+    }
+    static const bad_case_t bad[] = {
+        {HEAD "<config><prop id=\"network/weight-S\" value=\"x\"/></config>\n", STEADY_EPARSE,
+         "test:3: not a number (x): this field is a plain number"},
+        {HEAD "<config><prop id=\"network/weight-S\" value=\"-1\"/></config>\n", STEADY_EINVAL,
+         "test:3: negative weight-S (-1)"},
+        {HEAD "<config id=\"c\" x=\"1\"></config>\n", STEADY_EPARSE,
+         "test:3: unknown attribute in <config> (x): expected id"},
+        {HEAD "<zone id=\"z\" routing=\"Full\"><prop id=\"steady_flows\" value=\"rtt\"/>\n",
+         STEADY_EINVAL, "test:3: unknown steady_flows (rtt): expected fair"},
+    };
+    check_bad(bad, sizeof bad / sizeof *bad);
 }
 
 static void test_document_errors(void)
@@ -930,6 +994,7 @@ void suite_simgrid(void)
         {"units and pstates", test_units},
         {"multi-link route: min bandwidth, summed latency", test_multi_link_route},
         {"symmetrical routes", test_symmetrical},
+        {"flows share links by SimGrid's penalty", test_flow_sharing},
         {"SPLITDUPLEX links", test_splitduplex},
         {"routers", test_routers},
         {"zone routings, <AS>, ignored elements", test_zones},

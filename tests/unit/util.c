@@ -107,6 +107,14 @@ int platforms_equal(const steady_platform_t *a, const steady_platform_t *b, char
         snprintf(why, 256, "name %s vs %s", steady_platform_name(a), steady_platform_name(b));
         return 0;
     }
+    double wa, wb;
+    if (steady_platform_flow_sharing(a, &wa) != steady_platform_flow_sharing(b, &wb) ||
+        !same_double(wa, wb)) {
+        snprintf(why, 256, "flows %d weight-S %.17g vs %d weight-S %.17g",
+                 (int)steady_platform_flow_sharing(a, NULL), wa,
+                 (int)steady_platform_flow_sharing(b, NULL), wb);
+        return 0;
+    }
     if (steady_platform_node_count(a) != steady_platform_node_count(b) ||
         steady_platform_edge_count(a) != steady_platform_edge_count(b)) {
         snprintf(why, 256, "%d nodes %d edges vs %d nodes %d edges", steady_platform_node_count(a),
@@ -163,9 +171,9 @@ int platforms_equal(const steady_platform_t *a, const steady_platform_t *b, char
                      y->dst, y->bandwidth, y->latency, y->overhead, y->cost);
             return 0;
         }
-        if (!same_double(x->recv_factor, y->recv_factor)) {
-            snprintf(why, 256, "edge %d: recv-factor %.17g vs %.17g", k, x->recv_factor,
-                     y->recv_factor);
+        if (!same_double(x->recv_factor, y->recv_factor) || !same_double(x->penalty, y->penalty)) {
+            snprintf(why, 256, "edge %d: recv-factor %.17g penalty %.17g vs %.17g %.17g", k,
+                     x->recv_factor, x->penalty, y->recv_factor, y->penalty);
             return 0;
         }
     }
