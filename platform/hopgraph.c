@@ -255,3 +255,50 @@ int steady_hop_graph_find(const steady_hop_graph_t *g, int first_edge, int dst)
     }
     return -1;
 }
+
+/* From each rank, a search through switches marks the ranks it reaches
+ * (seen[v] == u + 1: reached from u); the first rank left unmarked makes
+ * the pair. */
+steady_err_t steady_platform_unjoined(const steady_platform_t *p, int *a, int *b,
+                                      steady_error_t *err)
+{
+    int n = steady_platform_node_count(p);
+    int *seen = calloc((size_t)n + 1, sizeof *seen),
+        *stack = malloc(((size_t)n + 1) * sizeof *stack);
+    *a = *b = -1;
+    if (!seen || !stack) {
+        free(seen);
+        free(stack);
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    }
+    int ranks = steady_platform_rank_count(p);
+    for (int u = 0; u < n && *a < 0; u++) {
+        if (steady_platform_node(p, u)->kind == STEADY_SWITCH)
+            continue;
+        int top = 0, reached = 0;
+        seen[u] = u + 1;
+        stack[top++] = u;
+        while (top > 0) {
+            int v = stack[--top], count;
+            const int *out = steady_platform_out_edges(p, v, &count);
+            for (int k = 0; k < count; k++) {
+                int w = steady_platform_edge(p, out[k])->dst;
+                if (seen[w] == u + 1)
+                    continue;
+                seen[w] = u + 1;
+                if (steady_platform_node(p, w)->kind == STEADY_SWITCH)
+                    stack[top++] = w;
+                else
+                    reached++; /* a rank ends a hop */
+            }
+        }
+        for (int v = 0; v < n && *a < 0 && reached < ranks - 1; v++)
+            if (v != u && seen[v] != u + 1 && steady_platform_node(p, v)->kind != STEADY_SWITCH) {
+                *a = u;
+                *b = v;
+            }
+    }
+    free(seen);
+    free(stack);
+    return STEADY_OK;
+}

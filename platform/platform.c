@@ -847,20 +847,24 @@ double steady_hop_penalty(const steady_platform_t *p, const steady_hop_t *h)
 {
     if (p->flows == STEADY_FLOWS_FAIR)
         return 1;
-    double pen = 0;
+    /* the edges' own penalties, and the others' latency and weight-S terms */
+    double given = 0, latency = 0, weight = 0;
     for (int k = 0; k < h->nedges; k++) {
         const steady_edge_t *e = &p->edges[h->edges[k]];
         if (e->penalty > 0) {
-            pen += e->penalty;
+            given += e->penalty;
             continue;
         }
-        pen += steady_platform_edge_latency(p, h->edges[k]);
+        latency += steady_platform_edge_latency(p, h->edges[k]);
         for (int c = 0; c < e->ncross; c++)
             if (p->channels[e->cross[c].channel].bandwidth > 0)
-                pen += p->weight_s / p->channels[e->cross[c].channel].bandwidth;
+                weight += p->weight_s / p->channels[e->cross[c].channel].bandwidth;
         if (e->ncross == 0 && e->bandwidth > 0)
-            pen += p->weight_s / e->bandwidth;
+            weight += p->weight_s / e->bandwidth;
     }
+    /* SimGrid: a route without latency shares with the penalty 1, whatever
+     * weight-S */
+    double pen = given + (latency > 0 ? latency + weight : 0);
     return pen > 0 ? pen : 1;
 }
 

@@ -50,11 +50,6 @@
 /* phase D: the feeder's messages, times what the hop's own stream needs */
 #define FEED_MARGIN 4
 
-/* How much slower than the platform file says an experiment may run
- * before a rank that waits for it calls it a stall: SimGrid's default
- * latency factors reach 14 and its bandwidth factors 0.34 (docs/calibration.md). */
-#define SLOWDOWN_ALLOWED 16
-
 enum { EX_PINGPONG, EX_STREAM };
 
 typedef struct {
@@ -683,13 +678,18 @@ int calibrate_command(const calib_cmd_t *cmd, int rank, int size)
     steady_platform_t *p = NULL;
     steady_error_t err = {0};
     calib_t c = {.me = rank, .reps = cmd->reps ? cmd->reps : 5, .cost_model = cmd->cost_model};
+    steady_format_t format;
     FILE *out = NULL;
     int status = RUN_OK;
     if (!parse_sizes(cmd->sizes, &c, msg, sizeof msg))
         status = RUN_USAGE;
-    else if (steady_platform_read(cmd->platform, cmd->from, &p, NULL, &err)) {
+    else if (steady_platform_read(cmd->platform, cmd->from, &p, &format, &err)) {
         snprintf(msg, sizeof msg, "steady-run: %s", err.msg);
         status = steady_err_exit_status(err.code);
+    } else if ((status = run_check_routes(p, cmd->platform, format, msg, sizeof msg))) {
+        if (rank == 0) /* every rank alike, and no collective: SimGrid would abort */
+            fprintf(stderr, "%s\n", msg);
+        goto done;
     } else if (steady_platform_is_abstract(p)) {
         snprintf(msg, sizeof msg,
                  "steady-run: %s: --calibrate measures bytes per second, and this platform has "

@@ -744,6 +744,32 @@ void run_untimed_harness(void)
 #endif
 }
 
+int run_check_routes(const steady_platform_t *p, const char *path, steady_format_t format,
+                     char *msg, size_t n)
+{
+#if RUN_SMPI
+    int a, b;
+    steady_error_t err = {0};
+    if (format != STEADY_FORMAT_SIMGRID)
+        return RUN_OK; /* steady's exports route every two hosts */
+    if (steady_platform_unjoined(p, &a, &b, &err)) {
+        snprintf(msg, n, "steady-run: %s", err.msg);
+        return RUN_FAIL;
+    }
+    if (a < 0)
+        return RUN_OK;
+    snprintf(msg, n,
+             "steady-run: %s: no route from %s to %s: SimGrid aborts when MPI's own collectives "
+             "(steady-run's start and its gathering of results) send between two hosts without "
+             "one; declare a route between every two hosts",
+             path, steady_platform_node(p, a)->name, steady_platform_node(p, b)->name);
+    return RUN_USAGE;
+#else
+    (void)p, (void)path, (void)format, (void)msg, (void)n;
+    return RUN_OK;
+#endif
+}
+
 void run_configure(void)
 {
 #if RUN_SMPI

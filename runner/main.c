@@ -64,9 +64,12 @@ typedef struct {
     int cost_model;    /* --cost-model, -1: the default (rendezvous) */
 } options_t;
 
-/* A failure before the run: its exit status and its one-line message. */
+/* A failure before the run: its exit status and its one-line message;
+ * `alike`: every rank fails the same way, and no collective may run to
+ * agree on it (SimGrid would abort on a missing route). */
 typedef struct {
     int status;
+    bool alike;
     char msg[STEADY_ERROR_MSG_MAX + 256];
 } failure_t;
 
@@ -133,8 +136,11 @@ static void help(FILE *out)
             "                   a launcher that gives rank 0 the terminal)\n"
             "  --timeout S      a rank that sees no progress for S seconds says what it\n"
             "                   waits for and ends the job (default %g; simulated seconds\n"
-            "                   under SMPI); a calibration's wait allows on top 16 times\n"
-            "                   what the platform file gives the experiment at hand\n"
+            "                   under SMPI); under SMPI a run's wait allows on top 16\n"
+            "                   times max lag + 1 periods of the schedule with their\n"
+            "                   latencies (with --algo, a message through every rank along\n"
+            "                   the slowest edge), and a calibration's wait 16 times what\n"
+            "                   the platform file gives the experiment at hand\n"
             "  --msg-bytes B    message size, 1 B to 2^31 - 1 B, e.g. 65536 or 64KiB\n"
             "                   (default: the schedule's, with --algo 1 MiB; required on an\n"
             "                   abstract platform); another size than a schedule's is\n"
@@ -440,9 +446,16 @@ static int load(const options_t *o, int rank, int size, steady_platform_t **p,
 {
     *resized = NAN;
     steady_error_t err = {0};
-    if (steady_platform_read(o->plat, o->from, p, NULL, &err) ||
+    steady_format_t format;
+    char msg[STEADY_ERROR_MSG_MAX + 512];
+    int status;
+    if (steady_platform_read(o->plat, o->from, p, &format, &err) ||
         steady_schedule_read(o->sched, *p, sc, &err))
         return fail(f, steady_err_exit_status(err.code), "steady-run: %s", err.msg);
+    if ((status = run_check_routes(*p, o->plat, format, msg, sizeof msg))) {
+        f->alike = true;
+        return fail(f, status, "%s", msg);
+    }
     int ranks = steady_platform_rank_count(*p);
     if (ranks != size)
         return fail(f, RUN_USAGE,
@@ -485,6 +498,11 @@ static int load(const options_t *o, int rank, int size, steady_platform_t **p,
  * message.  Returns the common status. */
 static int agree(const failure_t *f, int rank, int size)
 {
+    if (f->alike) {
+        if (rank == 0)
+            fprintf(stderr, "%s\n", f->msg);
+        return f->status;
+    }
     int status, first, mine = f->status ? rank : size;
     MPI_Allreduce(&f->status, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -542,8 +560,15 @@ static int load_algo(const options_t *o, int rank, int size, steady_platform_t *
                      size_t *bytes, failure_t *f)
 {
     steady_error_t err = {0};
-    if (steady_platform_read(o->plat, o->from, p, NULL, &err))
+    steady_format_t format;
+    char msg[STEADY_ERROR_MSG_MAX + 512];
+    int status;
+    if (steady_platform_read(o->plat, o->from, p, &format, &err))
         return fail(f, steady_err_exit_status(err.code), "steady-run: %s", err.msg);
+    if ((status = run_check_routes(*p, o->plat, format, msg, sizeof msg))) {
+        f->alike = true;
+        return fail(f, status, "%s", msg);
+    }
     int ranks = steady_platform_rank_count(*p), procs = steady_platform_processor_count(*p);
     if (ranks != size)
         return fail(f, RUN_USAGE,
@@ -779,6 +804,37 @@ void run_standalone(void)
 }
 #endif
 
+#ifdef SMPI_H
+/* What a rank of the run may wait beyond --timeout for its next event
+ * under SMPI, whose simulated seconds are the platform file's:
+ * SLOWDOWN_ALLOWED times what the file's model lets it wait.  A
+ * schedule: max lag + 1 periods, each with the latencies its transfers
+ * pay; an algorithm (sc NULL): a message of `bytes` through every rank
+ * in turn, along the slowest edge (its time and its latency). */
+static double run_grace(const steady_platform_t *p, const steady_schedule_t *sc, size_t bytes)
+{
+    double t = 0;
+    if (sc) {
+        double latency = 0;
+        for (int i = 0; i < sc->nslots; i++)
+            for (int j = 0; j < sc->slots[i].ntransfers; j++) {
+                const steady_sched_transfer_t *tx = &sc->slots[i].transfers[j];
+                steady_hop_t h = {0};
+                h.edges = (int *)steady_sched_step_edges(sc, &sc->trees[tx->tree].steps[tx->step],
+                                                         &h.nedges);
+                latency += steady_hop_latency(p, &h);
+            }
+        t = (double)(sc->max_lag + 1) * (mpq_get_d(sc->period) + latency);
+    } else {
+        for (int e = 0; e < steady_platform_edge_count(p); e++)
+            t = fmax(t, steady_platform_edge_time(p, e, (double)bytes) +
+                            steady_platform_edge_latency(p, e));
+        t *= steady_platform_rank_count(p);
+    }
+    return SLOWDOWN_ALLOWED * t;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     supervise_start(); /* a rank that dies says so (supervise.c) */
@@ -857,6 +913,9 @@ int main(int argc, char **argv)
     steady_progress_line_t line;
     steady_progress_line_init(&line, stderr, "steady-run", o.quiet || rank != 0);
     watch_start(&w, p, rank, o.timeout, &line);
+#ifdef SMPI_H /* simulated seconds are the platform file's */
+    w.grace = run_grace(p, o.algo == ALGO_NONE ? sc : NULL, bytes);
+#endif
     MPI_Barrier(MPI_COMM_WORLD);
     run_stats_t st;
     steady_error_t err = {0};

@@ -204,6 +204,11 @@ void supervise_rank(int rank);
 void supervise_run(const char *node);
 void supervise_progress(const char *stage, double done, double total);
 
+/* How much slower than the platform file says a wait may be before a rank
+ * calls it a stall, on top of --timeout: SimGrid's default latency
+ * factors reach 14 and its bandwidth factors 0.34 (docs/calibration.md). */
+#define SLOWDOWN_ALLOWED 16
+
 /* ---- the progress watch (--timeout) ----------------------------------------
  *
  * A rank that makes no progress (no event of its own starts or completes)
@@ -271,6 +276,14 @@ int run_wait_any(int n, MPI_Request *reqs, MPI_Status *status, watch_t *w);
  * ports keep working; with plain MPI the real computation, done before,
  * was it, and poll(ctx) is called once. */
 void run_task_time(double flops, void (*poll)(void *), void *ctx);
+
+/* SMPI: RUN_USAGE and a one-line message in msg (n bytes) when p, read
+ * from the SimGrid file at path, has two ranks without a route between
+ * them (steady_platform_unjoined): SimGrid would abort the run at MPI's
+ * first collective that needs it.  RUN_OK otherwise, and always with
+ * plain MPI. */
+int run_check_routes(const steady_platform_t *p, const char *path, steady_format_t format,
+                     char *msg, size_t n);
 
 /* SMPI: the simulation settings the executor relies on (smpi/test 0,
  * smpi/send-is-detached-thresh 0; docs/running.md).  No-op otherwise. */

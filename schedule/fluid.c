@@ -14,11 +14,12 @@
  * all under STEADY_FLOWS_FAIR), raised until a resource is full or the
  * transfer reaches its full speed (one message per hop time, times the
  * hop's recv-factor while a transfer runs into its sender), then the
- * others keep rising (progressive filling).  So
- * the replay advances from event to event in simulated time — a transfer
- * or a task ends, an input arrives, the latency a rendezvous holds its
- * ports for runs out (replay.c) — recomputing the rates whenever the set
- * of running transfers changes.
+ * others keep rising (progressive filling).  A transfer that opens a
+ * message under rendezvous (replay.c) holds its ports through the
+ * latency first, sharing nothing meanwhile, then moves its bytes.  So the
+ * replay advances from event to event in simulated time — a transfer or
+ * a task ends, an input arrives, a latency runs out — recomputing the
+ * rates whenever the set of running transfers changes.
  *
  * Because pieces now run in time order rather than in program order, a
  * piece may finish batches well ahead of the pieces that read them (a
@@ -66,13 +67,19 @@ typedef struct {
     int i;
 } wait_t;
 
-/* A transfer done whose ports stay held through its latency (the
- * rendezvous cost model) until t. */
+/* A transfer that opens its message under rendezvous: its ports are held
+ * through the latency, until t, before its bytes move. */
 typedef struct {
-    double t, start, amount;
+    double t;
+    run_t ru;
+} held_t;
+
+/* A part of a message done, delivered with the message's last part. */
+typedef struct {
     long q;
     int i;
-} held_t;
+    double start, end, amount;
+} part_t;
 
 typedef struct {
     const replay_t *r;
@@ -96,6 +103,8 @@ typedef struct {
     int nheap, capheap;
     held_t *held; /* at most one per running transfer */
     int nheld;
+    part_t *parts; /* parts of messages not all done: at most one per transfer */
+    int nparts;
     int *rx;      /* per node, the transfers running into it (share()'s scratch) */
     double *load; /* per resource, the progressive filling's frozen load */
     double *need; /* per resource, the unfrozen flows' time per message */
@@ -328,9 +337,13 @@ static void try_start(fluid_t *f, long q, int i)
     for (int k = 0; k < nport; k++)
         f->busy[port[k]] = true;
     if (i < r->nx) {
-        f->run[f->nrun++] =
-            (run_t){.q = q, .i = i, .work = amount * r->x[i].c, .start = f->now, .amount = amount};
-        f->rates_stale = true;
+        run_t ru = {.q = q, .i = i, .work = amount * r->x[i].c, .start = f->now, .amount = amount};
+        if (r->x[i].opens && r->x[i].latency > 0) {
+            f->held[f->nheld++] = (held_t){f->now + r->x[i].latency, ru};
+        } else {
+            f->run[f->nrun++] = ru;
+            f->rates_stale = true;
+        }
     } else {
         const rcompute_t *c = &r->cp[i - r->nx];
         f->cpu_q[c->node] = q;
@@ -356,37 +369,67 @@ static void try_port(fluid_t *f, int p)
     }
 }
 
-/* Piece i of period q ended at f->now: its batch arrives (after the hop's
- * latency for a transfer, unless the ports were held through it: `held`),
- * its ports move on, and what waited for it is tried. */
-static void finish(fluid_t *f, long q, int i, double start, double amount, bool held)
+/* Piece i of period q's batch arrives at `done` (it ran in [start, end)):
+ * what waited for it is tried. */
+static void deliver(fluid_t *f, long q, int i, double start, double end, double amount, double done)
 {
     const replay_t *r = f->r;
     long b, n;
     amount_of(f, q, i, &b, &n);
-    double done = f->now + (i < r->nx && !held ? r->x[i].latency : 0);
     if (!ring_put(f, i, b, n, done))
         f->oom = true;
     f->makespan = later(f->makespan, done);
     if (f->last)
         f->last[i] = later(f->last[i], done);
+    if (f->obs)
+        observe(f->obs, r, q, flat_of(f, i), i < r->nx ? &r->x[i] : NULL,
+                i < r->nx ? NULL : &r->cp[i - r->nx], i < r->nx ? -1 : i - r->nx, amount, start,
+                end, done);
+    for (int k = f->rstart[i]; k < f->rstart[i + 1]; k++) {
+        int z = f->owner[f->rlist[k]];
+        try_start(f, b + r->steps[flat_of(f, z)].lag, z);
+    }
+}
+
+/* Piece i of period q ended at f->now: its ports move on; its batch
+ * arrives, a transfer's with the last part of its message that has
+ * positions in the period (after the latency under eager: replay.c). */
+static void finish(fluid_t *f, long q, int i, double start, double amount)
+{
+    const replay_t *r = f->r;
     if (i < r->nx)
         f->ntransfers++;
     else
         f->ntasks += (long)amount;
-    if (f->obs)
-        observe(f->obs, r, q, flat_of(f, i), i < r->nx ? &r->x[i] : NULL,
-                i < r->nx ? NULL : &r->cp[i - r->nx], i < r->nx ? -1 : i - r->nx, amount, start,
-                f->now, done);
     int port[2], nport = ports_of(f, i, port);
     for (int k = 0; k < nport; k++)
         advance(f, port[k]);
     for (int k = 0; k < nport; k++)
         try_port(f, port[k]);
-    for (int k = f->rstart[i]; k < f->rstart[i + 1]; k++) {
-        int z = f->owner[f->rlist[k]];
-        try_start(f, b + r->steps[flat_of(f, z)].lag, z);
+    if (i >= r->nx) {
+        deliver(f, q, i, start, f->now, amount, f->now);
+        return;
     }
+    long b, n;
+    int j = r->x[i].next_part;
+    while (j >= 0 && amount_of(f, q, j, &b, &n) <= 0)
+        j = r->x[j].next_part;
+    if (j >= 0) { /* the message goes on */
+        f->parts[f->nparts++] = (part_t){q, i, start, f->now, amount};
+        return;
+    }
+    double done = f->now + (r->sc->cost_model == STEADY_COST_EAGER ? r->x[i].latency : 0);
+    for (int k = 0; k < f->nparts;) {
+        part_t pt = f->parts[k];
+        if (pt.q != q || r->x[pt.i].msg != r->x[i].msg) {
+            k++;
+            continue;
+        }
+        f->parts[k] = f->parts[--f->nparts];
+        deliver(f, pt.q, pt.i, pt.start, pt.end, pt.amount, done);
+        k = 0;
+    }
+    deliver(f, q, i, start, f->now, amount, done);
 }
 
 /* ---- rates: max-min fair sharing ----------------------------------------------- */
@@ -502,6 +545,7 @@ static void fluid_free(fluid_t *f)
     free(f->cpu_n);
     free(f->heap);
     free(f->held);
+    free(f->parts);
     free(f->rx);
     free(f->load);
     free(f->need);
@@ -523,6 +567,7 @@ static bool build(fluid_t *f)
     f->ring = calloc((size_t)np + 1, sizeof *f->ring);
     f->run = malloc((size_t)(r->nx + 1) * sizeof *f->run);
     f->held = malloc((size_t)(r->nx + 1) * sizeof *f->held);
+    f->parts = malloc((size_t)(r->nx + 1) * sizeof *f->parts);
     f->cpu_q = malloc((size_t)f->nv * sizeof *f->cpu_q);
     f->cpu_i = malloc((size_t)f->nv * sizeof *f->cpu_i);
     f->cpu_start = malloc((size_t)f->nv * sizeof *f->cpu_start);
@@ -533,12 +578,12 @@ static bool build(fluid_t *f)
     f->load = calloc((size_t)nres + 1, sizeof *f->load);
     f->need = calloc((size_t)nres + 1, sizeof *f->need);
     if (!f->pstart || !f->plist || !f->rstart || !f->rlist || !f->owner || !f->cq || !f->ck ||
-        !f->busy || !f->ring || !f->run || !f->held || !f->cpu_q || !f->cpu_i || !f->cpu_start ||
-        !f->cpu_end || !f->cpu_n || !f->rx || !f->load || !f->need)
+        !f->busy || !f->ring || !f->run || !f->held || !f->parts || !f->cpu_q || !f->cpu_i ||
+        !f->cpu_start || !f->cpu_end || !f->cpu_n || !f->rx || !f->load || !f->need)
         return false;
     for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < np; i++) {
-            int port[2], n = ports_of(f, i, port);
+        for (int j = 0; j < np; j++) { /* the transfers in the executor's order */
+            int i = j < r->nx ? r->xorder[j] : j, port[2], n = ports_of(f, i, port);
             for (int k = 0; k < n; k++) {
                 if (pass == 0)
                     f->pstart[port[k] + 2]++;
@@ -640,28 +685,23 @@ steady_err_t replay_fluid(const replay_t *r, long msgs, const steady_replay_obse
             }
             f.run[a] = f.run[--f.nrun];
             f.rates_stale = true;
-            if (r->x[ru.i].hold && r->x[ru.i].latency > 0)
-                f.held[f.nheld++] =
-                    (held_t){f.now + r->x[ru.i].latency, ru.start, ru.amount, ru.q, ru.i};
-            else
-                finish(&f, ru.q, ru.i, ru.start, ru.amount, false);
+            finish(&f, ru.q, ru.i, ru.start, ru.amount);
             a = 0; /* finish() may have started transfers: look again */
         }
         for (int k = 0; k < f.nheld;) {
-            held_t h = f.held[k];
-            if (h.t > f.now) {
+            if (f.held[k].t > f.now) {
                 k++;
                 continue;
             }
+            f.run[f.nrun++] = f.held[k].ru; /* its latency paid, its bytes move */
             f.held[k] = f.held[--f.nheld];
-            finish(&f, h.q, h.i, h.start, h.amount, true);
-            k = 0;
+            f.rates_stale = true;
         }
         for (int v = 0; v < f.nv; v++)
             if (f.cpu_q[v] >= 0 && f.cpu_end[v] <= f.now) {
                 long q = f.cpu_q[v];
                 f.cpu_q[v] = -1;
-                finish(&f, q, f.cpu_i[v], f.cpu_start[v], f.cpu_n[v], false);
+                finish(&f, q, f.cpu_i[v], f.cpu_start[v], f.cpu_n[v]);
             }
         while (f.nheap > 0 && f.heap[0].t <= f.now) {
             wait_t w = heap_pop(&f);

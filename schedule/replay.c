@@ -8,7 +8,10 @@
  * every quantity of the schedule; the last batch may be partial), and the
  * run P + L periods (L = max_lag); below, N counts messages.  The
  * *program* is the global sequence of events in schedule order: for each
- * period q, the slots in order and the transfers of each slot in order,
+ * period q, the slots in order and the transfers of each slot in order —
+ * except that the later parts of an MPI message follow its first part at
+ * once, as in the executor (replay_t.xorder; they forward nothing made
+ * after the message starts, so nothing they wait for moves after them) —
  * then the compute entries of sc->compute in their order.  In period q a
  * step of lag λ works on batch b = q - λ when 0 <= b < P.  Tree i's
  * messages in batch b are b K + first + j, 0 <= j < weight; those >= N do
@@ -23,13 +26,16 @@
  * starts at the latest of
  *     the time u's send port is free, the time v's receive port is free,
  *     the time its input is available at u,
- * holds both ports for a c(e), and its data is at v a c(e) + latency(e)
- * after it starts.  Under the rendezvous cost model (the default,
- * steady_cost_model_t) the ports stay held through that latency when the
- * transfer ends its MPI message (the executor sends the parts of a long
- * transfer in consecutive slots as one message, which pays one latency:
- * steady_schedule_message_ids); under the eager model latency delays the
- * delivery and occupies no port.  A
+ * holds both ports for a c(e).  The executor sends the parts of a long
+ * transfer in consecutive slots as one MPI message, which pays one
+ * latency and is delivered whole (steady_schedule_message_ids): a part's
+ * data is at v when its message's last part has ended (rest: the time
+ * alone of the parts after it).  Under the rendezvous cost model (the
+ * default, steady_cost_model_t) the latency comes first: the part that
+ * opens a message holds both ports for latency(e) before its bytes move,
+ * as SimGrid pays a communication's latency before its bytes (and an MPI
+ * rendezvous's handshake precedes its data); under the eager model
+ * latency delays the delivery and occupies no port.  A
  * compute entry of n tasks on processor x starts when x's CPU is free and
  * all its inputs are there and keeps the CPU for n w(x): tasks run one
  * after another on the processor's single CPU, in parallel with its ports
@@ -289,7 +295,8 @@ static void run_periods(const replay_t *rp, run_t *s, long msgs, long until,
             cur[f].n = b >= 0 && b < P ? batch_size(sc, rs->tree, b, msgs) : 0;
             cur[f].batch = b;
         }
-        for (int i = 0; i < r.nx; i++) {
+        for (int k = 0; k < r.nx; k++) {
+            int i = r.xorder[k];
             const rtransfer_t *x = &r.x[i];
             const cur_t *cs = &cur[x->flat];
             if (cs->n <= 0)
@@ -301,9 +308,9 @@ static void run_periods(const replay_t *rp, run_t *s, long msgs, long until,
             double *send_free = &s->free_at[3 * x->from_node];
             double *recv_free = &s->free_at[3 * x->to_node + 1];
             double start = later(ready, later(*send_free, *recv_free));
-            double end = start + amount * x->c;
-            double arrival = end + x->latency;
-            *send_free = *recv_free = x->hold ? arrival : end;
+            double end = start + (x->opens ? x->latency : 0) + amount * x->c;
+            double arrival = end + x->rest + (sc->cost_model == STEADY_COST_EAGER ? x->latency : 0);
+            *send_free = *recv_free = end;
             deliver(&r, box, i, cs->batch, arrival);
             makespan = later(makespan, arrival);
             if (last)

@@ -49,9 +49,14 @@ typedef struct {
     double rf;     /* the hop's rate factor while its sender receives (steady_hop_recv_factor) */
     double weight; /* its share of a resource, relative: 1 / steady_hop_penalty */
     int msg;       /* steady-run's MPI message it goes in (steady_schedule_message_ids) */
-    /* rendezvous: it ends its message, so its ports are held through the
-     * latency after it */
-    bool hold;
+    /* rendezvous: it opens its message, whose latency holds both ports
+     * before its first bytes move (SimGrid pays a communication's latency
+     * first; an MPI rendezvous's handshake precedes its data) */
+    bool opens;
+    /* the time alone of its message's parts after it: the message is
+     * delivered whole, when its last part ends */
+    double rest;
+    int next_part; /* the next part of its message, or -1 */
     rdeps_t in;
     int use_first, nuse; /* its shared resources: use_res / use_time[use_first ..] */
 } rtransfer_t;
@@ -72,7 +77,10 @@ typedef struct {
     rstep_t *steps;
     int nx, nc;
     rtransfer_t *x; /* slot by slot */
-    int nmsg;       /* the MPI messages the transfers go in */
+    /* the transfers in the executor's order, which the ports follow: by
+     * message, each where its first part is, its parts in slot order */
+    int *xorder;
+    int nmsg; /* the MPI messages the transfers go in */
     rcompute_t *cp;
     int (*interval)[2]; /* reduce: [k, m] of each message type */
     int *origin;        /* gossip: the sender of each message type */

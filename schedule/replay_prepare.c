@@ -20,6 +20,7 @@ void replay_free(replay_t *r)
     free(r->base);
     free(r->steps);
     free(r->x);
+    free(r->xorder);
     free(r->cp);
     free(r->interval);
     free(r->origin);
@@ -661,8 +662,8 @@ static bool joins(const replay_t *r, int y, const int *next, int g, int s0, cons
 }
 
 /* steady-run's MPI messages (steady_schedule_message_ids): each
- * transfer's message in r->x[i].msg, and under the rendezvous model
- * whether it ends one (hold). */
+ * transfer's message in r->x[i].msg, whether it opens one (rendezvous),
+ * and the time alone of the parts after it (rest). */
 static steady_err_t group_messages(replay_t *r, steady_error_t *err)
 {
     const steady_schedule_t *sc = r->sc;
@@ -677,7 +678,9 @@ static steady_err_t group_messages(replay_t *r, steady_error_t *err)
     int *next = malloc((size_t)(r->nx + 1) * sizeof *next);
     int *first_slot = malloc((size_t)(r->nx + 1) * sizeof *first_slot); /* per message */
     bool *fwd = calloc((size_t)r->nflat + 1, sizeof *fwd);              /* joins() */
-    bool *ended = NULL;
+    bool *opened = NULL;
+    double *rest = NULL;
+    int *mtail = NULL;
     steady_err_t rc = STEADY_OK;
     if (!head || !stamp || !prev_head || !prev_stamp || !tail || !next || !first_slot || !fwd) {
         rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
@@ -725,13 +728,44 @@ static steady_err_t group_messages(replay_t *r, steady_error_t *err)
         t0 = t1;
     }
     r->nmsg = n;
-    if (!(ended = calloc((size_t)n + 1, sizeof *ended))) {
+    if (!(opened = calloc((size_t)n + 1, sizeof *opened)) ||
+        !(rest = calloc((size_t)n + 1, sizeof *rest))) {
         rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
         goto cleanup;
     }
+    for (int t = 0; t < r->nx; t++) {
+        r->x[t].opens = sc->cost_model == STEADY_COST_RENDEZVOUS && !opened[r->x[t].msg];
+        opened[r->x[t].msg] = true;
+    }
     for (int t = r->nx - 1; t >= 0; t--) {
-        r->x[t].hold = sc->cost_model == STEADY_COST_RENDEZVOUS && !ended[r->x[t].msg];
-        ended[r->x[t].msg] = true;
+        r->x[t].rest = rest[r->x[t].msg];
+        rest[r->x[t].msg] += (r->x[t].to - r->x[t].from) * r->x[t].c;
+    }
+    /* the executor's order: each message's parts linked in slot order
+     * (next[], head[] per message), listed from its first part */
+    int *mhead = first_slot; /* done with: at least n places */
+    if (!(mtail = malloc(((size_t)n + 1) * sizeof *mtail)) ||
+        !(r->xorder = malloc(((size_t)r->nx + 1) * sizeof *r->xorder))) {
+        rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+        goto cleanup;
+    }
+    for (int m = 0; m < n; m++)
+        mhead[m] = -1;
+    for (int t = 0; t < r->nx; t++) {
+        int m = r->x[t].msg;
+        next[t] = -1;
+        if (mhead[m] < 0)
+            mhead[m] = t;
+        else
+            next[mtail[m]] = t;
+        mtail[m] = t;
+    }
+    int k = 0;
+    for (int t = 0; t < r->nx; t++) {
+        r->x[t].next_part = next[t];
+        if (mhead[r->x[t].msg] == t)
+            for (int y = t; y >= 0; y = next[y])
+                r->xorder[k++] = y;
     }
 cleanup:
     free(head);
@@ -742,7 +776,9 @@ cleanup:
     free(next);
     free(first_slot);
     free(fwd);
-    free(ended);
+    free(opened);
+    free(rest);
+    free(mtail);
     return rc;
 }
 

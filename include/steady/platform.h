@@ -316,12 +316,13 @@ double steady_hop_time(const steady_platform_t *p, const steady_hop_t *h, double
 double steady_hop_latency(const steady_platform_t *p, const steady_hop_t *h);
 
 /* The hop's sharing penalty: 1 under STEADY_FLOWS_FAIR.  Under
- * STEADY_FLOWS_PENALTY the sum over its edges of each edge's penalty, or
- * when it gives none of its latency (its channels' included) plus
+ * STEADY_FLOWS_PENALTY the sum over its edges of each edge's penalty,
+ * or when it gives none of its latency (its channels' included) plus
  * weight-S / bandwidth for each channel it crosses, or for its own
- * bandwidth when it crosses none; 1 when that sum is 0 (SimGrid gives a
- * route without latency the penalty 1).  A transfer's share of a resource
- * is proportional to 1 / penalty (fluid.c). */
+ * bandwidth when it crosses none — those edges count only when their
+ * latencies do not sum to 0; 1 when nothing counts (SimGrid gives a route
+ * without latency the penalty 1, whatever weight-S).  A transfer's share
+ * of a resource is proportional to 1 / penalty (fluid.c). */
 double steady_hop_penalty(const steady_platform_t *p, const steady_hop_t *h);
 
 /* The factor on the hop's rate while its source receives: its first
@@ -357,6 +358,14 @@ const int *steady_hop_graph_out(const steady_hop_graph_t *g, int v, int *count);
 const int *steady_hop_graph_in(const steady_hop_graph_t *g, int v, int *count);
 /* The hop whose first edge and last node these are, or -1.  O(1) expected. */
 int steady_hop_graph_find(const steady_hop_graph_t *g, int first_edge, int dst);
+
+/* Two ranks that no hop joins, *a -> *b (node ids; the first such pair by
+ * source, then destination), or -1 in both: a message between them is
+ * forwarded by a third rank, and the network has no route between them
+ * (SimGrid aborts when one is asked for).  O(ranks x the nodes and edges
+ * each reaches through switches).  ENOMEM. */
+steady_err_t steady_platform_unjoined(const steady_platform_t *p, int *a, int *b,
+                                      steady_error_t *err);
 
 /* w(v) = task_cost / speed(v); +infinity for a router or a switch. */
 double steady_platform_task_time(const steady_platform_t *p, int node, double task_cost);

@@ -67,9 +67,10 @@ typedef struct {
  * the replay and the planner's choices follow it; the LP's optimum, a
  * bound on throughput, holds for both. */
 typedef enum {
-    /* both ports, for the latency after the transfer: an MPI rendezvous
-     * send completes when its data has arrived.  What steady-run does:
-     * every send under SMPI, the large ones on MPI libraries. */
+    /* both ports, for the latency, before the transfer (SimGrid pays it
+     * first): an MPI rendezvous send completes when its data has arrived.
+     * What steady-run does: every send under SMPI, the large ones on MPI
+     * libraries. */
     STEADY_COST_RENDEZVOUS = 0,
     /* no port: the latency delays the delivery only (the paper's model; an
      * eager send, buffered by the library) */
@@ -340,7 +341,7 @@ typedef struct {
 
 /* Optional observers of steady_schedule_replay_observed; any may be NULL. */
 typedef struct {
-    /* every event, in the program's order */
+    /* every event, as the replay simulates it */
     void (*event)(void *ctx, const steady_replay_event_t *ev);
     /* after each simulated period q of `periods` */
     steady_progress_fn progress;

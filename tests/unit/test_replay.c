@@ -323,11 +323,10 @@ static void record_ends(void *ctx, const steady_replay_event_t *ev)
 
 /* Flows crossing a channel at once share it by penalty (SimGrid's rule,
  * docs/network.md).  The chain's two edges cross one shared channel L of
- * cost 1 (a period of 2, its two slots); A -> B has latency 1, B -> C latency 3; eager.  A sends at 0
- * and 1 alone; from 2 A -> B's third message and B -> C's first (in B at
- * 2) share L.  Fair: 1/2 each, both end at 4.  By penalty, weights 1 and
- * 1/3: A -> B moves at 3/4 and ends at 2 + 4/3, B -> C at 1/4, then alone:
- * it ends at 4 (L never idles).  An edge penalty of 1/2 on A -> B: weights
+ * cost 1 (a period of 2, its two slots); A -> B has latency 1, B -> C latency 3; eager.  A sends at
+ * 0 and 1 alone; from 2 A -> B's third message and B -> C's first (in B at 2) share L.  Fair: 1/2
+ * each, both end at 4.  By penalty, weights 1 and 1/3: A -> B moves at 3/4 and ends at 2 + 4/3, B
+ * -> C at 1/4, then alone: it ends at 4 (L never idles).  An edge penalty of 1/2 on A -> B: weights
  * 2 and 1/3, A -> B at 6/7, ends at 2 + 7/6.  Without latencies every
  * route has SimGrid's penalty 1 (not 0: no weight is infinite), and the
  * shares are fair: from 1 A -> B's second message and B -> C's first
@@ -363,6 +362,40 @@ static void test_penalty_sharing(void)
         steady_schedule_destroy(sc);
         steady_platform_destroy(p);
     }
+}
+
+/* A message is delivered whole, and under rendezvous pays its latency
+ * first.  A -> B (latency 5) sends the source's data in two consecutive
+ * slots, one message; B forwards each half to C the period after, two
+ * messages (B -> C has no latency).  Rendezvous: A's ports wait [0, 5],
+ * the halves move in [5, 5.5] and [5.5, 6], the message is in B at 6, B
+ * forwards in [6, 6.5] and [6.5, 7]: one operation takes 7 (6.5 if the
+ * first half were in B on its own).  Eager: the halves move in [0, 1], the
+ * message is in B at 1 + 5: 7 as well. */
+static void test_message_whole(void)
+{
+    steady_platform_t *p =
+        parse_ok("processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
+                 "edge A B cost=1 latency=5\nedge B C cost=1\n",
+                 STEADY_FORMAT_NATIVE);
+    steady_schedule_t *sc = sched_new(p, STEADY_OP_BROADCAST, 1, "2", "1/2", "msg", "A");
+    int t = add_tree(sc, 1, 0);
+    add_send(sc, p, t, "A", "B", "msg", 0);
+    add_send(sc, p, t, "B", "C", "msg", 1);
+    const char *at[] = {"0", "1/2", "1", "3/2"};
+    for (int k = 0; k < 4; k++) {
+        add_slot(sc, at[k], "1/2");
+        add_transfer(sc, t, k / 2, k % 2 ? "1/2" : "0", k % 2 ? "1" : "1/2");
+    }
+    int msg[4], n = 0;
+    CU_ASSERT_EQUAL(steady_schedule_message_ids(sc, p, msg, &n, NULL), STEADY_OK);
+    CU_ASSERT(n == 3 && msg[0] == msg[1] && msg[2] != msg[3]);
+    sc->cost_model = STEADY_COST_RENDEZVOUS;
+    CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 1).makespan, 7, EPS);
+    sc->cost_model = STEADY_COST_EAGER;
+    CU_ASSERT_DOUBLE_EQUAL(replay_ok(sc, p, 1).makespan, 7, EPS);
+    steady_schedule_destroy(sc);
+    steady_platform_destroy(p);
 }
 
 /* The executor's messages (steady_schedule_message_ids).  A -> B cut into
@@ -922,6 +955,7 @@ void suite_replay(void)
         {"latency: eager delays, rendezvous holds the ports", test_latency},
         {"recv-factor: a hop slows while its sender receives", test_recv_factor},
         {"a shared channel: flows share it by penalty", test_penalty_sharing},
+        {"a message is delivered whole, its latency first", test_message_whole},
         {"the executor's messages", test_messages},
         {"partial last batch", test_partial_batch},
         {"split messages, clipped", test_split_and_clipped},

@@ -673,10 +673,10 @@ static void check_bad(const bad_case_t *cases, size_t n)
 }
 
 /* How flows share links: SimGrid's penalty (the route's latency plus
- * weight-S / bandwidth over its links) with smpirun's SMPI model's
- * weight-S unless <config> names another model or weight-S; a model that
- * does not share by penalty, or steady's export of a fair platform,
- * shares fairly. */
+ * weight-S / bandwidth over its links; 1 without latency) with smpirun's
+ * SMPI model's weight-S unless <config> names another model or weight-S;
+ * a model that does not share by penalty, or steady's export of a fair
+ * platform, shares fairly. */
 static void test_flow_sharing(void)
 {
     const char *route = "<link id=\"fast\" bandwidth=\"1GBps\" latency=\"1ms\"/>\n"
@@ -717,6 +717,16 @@ static void test_flow_sharing(void)
                           ? 1
                           : (1e-3 + 2e-3) + cases[i].weight_s / 1e9 + cases[i].weight_s / 1e7;
         CU_ASSERT_DOUBLE_EQUAL(steady_hop_penalty(p, &h), want, 1e-15);
+        steady_platform_destroy(p);
+    }
+    /* a route without latency: the penalty 1, whatever weight-S */
+    steady_platform_t *p =
+        parse_ok(ABC("<link id=\"l\" bandwidth=\"1MBps\"/>\n"
+                     "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"),
+                 STEADY_FORMAT_SIMGRID);
+    if (p) {
+        steady_hop_t h = {.src = 0, .dst = 1, .nedges = 1, .edges = (int[]){edge_id(p, "a", "b")}};
+        CU_ASSERT_EQUAL(steady_hop_penalty(p, &h), 1);
         steady_platform_destroy(p);
     }
     static const bad_case_t bad[] = {
