@@ -208,6 +208,41 @@ static void test_sizes(void)
                            "no unit for bytes");
 }
 
+/* Two ranks no hop joins (steady_platform_unjoined): SimGrid's dogbone, in
+ * which S1 and S2 reach each other only through C1; none around a switch,
+ * whose paths join every two ranks; a router is a rank of its own. */
+static void test_unjoined(void)
+{
+    static const struct {
+        const char *text;
+        const char *a, *b; /* NULL: none */
+    } cases[] = {
+        {"processor S1 speed=1\nprocessor C1 speed=1\nprocessor S2 speed=1\n"
+         "link S1 C1 bandwidth=1e6\nlink S2 C1 bandwidth=1e6\n",
+         "S1", "S2"},
+        {"processor a speed=1\nprocessor b speed=1\nprocessor c speed=1\nswitch s\n"
+         "link a s bandwidth=1e6\nlink b s bandwidth=1e6\nlink c s bandwidth=1e6\n",
+         NULL, NULL},
+        {"processor a speed=1\nprocessor b speed=1\nrouter r\n"
+         "link a r bandwidth=1e6\nlink r b bandwidth=1e6\n",
+         "a", "b"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        steady_platform_t *p = parse_ok(cases[i].text, STEADY_FORMAT_NATIVE);
+        if (!p)
+            continue;
+        int a, b;
+        CU_ASSERT_EQUAL(steady_platform_unjoined(p, &a, &b, NULL), STEADY_OK);
+        if (!cases[i].a) {
+            CU_ASSERT(a < 0 && b < 0);
+        } else {
+            CU_ASSERT(a == steady_platform_find_node(p, cases[i].a));
+            CU_ASSERT(b == steady_platform_find_node(p, cases[i].b));
+        }
+        steady_platform_destroy(p);
+    }
+}
+
 static void test_error_prefix(void)
 {
     steady_error_t err = {0};
@@ -260,6 +295,7 @@ void suite_platform(void)
                                         {"c(i,j) and w(i)", test_costs},
                                         {"name index and adjacency, 5000 nodes", test_many_nodes},
                                         {"message sizes", test_sizes},
+                                        {"ranks no hop joins", test_unjoined},
                                         {"error records", test_error_prefix},
                                         {"one-line messages", test_error_escape},
                                         CU_TEST_INFO_NULL};
