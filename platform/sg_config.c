@@ -14,7 +14,6 @@
  */
 #include "sg.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* SimGrid 3.32's network models and their default weight-S

@@ -678,7 +678,6 @@ static steady_err_t group_messages(replay_t *r, steady_error_t *err)
     int *next = malloc((size_t)(r->nx + 1) * sizeof *next);
     int *first_slot = malloc((size_t)(r->nx + 1) * sizeof *first_slot); /* per message */
     bool *fwd = calloc((size_t)r->nflat + 1, sizeof *fwd);              /* joins() */
-    bool *opened = NULL;
     double *rest = NULL;
     int *mtail = NULL;
     steady_err_t rc = STEADY_OK;
@@ -728,23 +727,11 @@ static steady_err_t group_messages(replay_t *r, steady_error_t *err)
         t0 = t1;
     }
     r->nmsg = n;
-    if (!(opened = calloc((size_t)n + 1, sizeof *opened)) ||
-        !(rest = calloc((size_t)n + 1, sizeof *rest))) {
-        rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
-        goto cleanup;
-    }
-    for (int t = 0; t < r->nx; t++) {
-        r->x[t].opens = sc->cost_model == STEADY_COST_RENDEZVOUS && !opened[r->x[t].msg];
-        opened[r->x[t].msg] = true;
-    }
-    for (int t = r->nx - 1; t >= 0; t--) {
-        r->x[t].rest = rest[r->x[t].msg];
-        rest[r->x[t].msg] += (r->x[t].to - r->x[t].from) * r->x[t].c;
-    }
-    /* the executor's order: each message's parts linked in slot order
-     * (next[], head[] per message), listed from its first part */
+    /* each message's parts linked in slot order (next[]; mhead, mtail per
+     * message); the executor's order lists them from the first part */
     int *mhead = first_slot; /* done with: at least n places */
-    if (!(mtail = malloc(((size_t)n + 1) * sizeof *mtail)) ||
+    if (!(rest = calloc((size_t)n + 1, sizeof *rest)) ||
+        !(mtail = malloc(((size_t)n + 1) * sizeof *mtail)) ||
         !(r->xorder = malloc(((size_t)r->nx + 1) * sizeof *r->xorder))) {
         rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
         goto cleanup;
@@ -760,12 +747,17 @@ static steady_err_t group_messages(replay_t *r, steady_error_t *err)
             next[mtail[m]] = t;
         mtail[m] = t;
     }
+    for (int t = r->nx - 1; t >= 0; t--) {
+        r->x[t].rest = rest[r->x[t].msg];
+        rest[r->x[t].msg] += (r->x[t].to - r->x[t].from) * r->x[t].c;
+    }
     int k = 0;
     for (int t = 0; t < r->nx; t++) {
+        bool first = mhead[r->x[t].msg] == t;
+        r->x[t].opens = sc->cost_model == STEADY_COST_RENDEZVOUS && first;
         r->x[t].next_part = next[t];
-        if (mhead[r->x[t].msg] == t)
-            for (int y = t; y >= 0; y = next[y])
-                r->xorder[k++] = y;
+        for (int y = first ? t : -1; y >= 0; y = next[y])
+            r->xorder[k++] = y;
     }
 cleanup:
     free(head);
@@ -776,7 +768,6 @@ cleanup:
     free(next);
     free(first_slot);
     free(fwd);
-    free(opened);
     free(rest);
     free(mtail);
     return rc;
