@@ -79,20 +79,6 @@ int report(const steady_error_t *err);
 /* Parses a --from/--format value; false after printing a usage error. */
 bool parse_format(const char *cmd, const char *value, bool allow_auto, steady_format_t *f);
 
-/* Output to a file.  A regular file (or a new one) is written atomically:
- * to a temporary PATH.tmp.XXXXXX renamed over PATH on success, removed on
- * failure.  A symbolic link, a device, a FIFO or a socket is written to
- * directly, never replaced.  path "-" or NULL is standard output. */
-typedef struct {
-    FILE *f;
-    const char *path;
-    char *tmp;
-} output_t;
-
-bool output_open(output_t *o, const char *path, steady_error_t *err);
-/* Closes and renames (ok) or closes and removes (!ok); false on a failed close. */
-bool output_close(output_t *o, bool ok, steady_error_t *err);
-
 /* ---- the operation flags of solve and plan (problem.c) ------------------ */
 
 enum {

@@ -16,6 +16,7 @@
 #include "compare_hockney.h"
 #include "compare_smpi.h"
 #include "steady/compare.h"
+#include "steady/output.h"
 
 void help_compare(FILE *out)
 {
@@ -705,13 +706,13 @@ int cmd_compare(int argc, char **argv)
     if (status != EXIT_OK)
         goto done;
     if (chart) {
-        output_t o;
-        if (!output_open(&o, chart, &err)) {
+        steady_output_t o;
+        if (!steady_output_open(&o, chart, &err)) {
             status = report(&err);
             goto done;
         }
         bool ok = steady_compare_write_svg(&cmp, p, o.f, &err) == STEADY_OK;
-        if (!output_close(&o, ok, &err) || !ok) {
+        if (!steady_output_close(&o, ok, &err) || !ok) {
             status = report(&err);
             goto done;
         }

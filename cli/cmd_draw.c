@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "steady/decompose.h"
 #include "steady/draw.h"
+#include "steady/output.h"
 
 extern char **environ;
 
@@ -333,8 +334,8 @@ int cmd_draw(int argc, char **argv)
         status = report(&err);
         goto done;
     }
-    output_t o;
-    bool ok = output_open(&o, output, &err);
+    steady_output_t o;
+    bool ok = steady_output_open(&o, output, &err);
     if (ok) {
         if (format == 0 || chart)
             ok = fwrite(text, 1, len, o.f) == len;
@@ -342,7 +343,7 @@ int cmd_draw(int argc, char **argv)
             ok = render(text, len, layout, formats[format], o.f, &err);
         if (!ok && !err.msg[0])
             steady_error_set(&err, STEADY_EIO, "%s: write failed", output ? output : "stdout");
-        ok = output_close(&o, ok, &err) && ok;
+        ok = steady_output_close(&o, ok, &err) && ok;
     }
     if (!ok)
         status = report(&err);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "steady/output.h"
 
 void help_export(FILE *out)
 {
@@ -146,18 +147,18 @@ int cmd_export(int argc, char **argv)
     if (format == STEADY_FORMAT_SIMGRID && !hostfile && output && strcmp(output, "-") != 0)
         hostfile = default_hosts = default_hostfile(output);
 
-    output_t o;
-    bool ok = format < 0 || output_open(&o, output, &err);
+    steady_output_t o;
+    bool ok = format < 0 || steady_output_open(&o, output, &err);
     if (ok && format >= 0) {
         ok = steady_platform_write(p, o.f, (steady_format_t)format, &wopts, &err) == STEADY_OK;
-        ok = output_close(&o, ok, &err) && ok;
+        ok = steady_output_close(&o, ok, &err) && ok;
     }
     if (ok && hostfile) {
-        output_t h;
-        ok = output_open(&h, hostfile, &err);
+        steady_output_t h;
+        ok = steady_output_open(&h, hostfile, &err);
         if (ok) {
             ok = steady_platform_write_hostfile(p, h.f, &err) == STEADY_OK;
-            ok = output_close(&h, ok, &err) && ok;
+            ok = steady_output_close(&h, ok, &err) && ok;
         }
     }
     free(default_hosts);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "steady/output.h"
 
 void help_gen(FILE *out)
 {
@@ -104,11 +105,11 @@ int cmd_gen(int argc, char **argv)
         fprintf(stderr, "steady gen: %s\n", err.msg);
         return steady_err_exit_status(err.code);
     }
-    output_t o;
-    bool ok = output_open(&o, output, &err);
+    steady_output_t o;
+    bool ok = steady_output_open(&o, output, &err);
     if (ok) {
         ok = steady_platform_write(p, o.f, format, NULL, &err) == STEADY_OK;
-        ok = output_close(&o, ok, &err) && ok;
+        ok = steady_output_close(&o, ok, &err) && ok;
     }
     steady_platform_destroy(p);
     return ok ? EXIT_OK : report(&err);

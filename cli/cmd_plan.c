@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "steady/output.h"
 #include "steady/schedule.h"
 
 void help_plan(FILE *out)
@@ -288,11 +289,11 @@ int cmd_plan(int argc, char **argv)
     if (rc) {
         status = report(&err);
     } else {
-        output_t o;
-        bool ok = output_open(&o, output, &err);
+        steady_output_t o;
+        bool ok = steady_output_open(&o, output, &err);
         if (ok) {
             ok = steady_schedule_write(sc, p, o.f, &err) == STEADY_OK;
-            ok = output_close(&o, ok, &err) && ok;
+            ok = steady_output_close(&o, ok, &err) && ok;
         }
         bool said = !ok || print_summary(
                                o.tmp || (output && strcmp(output, "-") != 0) ? stdout : stderr, sc,

@@ -18,9 +18,10 @@
  *      hops crossing it that share no rank and no other shared resource,
  *      at once, the largest size: what the resource carries under load;
  *   D. each hop u -> v, the largest size, streaming while a feeder hop
- *      w -> u (w != v if u has one, the one sharing the fewest resources
- *      with the hop, then the fastest) streams into u: what u's
- *      receptions cost its sends
+ *      w -> u (one sharing no resource with the hop, w != v if u has one,
+ *      then the fastest; no experiment when every hop into u shares one,
+ *      the platform's channel then coupling them) streams into u: what
+ *      u's receptions cost its sends
  *      (SimGrid's cross traffic, docs/calibration.md).  The feeder sends
  *      FEED_MARGIN times the messages the hop's time alone (A) asks for,
  *      so that it keeps u receiving to the end; A's results are summed on
@@ -33,13 +34,13 @@
  * medians into its slots of a result array that is summed on rank 0.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "calibrate.h"
+#include "steady/output.h"
 
 #ifdef SMPI_H           /* mpi.h is SimGrid's */
 #include <xbt/config.h> /* sg_cfg_get_double */
@@ -190,14 +191,16 @@ static steady_err_t plan_sets(calib_t *c, steady_error_t *err)
             n = c->set_first[r];
     }
     c->set_first[R] = n;
-    /* D: hop h's feeder, a hop into its sender from another rank than its
-     * receiver if there is one, sharing the fewest resources with it, then
+    /* D: hop h's feeder, a hop into its sender that shares no resource
+     * with it (where they share one, the platform's channel already
+     * couples them: measuring it again as a recv-factor would count it
+     * twice), from another rank than its receiver if there is one, then
      * the fastest in the model (the one that keeps the sender's receiving
-     * link the busiest) */
+     * link the busiest); none when every hop into the sender shares one */
     double big = c->sizes[c->nsizes - 1];
     for (int h = 0; h < H; h++) {
         const steady_hop_t *hh = steady_hop_graph_hop(c->g, h);
-        int best = -1, best_shared = 0;
+        int best = -1;
         bool best_other = false;
         double best_time = 0;
         int nin;
@@ -206,16 +209,15 @@ static steady_err_t plan_sets(calib_t *c, steady_error_t *err)
             int g = in[k];
             const steady_hop_t *hg = steady_hop_graph_hop(c->g, g);
             bool other = hg->src != hh->dst;
-            int shared = 0;
+            bool shared = false;
             for (int i = c->res_first[h]; i < c->res_first[h + 1]; i++)
                 for (int j = c->res_first[g]; j < c->res_first[g + 1]; j++)
-                    shared += c->res[i] == c->res[j];
+                    shared |= c->res[i] == c->res[j];
+            if (shared)
+                continue;
             double t = steady_hop_time(c->p, hg, big);
-            if (best < 0 || (other && !best_other) ||
-                (other == best_other &&
-                 (shared < best_shared || (shared == best_shared && t < best_time)))) {
+            if (best < 0 || (other && !best_other) || (other == best_other && t < best_time)) {
                 best = g;
-                best_shared = shared;
                 best_other = other;
                 best_time = t;
             }
@@ -424,8 +426,9 @@ static double allowance(const calib_t *c, const experiment_t *x, const int *pair
 
 /* Runs experiments ex[from .. to) (numbered from `done` of `all` in the
  * progress line), each after a barrier, into `mine`.  A rank waits at the
- * barrier for the previous experiment, and in an experiment for its own
- * messages: the timeout allows both their allowance on top. */
+ * barrier for the previous experiment, in an experiment for its own
+ * messages, and after the last one for the others' (the gathering of the
+ * results): the timeout allows their allowance on top. */
 static void run_experiments(const calib_t *c, const experiment_t *ex, int from, int to,
                             const int *pairs, int done, int all, unsigned char *sbuf,
                             unsigned char *rbuf, double *times, watch_t *w, double *mine)
@@ -448,7 +451,8 @@ static void run_experiments(const calib_t *c, const experiment_t *ex, int from, 
                                                                  rbuf, times, w, mine);
         watch_tick(w, MPI_Wtime(), "calibrating: experiment", done + e - from + 1, all);
     }
-    w->grace = 0;
+    /* the gathering that follows waits for the ranks still in the last one */
+    w->grace = to > from ? allowance(c, &ex[to - 1], pairs) : 0;
 }
 
 steady_err_t calib_measure(calib_t *c, watch_t *w, steady_error_t *err)
@@ -679,7 +683,7 @@ int calibrate_command(const calib_cmd_t *cmd, int rank, int size)
     steady_error_t err = {0};
     calib_t c = {.me = rank, .reps = cmd->reps ? cmd->reps : 5, .cost_model = cmd->cost_model};
     steady_format_t format;
-    FILE *out = NULL;
+    steady_output_t out = {0};
     int status = RUN_OK;
     if (!parse_sizes(cmd->sizes, &c, msg, sizeof msg))
         status = RUN_USAGE;
@@ -712,10 +716,15 @@ int calibrate_command(const calib_cmd_t *cmd, int rank, int size)
     }
     if ((status = agree(status, msg, rank, size)))
         goto done;
-    /* every rank has read the platform: the output may be the same file */
-    if (rank == 0 && !(out = fopen(cmd->output, "w"))) {
-        snprintf(msg, sizeof msg, "steady-run: %s: cannot write (%s)", cmd->output,
-                 strerror(errno));
+    /* every rank has read the platform: the output may be the same file.
+     * Written only once measured (a failed or killed calibration leaves
+     * the previous file as it was, steady/output.h), but tried now, before
+     * minutes of measuring: a regular file's temporary one is created and
+     * removed, anything else (a device, a FIFO) held open from here */
+    if (rank == 0 && steady_output_open(&out, cmd->output, &err) && out.tmp)
+        steady_output_close(&out, false, &err);
+    if (rank == 0 && err.code) {
+        snprintf(msg, sizeof msg, "steady-run: %s", err.msg);
         status = RUN_FAIL;
     }
     if ((status = agree(status, msg, rank, size)))
@@ -767,25 +776,25 @@ int calibrate_command(const calib_cmd_t *cmd, int rank, int size)
                              .launcher = launcher,
                              .hosts = where,
                              .json = cmd->json};
-        if (calib_write(&c, &info, out, &err)) {
+        if (!out.f && !steady_output_open(&out, cmd->output, &err)) {
+            fprintf(stderr, "steady-run: %s\n", err.msg);
+            status = RUN_FAIL;
+        } else if (calib_write(&c, &info, out.f, &err)) {
             fprintf(stderr, "steady-run: %s: %s\n", cmd->output, err.msg);
             status = steady_err_exit_status(err.code);
         }
-        errno = 0;
-        if (fclose(out) != 0 && !status) {
-            fprintf(stderr, "steady-run: %s: write failed (%s)\n", cmd->output,
-                    strerror(errno ? errno : EIO));
+        if (out.f && !steady_output_close(&out, !status, &err) && !status) {
+            fprintf(stderr, "steady-run: %s\n", err.msg);
             status = RUN_FAIL;
         }
-        out = NULL;
         if (fflush(stdout) != 0 && !status)
             status = RUN_FAIL;
     }
     free(hosts);
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 done:
-    if (out)
-        fclose(out);
+    if (out.f)
+        steady_output_close(&out, false, &err);
     calib_free(&c);
     steady_platform_destroy(p);
     return status;

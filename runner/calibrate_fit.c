@@ -19,10 +19,10 @@
  * an overhead would be charged in proportion to the parts a schedule cuts
  * a message into; eager, overhead = alpha (the port time) and latency =
  * excess (a delay that holds no port).
- *   recv-factor the hop's rate while a feeder streams into its sender
- *               (phase D) over its rate alone, as the model would share
- *               their common resources: what the sender's receptions cost
- *               its sends (SimGrid's cross traffic); written below
+ *   recv-factor the hop's rate while a feeder that shares no resource
+ *               with it streams into its sender (phase D) over its rate
+ *               alone: what the sender's receptions cost its sends
+ *               (SimGrid's cross traffic); written below
  *               RECV_FACTOR_NOISE, and the replay slows the hop by it
  *               while a transfer runs into its sender (fluid.c).
  * The calibrated platform keeps the ranks (processors and routers, in
@@ -223,7 +223,7 @@ static steady_err_t fit_all(const calib_t *c, hopfit_t *hf, resource_t *rs, doub
 static double calibrated_bandwidth(const resource_t *rs, int R, int channel, int edge,
                                    double nominal, bool *binding)
 {
-    double scaled = 0, carried = 0, bound = INFINITY;
+    double scaled = 0, bound = INFINITY;
     int n = 0;
     for (int r = 0; r < R; r++) {
         if (channel >= 0 ? rs[r].channel != channel : rs[r].edge != edge)
@@ -232,36 +232,27 @@ static double calibrated_bandwidth(const resource_t *rs, int R, int channel, int
         n++;
         if (rs[r].nset && rs[r].carried < BINDING * rs[r].alone)
             bound = fmin(bound, rs[r].carried);
-        carried = fmax(carried, rs[r].carried);
     }
     *binding = isfinite(bound);
     if (n == 0) /* a FATPIPE channel: no resource, kept as it is */
         return nominal;
-    return isfinite(bound) ? bound : fmax(scaled, carried);
+    /* not binding, what the hops carried says nothing of the capacity:
+     * they need not have run at once throughout (a hop of long latency
+     * leaves the channel to the others while it pays it) */
+    return isfinite(bound) ? bound : scaled;
 }
 
-/* Phase D: hop h's rate while its feeder streams into its sender, over
- * its rate with the feeder as the model shares their common resources
- * (each of capacity C gives h at least C / 2, and what the feeder leaves),
- * to 3 digits; 1 when not measured or above RECV_FACTOR_NOISE. */
-static double recv_factor(const calib_t *c, const hopfit_t *hf, const resource_t *rs, int h)
+/* Phase D: hop h's rate while its feeder (which shares no resource with
+ * it) streams into its sender, over its rate alone, to 3 digits; 1 when
+ * not measured or above RECV_FACTOR_NOISE. */
+static double recv_factor(const calib_t *c, const hopfit_t *hf, int h)
 {
-    int g = c->feeder[h], S = c->nsizes, R = steady_platform_resource_count(c->p);
-    double s = c->sizes[S - 1], alpha = hf[h].fit.alpha;
+    int S = c->nsizes;
+    double alpha = hf[h].fit.alpha;
     double alone = c->stream[(size_t)h * S + S - 1] - alpha, fed = c->fed[h] - alpha;
-    if (g < 0 || !(alone > 0) || !(fed > 0))
+    if (c->feeder[h] < 0 || !(alone > 0) || !(fed > 0))
         return 1;
-    double rate = s / alone, feeder = 1 / hf[g].fit.beta;
-    for (int i = c->res_first[h]; i < c->res_first[h + 1]; i++)
-        for (int j = c->res_first[g]; j < c->res_first[g + 1]; j++) {
-            if (c->res[i] != c->res[j])
-                continue;
-            const resource_t *x = &rs[c->res[i]];
-            bool binding;
-            double cap = calibrated_bandwidth(rs, R, x->channel, x->edge, x->nominal, &binding);
-            rate = fmin(rate, fmax(cap / 2, cap - feeder));
-        }
-    double f = s / fed / rate;
+    double f = alone / fed;
     return f >= RECV_FACTOR_NOISE ? 1 : round_sig(fmax(f, STEADY_RECV_FACTOR_MIN), 3);
 }
 
@@ -534,7 +525,7 @@ steady_err_t calib_write(const calib_t *c, const calib_info_t *info, FILE *out, 
     if (!rc)
         rc = fit_all(c, hf, rs, scratch, err);
     for (int h = 0; h < c->nhops && !rc; h++)
-        hf[h].recv_factor = recv_factor(c, hf, rs, h);
+        hf[h].recv_factor = recv_factor(c, hf, h);
     if (!rc)
         rc = build(c, hf, rs, &q, err);
     if (!rc) {

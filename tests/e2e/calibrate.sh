@@ -7,7 +7,8 @@
 #     bandwidth within 2% of the route's, its per-message time alpha
 #     (overhead + latency) within 10% of the route's latency, and no
 #     recv-factor (without cross traffic a node's receptions cost its
-#     sends nothing);
+#     sends nothing); a channel that a short hop and a hop of long latency
+#     cross keeps its bandwidth;
 #  2. under SimGrid's default configuration, the calibration's per-size
 #     ping-pong is SimGrid's: bench/pingpong.c, compiled with smpicc and run
 #     on the same route (smpi/simulate-computation:no, as steady-run, so that
@@ -122,6 +123,44 @@ cmp -s <(grep -v '^# measured' "$tmp/known.plat") <(grep -v '^# measured' "$tmp/
 "$steady" info "$tmp/known.plat" >/dev/null || fail "the calibrated platform does not read back"
 grep -q '^# launcher  SimGrid SMPI' "$tmp/known.plat" && grep -q '^# measured  20' "$tmp/known.plat" ||
     fail "the header does not say how and when"
+
+# a channel crossed by a short hop and a hop of long latency: at once they
+# carry 1.5 times the channel (the short one has it alone while the long
+# one pays its latency), which says nothing of its capacity; the channel
+# keeps its nominal bandwidth (it was written as 30 MB/s, and plans
+# counted on it)
+cat >"$tmp/lat.xml" <<'EOF'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="lat" routing="Full">
+    <host id="h0" speed="1Gf"/>
+    <host id="h1" speed="1Gf"/>
+    <host id="h2" speed="1Gf"/>
+    <host id="h3" speed="1Gf"/>
+    <link id="bb" bandwidth="20MBps" latency="100us"/>
+    <link id="wan" bandwidth="10MBps" latency="300ms"/>
+    <link id="l0" bandwidth="100MBps" latency="50us"/>
+    <link id="l1" bandwidth="100MBps" latency="50us"/>
+    <link id="l2" bandwidth="100MBps" latency="50us"/>
+    <link id="l3" bandwidth="100MBps" latency="50us"/>
+    <route src="h0" dst="h1"><link_ctn id="l0"/><link_ctn id="bb"/><link_ctn id="l1"/></route>
+    <route src="h2" dst="h3"><link_ctn id="l2"/><link_ctn id="wan"/><link_ctn id="bb"/><link_ctn id="l3"/></route>
+    <route src="h0" dst="h2"><link_ctn id="l0"/><link_ctn id="l2"/></route>
+    <route src="h0" dst="h3"><link_ctn id="l0"/><link_ctn id="l3"/></route>
+    <route src="h1" dst="h2"><link_ctn id="l1"/><link_ctn id="l2"/></route>
+    <route src="h1" dst="h3"><link_ctn id="l1"/><link_ctn id="l3"/></route>
+  </zone>
+</platform>
+EOF
+printf 'h0\nh1\nh2\nh3\n' >"$tmp/lat.hosts"
+timeout 300 smpirun -no-privatize "${cfg[@]}" -platform "$tmp/lat.xml" -hostfile "$tmp/lat.hosts" \
+    -np 4 "$run_smpi" --calibrate --quiet --reps 2 --sizes 64KiB,4MiB -o "$tmp/lat.plat" "$tmp/lat.xml" \
+    >/dev/null 2>"$tmp/err" || fail "calibrate lat.xml: $(grep -v WARNING "$tmp/err" | head -c 300)"
+bb=$(awk '$1 == "channel" && $2 == "bb" {sub("bandwidth=", "", $3); print $3}' "$tmp/lat.plat")
+echo "  lat.xml: channel bb (20 MB/s) calibrated at $bb B/s"
+python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1]) / 20e6 - 1) <= 0.01 else 1)' "${bb:-0}" ||
+    fail "lat.xml: channel bb calibrated at ${bb:-nothing} B/s, not its 20 MB/s"
 
 # 2. SimGrid's default configuration: the per-size cost against a direct ping-pong
 smpicc -O2 -o "$tmp/pingpong" bench/pingpong.c 2>"$tmp/err" || fail "smpicc pingpong.c: $(head -c 300 "$tmp/err")"

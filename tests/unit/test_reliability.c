@@ -2,13 +2,18 @@
  * test_reliability.c — regressions of issue 18 (defects found with hand-made
  * bad inputs and the fuzzers) that belong to no single reader: numbers at
  * the edges of a double, the model's ranges, negative zero, format
- * detection, the LP's range check.
+ * detection, the LP's range check; and an output file that a failure
+ * leaves as it was.
  */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#include <dirent.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../common/strmap.h"
+#include "steady/output.h"
 #include "tests.h"
 
 static uint64_t hash_of(const steady_platform_t *p)
@@ -313,6 +318,61 @@ static void test_strmap(void)
     CU_ASSERT_EQUAL(strmap_get(&m, "n1"), -1);
 }
 
+static char *slurp(const char *path, char *buf, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    size_t len = f ? fread(buf, 1, n - 1, f) : 0;
+    buf[len] = '\0';
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* steady_output: a failed write (steady-run --calibrate killed or timed
+ * out among them) leaves the previous file as it was and no temporary
+ * file; a complete one replaces it; a directory is refused. */
+static void test_output(void)
+{
+    char dir[] = "/tmp/steady-output-XXXXXX", path[64], buf[64];
+    CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/calibrated.plat", dir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_FATAL(f != NULL);
+    fputs("previous\n", f);
+    fclose(f);
+    steady_output_t o;
+    steady_error_t err = {0};
+    CU_ASSERT_FATAL(steady_output_open(&o, path, &err));
+    CU_ASSERT_PTR_NOT_NULL(o.tmp);
+    fputs("half", o.f);
+    CU_ASSERT_STRING_EQUAL(slurp(path, buf, sizeof buf), "previous\n");
+    CU_ASSERT_EQUAL(entries(dir), 2);
+    CU_ASSERT(steady_output_close(&o, false, &err));
+    CU_ASSERT_STRING_EQUAL(slurp(path, buf, sizeof buf), "previous\n");
+    CU_ASSERT_EQUAL(entries(dir), 1);
+    CU_ASSERT_FATAL(steady_output_open(&o, path, &err));
+    fputs("new\n", o.f);
+    CU_ASSERT(steady_output_close(&o, true, &err));
+    CU_ASSERT_STRING_EQUAL(slurp(path, buf, sizeof buf), "new\n");
+    CU_ASSERT_EQUAL(entries(dir), 1);
+    CU_ASSERT_FALSE(steady_output_open(&o, dir, &err));
+    CU_ASSERT_EQUAL(err.code, STEADY_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "cannot write: it is a directory"));
+    remove(path);
+    remove(dir);
+}
+
 void suite_reliability(void)
 {
     static const CU_TestInfo tests[] = {
@@ -323,6 +383,7 @@ void suite_reliability(void)
         {"the LP's ranges", test_lp_ranges},
         {"GraphML, streamed", test_graphml_streamed},
         {"string map", test_strmap},
+        {"an output a failure leaves as it was", test_output},
         CU_TEST_INFO_NULL,
     };
     add_suite("reliability (issue 18)", tests);
