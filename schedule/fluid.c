@@ -5,21 +5,23 @@
  *
  * The semantics are replay.c's (read its comment first): every port and
  * processor works through its pieces in program order, self-timed; a
- * piece starts once the previous piece of each of its ports has ended and
- * its inputs have arrived.  What changes is that a transfer's duration is
- * no longer known when it starts.  The transfers running at once share
- * each resource they cross as SimGrid's network model shares a link among
- * flows, max-min fairly: each message moves at a rate proportional to its
- * hop's weight (1 / its sharing penalty, steady_hop_penalty: the same for
- * all under STEADY_FLOWS_FAIR), raised until a resource is full or the
- * transfer reaches its full speed (one message per hop time, times the
- * hop's recv-factor while a transfer runs into its sender), then the
- * others keep rising (progressive filling).  A transfer that opens a
- * message under rendezvous (replay.c) holds its ports through the
- * latency first, sharing nothing meanwhile, then moves its bytes.  So the
- * replay advances from event to event in simulated time — a transfer or
- * a task ends, an input arrives, a latency runs out — recomputing the
- * rates whenever the set of running transfers changes.
+ * piece starts once the previous piece of each of its ports has ended,
+ * its inputs have arrived (a message's first part: every part's) and its
+ * ring entry is free (the executor's rings: a send passes its input's
+ * entry on when its sender posts it).  What changes is that a transfer's
+ * duration is no longer known when it starts.  The transfers running at
+ * once share each resource they cross as SimGrid's network model shares a
+ * link among flows, max-min fairly: each message moves at a rate
+ * proportional to its hop's weight (1 / its sharing penalty,
+ * steady_hop_penalty: the same for all under STEADY_FLOWS_FAIR), raised
+ * until a resource is full or the transfer reaches its full speed (one
+ * message per hop time, times the hop's recv-factor while a transfer runs
+ * into its sender), then the others keep rising (progressive filling).  A
+ * transfer that opens a message under rendezvous (replay.c) holds its
+ * ports through the latency first, sharing nothing meanwhile, then moves
+ * its bytes.  So the replay advances from event to event in simulated
+ * time — a transfer or a task ends, an input arrives, a latency runs out
+ * — recomputing the rates whenever the set of running transfers changes.
  *
  * Because pieces now run in time order rather than in program order, a
  * piece may finish batches well ahead of the pieces that read them (a
@@ -67,8 +69,9 @@ typedef struct {
     int i;
 } wait_t;
 
-/* A transfer that opens its message under rendezvous: its ports are held
- * through the latency, until t, before its bytes move. */
+/* A transfer that opens its message under rendezvous (the first part the
+ * period has): its ports are held through the latency, until t, before
+ * its bytes move. */
 typedef struct {
     double t;
     run_t ru;
@@ -80,6 +83,14 @@ typedef struct {
     int i;
     double start, end, amount;
 } part_t;
+
+/* A step's ring entry (replay_t.depth): the batch it holds, and what
+ * must still happen before it leaves (its pieces to complete, its readers
+ * to pass it); the batch left when 0. */
+typedef struct {
+    long batch;
+    int pending;
+} entry_t;
 
 typedef struct {
     const replay_t *r;
@@ -94,6 +105,9 @@ typedef struct {
     int *rstart, *rlist; /* the deps naming piece y: rlist[rstart[y] .. rstart[y + 1]) */
     int *owner;          /* per dep: the piece that reads through it */
     ring_t *ring;
+    entry_t *entry; /* step f's entries: entry[r->left[f].off + (b & r->left[f].mask)] */
+    long *posted_q; /* per send port: the head (period, index) that has posted */
+    int *posted_k;
     run_t *run;
     int nrun;
     long *cpu_q; /* per node: the compute piece running (period), -1 */
@@ -241,6 +255,60 @@ static void ring_read(fluid_t *f, int y, long b)
         g->pending[s]--;
 }
 
+/* ---- the executor's ring entries ------------------------------------------ */
+
+static void retry(fluid_t *f, long q, int i);
+
+/* Pieces of step g or readers of it (list[first .. last)) that exist in
+ * batch b. */
+static int existing(const fluid_t *f, const int *list, int first, int last, long b)
+{
+    int c = 0;
+    for (int k = first; k < last; k++) {
+        long bz, nz;
+        c += amount_of(f, b + f->r->steps[flat_of(f, list[k])].lag, list[k], &bz, &nz) > 0;
+    }
+    return c;
+}
+
+/* The step whose ring piece i fills, or -1. */
+static int ring_out(const fluid_t *f, int i)
+{
+    return i < f->r->nx ? f->r->x[i].ring_out : f->r->cp[i - f->r->nx].ring_out;
+}
+
+/* True when step g's entry may take batch b: batch b - depth has left it
+ * (g < 0: no ring). */
+static bool entry_free(const fluid_t *f, int g, long b)
+{
+    const replay_t *r = f->r;
+    long old = g < 0 ? -1 : b - r->depth[g];
+    if (old < 0)
+        return true;
+    const entry_t *e = &f->entry[box_at(r->left[g], old)];
+    return e->batch == old && e->pending == 0;
+}
+
+/* One more piece of step g done with batch b, or one more reader past it;
+ * when it is the last, the pieces of batch b + depth may take the entry. */
+static void leave(fluid_t *f, int g, long b)
+{
+    const replay_t *r = f->r;
+    if (g < 0)
+        return;
+    entry_t *e = &f->entry[box_at(r->left[g], b)];
+    if (e->batch != b) {
+        e->batch = b;
+        e->pending = existing(f, r->spieces, r->sfirst[g], r->sfirst[g + 1], b) +
+                     existing(f, r->readers, r->rfirst[g], r->rfirst[g + 1], b);
+    }
+    if (--e->pending > 0)
+        return;
+    long next = b + r->depth[g];
+    for (int k = r->sfirst[g]; k < r->sfirst[g + 1]; k++)
+        retry(f, next + r->steps[g].lag, r->spieces[k]);
+}
+
 /* ---- waiting ----------------------------------------------------------------- */
 
 static bool heap_push(fluid_t *f, double t, long q, int i)
@@ -299,20 +367,13 @@ static void advance(fluid_t *f, int p)
 }
 
 static void try_port(fluid_t *f, int p);
+static void try_start(fluid_t *f, long q, int i);
 
-/* Starts piece i of period q if it heads each of its ports, is not running
- * yet, and its inputs have arrived (else waits for the latest one). */
-static void try_start(fluid_t *f, long q, int i)
+/* When piece i's inputs for batch b (n positions) are all there, or -1
+ * while a producer has not made its part. */
+static double inputs_at(const fluid_t *f, int i, long b, long n)
 {
     const replay_t *r = f->r;
-    int port[2], nport = ports_of(f, i, port);
-    for (int k = 0; k < nport; k++)
-        if (!at_head(f, port[k], q, i) || f->busy[port[k]])
-            return;
-    long b, n;
-    double amount = amount_of(f, q, i, &b, &n);
-    if (amount <= 0)
-        return; /* try_port skips it */
     rdeps_t d[2];
     int nd = deps_of(f, i, d);
     double ready = 0;
@@ -322,14 +383,84 @@ static void try_start(fluid_t *f, long q, int i)
                 continue;
             double a = ring_get(f, r->dep[x], b);
             if (a < 0)
-                return; /* the producer's end will try again */
+                return -1;
             ready = later(ready, a);
         }
+    return ready;
+}
+
+/* True when transfer i is the first part of its message that period q
+ * has: the one that posts the message. */
+static bool heads(const fluid_t *f, long q, int i)
+{
+    for (int y = f->r->x[i].mfirst; y != i; y = f->r->x[y].next_part) {
+        long b, n;
+        if (amount_of(f, q, y, &b, &n) > 0)
+            return false;
+    }
+    return true;
+}
+
+/* Tries piece i of period q and, for a later part of a message, the parts
+ * before it (the one that posts the message waits for every part). */
+static void retry(fluid_t *f, long q, int i)
+{
+    const replay_t *r = f->r;
+    for (int y = i < r->nx ? r->x[i].mfirst : i; y != i; y = r->x[y].next_part)
+        try_start(f, q, y);
+    try_start(f, q, i);
+}
+
+/* Starts piece i of period q if it heads each of its ports, is not running
+ * yet, its inputs have arrived (else waits for the latest one) and its
+ * step's ring entry is free (a transfer's under rendezvous: replay.c).  A
+ * transfer whose sender is ready posts before its receiver is: its bytes
+ * leave their entry then, as the executor copies them when it posts the
+ * send. */
+static void try_start(fluid_t *f, long q, int i)
+{
+    const replay_t *r = f->r;
+    int port[2], nport = ports_of(f, i, port);
+    if (!at_head(f, port[0], q, i) || f->busy[port[0]])
+        return;
+    bool both = nport == 1 || (at_head(f, port[1], q, i) && !f->busy[port[1]]);
+    bool rendezvous = r->sc->cost_model == STEADY_COST_RENDEZVOUS;
+    long b, n;
+    double amount = amount_of(f, q, i, &b, &n);
+    if (amount <= 0)
+        return; /* try_port skips it */
+    double ready = inputs_at(f, i, b, n);
+    bool efree = entry_free(f, ring_out(f, i), b) || (i < r->nx && !rendezvous);
+    bool head = i < r->nx && heads(f, q, i);
+    for (int y = head ? r->x[i].next_part : -1; y >= 0 && ready >= 0; y = r->x[y].next_part) {
+        long by, ny;
+        if (amount_of(f, q, y, &by, &ny) <= 0)
+            continue;
+        double a = inputs_at(f, y, by, ny);
+        ready = a < 0 ? a : later(ready, a);
+        efree = efree && (entry_free(f, r->x[y].ring_out, by) || !rendezvous);
+    }
+    if (ready < 0)
+        return; /* the producer's end will try again */
     if (ready > f->now) {
         if (!heap_push(f, ready, q, i))
             f->oom = true;
         return;
     }
+    int p = port[0];
+    if (head && (f->posted_q[p] != q || f->posted_k[p] != f->ck[p])) {
+        f->posted_q[p] = q;
+        f->posted_k[p] = f->ck[p];
+        for (int y = i; y >= 0; y = r->x[y].next_part) {
+            long by, ny;
+            if (amount_of(f, q, y, &by, &ny) > 0)
+                leave(f, r->x[y].ring_in, by);
+        }
+    }
+    if (!both || !efree)
+        return; /* the receiver's port, or leave(), will try again */
+    rdeps_t d[2];
+    int nd = deps_of(f, i, d);
     for (int k = 0; k < nd; k++)
         for (int x = d[k].first; x < d[k].first + d[k].n; x++)
             if (r->dfrom[x] < (double)n)
@@ -338,7 +469,7 @@ static void try_start(fluid_t *f, long q, int i)
         f->busy[port[k]] = true;
     if (i < r->nx) {
         run_t ru = {.q = q, .i = i, .work = amount * r->x[i].c, .start = f->now, .amount = amount};
-        if (r->x[i].opens && r->x[i].latency > 0) {
+        if (head && rendezvous && r->x[i].latency > 0) {
             f->held[f->nheld++] = (held_t){f->now + r->x[i].latency, ru};
         } else {
             f->run[f->nrun++] = ru;
@@ -378,6 +509,7 @@ static void deliver(fluid_t *f, long q, int i, double start, double end, double 
     amount_of(f, q, i, &b, &n);
     if (!ring_put(f, i, b, n, done))
         f->oom = true;
+    leave(f, ring_out(f, i), b);
     f->makespan = later(f->makespan, done);
     if (f->last)
         f->last[i] = later(f->last[i], done);
@@ -387,7 +519,7 @@ static void deliver(fluid_t *f, long q, int i, double start, double end, double 
                 end, done);
     for (int k = f->rstart[i]; k < f->rstart[i + 1]; k++) {
         int z = f->owner[f->rlist[k]];
-        try_start(f, b + r->steps[flat_of(f, z)].lag, z);
+        retry(f, b + r->steps[flat_of(f, z)].lag, z);
     }
 }
 
@@ -407,6 +539,10 @@ static void finish(fluid_t *f, long q, int i, double start, double amount)
     for (int k = 0; k < nport; k++)
         try_port(f, port[k]);
     if (i >= r->nx) {
+        const rcompute_t *c = &r->cp[i - r->nx];
+        long b = q - r->steps[c->flat].lag;
+        leave(f, c->ring_in[0], b);
+        leave(f, c->ring_in[1], b);
         deliver(f, q, i, start, f->now, amount, f->now);
         return;
     }
@@ -529,6 +665,9 @@ static void fluid_free(fluid_t *f)
             free(f->ring[y].pending);
         }
     free(f->ring);
+    free(f->entry);
+    free(f->posted_q);
+    free(f->posted_k);
     free(f->pstart);
     free(f->plist);
     free(f->cq);
@@ -565,6 +704,9 @@ static bool build(fluid_t *f)
     f->ck = calloc((size_t)nports, sizeof *f->ck);
     f->busy = calloc((size_t)nports, sizeof *f->busy);
     f->ring = calloc((size_t)np + 1, sizeof *f->ring);
+    f->entry = malloc((r->nleft + 1) * sizeof *f->entry);
+    f->posted_q = malloc((size_t)nports * sizeof *f->posted_q);
+    f->posted_k = calloc((size_t)nports, sizeof *f->posted_k);
     f->run = malloc((size_t)(r->nx + 1) * sizeof *f->run);
     f->held = malloc((size_t)(r->nx + 1) * sizeof *f->held);
     f->parts = malloc((size_t)(r->nx + 1) * sizeof *f->parts);
@@ -578,8 +720,9 @@ static bool build(fluid_t *f)
     f->load = calloc((size_t)nres + 1, sizeof *f->load);
     f->need = calloc((size_t)nres + 1, sizeof *f->need);
     if (!f->pstart || !f->plist || !f->rstart || !f->rlist || !f->owner || !f->cq || !f->ck ||
-        !f->busy || !f->ring || !f->run || !f->held || !f->parts || !f->cpu_q || !f->cpu_i ||
-        !f->cpu_start || !f->cpu_end || !f->cpu_n || !f->rx || !f->load || !f->need)
+        !f->busy || !f->ring || !f->entry || !f->posted_q || !f->posted_k || !f->run || !f->held ||
+        !f->parts || !f->cpu_q || !f->cpu_i || !f->cpu_start || !f->cpu_end || !f->cpu_n ||
+        !f->rx || !f->load || !f->need)
         return false;
     for (int pass = 0; pass < 2; pass++) {
         for (int j = 0; j < np; j++) { /* the transfers in the executor's order */
@@ -625,6 +768,10 @@ static bool build(fluid_t *f)
         for (int k = 0; k < cap; k++)
             g->batch[k] = -1;
     }
+    for (size_t k = 0; k < r->nleft; k++)
+        f->entry[k] = (entry_t){-1, 0};
+    for (int p = 0; p < nports; p++)
+        f->posted_q[p] = -1;
     for (int v = 0; v < f->nv; v++)
         f->cpu_q[v] = -1;
     for (int p = 0; p < nports; p++) /* a port with no piece is done from the start */

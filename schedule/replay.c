@@ -25,19 +25,30 @@
  * as dates, only as an order.  A transfer of a messages over e = (u, v)
  * starts at the latest of
  *     the time u's send port is free, the time v's receive port is free,
- *     the time its input is available at u,
- * holds both ports for a c(e).  The executor sends the parts of a long
- * transfer in consecutive slots as one MPI message, which pays one
- * latency and is delivered whole (steady_schedule_message_ids): a part's
- * data is at v when its message's last part has ended (rest: the time
- * alone of the parts after it).  Under the rendezvous cost model (the
- * default, steady_cost_model_t) the latency comes first: the part that
- * opens a message holds both ports for latency(e) before its bytes move,
- * as SimGrid pays a communication's latency before its bytes (and an MPI
- * rendezvous's handshake precedes its data); under the eager model
- * latency delays the delivery and occupies no port.  A
- * compute entry of n tasks on processor x starts when x's CPU is free and
- * all its inputs are there and keeps the CPU for n w(x): tasks run one
+ *     the time its input is available at u, and under rendezvous the time
+ *     v's ring entry for its batch is free,
+ * holds both ports for a c(e).  The rings are the executor's
+ * (runner/program.c, replay_t.depth): a step's output that its node reads
+ * is kept in depth batches, and the entry of batch b is free once batch
+ * b - depth is done (its pieces delivered) and passed on by each reader (a
+ * send once posted, at the latest of its input's arrival and its port's
+ * release, the executor copying its bytes then; a task once ended); a
+ * task waits for its own entry too.  So a sender upstream of a slow node
+ * is held to its pace, as in a run.  The executor sends the parts of a
+ * long transfer in consecutive slots as one MPI message, which pays one
+ * latency and is delivered whole (steady_schedule_message_ids): it is
+ * posted once every part's input is there (its first part waits for the
+ * latest of them, and for every part's entry), its later parts follow at
+ * once, and a part's data is at v when the message's last part has ended
+ * (run_periods gathers a message's parts, then runs them).  Under the
+ * rendezvous cost model (the default, steady_cost_model_t) the latency
+ * comes first: the message holds both ports for latency(e) before its
+ * bytes move, as SimGrid pays a communication's latency before its bytes
+ * (and an MPI rendezvous's handshake precedes its data); under the eager
+ * model latency delays the delivery and occupies no port.  A compute
+ * entry of n tasks on processor x starts when x's CPU is free, all its
+ * inputs are there and its ring entry is free, and keeps the CPU for
+ * n w(x): tasks run one
  * after another on the processor's single CPU, in parallel with its ports
  * (the paper's full overlap).  A task may use what its period's
  * transfers, or the tasks listed before it, produced for the same batch:
@@ -195,6 +206,73 @@ static steady_err_t inbox_layout(replay_t *r, steady_error_t *err)
     return STEADY_OK;
 }
 
+/* The executor's rings (replay_t.depth): each step's pieces and readers,
+ * its depth as runner/program.c sizes it (the furthest lag of a reader
+ * past the step's, plus 2), and the program-order engine's places for
+ * when a batch left it: a power of two above the depth (the place of
+ * batch b is reused by batch b + depth + 1 or later, whose pieces run
+ * after those of batch b + depth, which read it). */
+static steady_err_t ring_layout(replay_t *r, steady_error_t *err)
+{
+    int np = r->nx + r->nc, nf = r->nflat;
+    r->depth = calloc((size_t)nf + 1, sizeof *r->depth);
+    r->sfirst = calloc((size_t)nf + 2, sizeof *r->sfirst);
+    r->rfirst = calloc((size_t)nf + 2, sizeof *r->rfirst);
+    r->spieces = malloc(((size_t)np + 1) * sizeof *r->spieces);
+    r->readers = malloc((2 * (size_t)np + 1) * sizeof *r->readers);
+    r->left = calloc((size_t)nf + 1, sizeof *r->left);
+    if (!r->depth || !r->sfirst || !r->rfirst || !r->spieces || !r->readers || !r->left)
+        return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < np; i++) {
+            const rstep_t *g = &r->steps[piece_flat(r, i)];
+            if (pass == 0)
+                r->sfirst[piece_flat(r, i) + 2]++;
+            else
+                r->spieces[r->sfirst[piece_flat(r, i) + 1]++] = i;
+            for (int k = 0; k < g->nin; k++) {
+                int f = g->in[k];
+                if (f < 0)
+                    continue;
+                if (pass == 0) {
+                    r->rfirst[f + 2]++;
+                    int reach = g->lag - r->steps[f].lag + 2;
+                    r->depth[f] = reach > r->depth[f] ? reach : r->depth[f];
+                } else {
+                    r->readers[r->rfirst[f + 1]++] = i;
+                }
+            }
+        }
+        if (pass == 1)
+            break;
+        for (int f = 0; f <= nf; f++) {
+            r->sfirst[f + 1] += r->sfirst[f];
+            r->rfirst[f + 1] += r->rfirst[f];
+        }
+    }
+    for (int i = 0; i < r->nx; i++) {
+        rtransfer_t *x = &r->x[i];
+        int in = r->steps[x->flat].in[0];
+        x->ring_out = r->depth[x->flat] ? x->flat : -1;
+        x->ring_in = in >= 0 && r->depth[in] ? in : -1;
+    }
+    for (int i = 0; i < r->nc; i++) {
+        rcompute_t *c = &r->cp[i];
+        const rstep_t *st = &r->steps[c->flat];
+        c->ring_out = r->depth[c->flat] ? c->flat : -1;
+        for (int k = 0; k < 2; k++)
+            c->ring_in[k] = k < st->nin && st->in[k] >= 0 && r->depth[st->in[k]] ? st->in[k] : -1;
+    }
+    r->nleft = 0;
+    for (int f = 0; f < nf; f++) {
+        r->left[f].off = r->nleft;
+        while (r->left[f].mask < r->depth[f])
+            r->left[f].mask = 2 * r->left[f].mask + 1;
+        r->nleft += (size_t)r->left[f].mask + 1;
+    }
+    return STEADY_OK;
+}
+
 /* Checks sc's header against p and prepares r for the engines. */
 static steady_err_t replay_open(const steady_schedule_t *sc, const steady_platform_t *p,
                                 replay_t *r, steady_error_t *err)
@@ -216,15 +294,32 @@ static steady_err_t replay_open(const steady_schedule_t *sc, const steady_platfo
             return steady_error_set(err, STEADY_EINVAL, "replay: source %d is no node (%d)", i,
                                     sc->sources[i]);
     steady_err_t rc = replay_prepare(r, err);
-    return rc ? rc : inbox_layout(r, err);
+    if (!rc)
+        rc = inbox_layout(r, err);
+    return rc ? rc : ring_layout(r, err);
 }
+
+/* A part of the message being gathered (run_periods). */
+typedef struct {
+    int i, flat, ring_in, ring_out;
+    long batch;
+    double amount;
+} rpart_t;
+
+/* When batch b left a ring entry (b -1: none yet). */
+typedef struct {
+    long b;
+    double t;
+} rleft_t;
 
 /* The program-order engine's state between two periods: a run can stop
  * after any period and go on (settle()). */
 typedef struct {
     double *box;     /* the inboxes (replay_t.inbox): 0 when read */
+    rleft_t *left;   /* when a batch left its step's ring entry (replay_t.left) */
     cur_t *cur;      /* scratch: what each step does this period */
     double *free_at; /* node: send port, receive port, CPU free (3 per node) */
+    rpart_t *parts;  /* scratch: the parts of the message being gathered */
     double *last;    /* piece: its latest completion, or NULL */
     double makespan;
     long ntransfers, ntasks;
@@ -234,8 +329,10 @@ typedef struct {
 static void run_free(run_t *s)
 {
     free(s->box);
+    free(s->left);
     free(s->cur);
     free(s->free_at);
+    free(s->parts);
 }
 
 /* A run before its first period (last: NULL, or zeroed by the caller). */
@@ -244,10 +341,15 @@ static bool run_init(run_t *s, const replay_t *r, double *last)
     int nv = steady_platform_node_count(r->p);
     *s = (run_t){.last = last};
     s->box = calloc(r->nbox + 1, sizeof *s->box);
+    s->left = malloc((r->nleft + 1) * sizeof *s->left);
     s->cur = malloc(((size_t)r->nflat + 1) * sizeof *s->cur);
     s->free_at = calloc(3 * (size_t)nv + 1, sizeof *s->free_at);
-    if (s->box && s->cur && s->free_at)
+    s->parts = malloc(((size_t)r->nx + 1) * sizeof *s->parts);
+    if (s->box && s->left && s->cur && s->free_at && s->parts) {
+        for (size_t k = 0; k < r->nleft; k++)
+            s->left[k] = (rleft_t){-1, 0};
         return true;
+    }
     run_free(s);
     return false;
 }
@@ -273,6 +375,30 @@ static inline void deliver(const replay_t *r, double *box, int z, long b, double
     }
 }
 
+/* When step f's ring entry for batch b is free: batch b - depth has left
+ * it (0 when f < 0, a step without a ring, or for the first batches). */
+static inline double entry_free(const replay_t *r, const run_t *s, int f, long b)
+{
+    if (f < 0)
+        return 0;
+    long old = b - r->depth[f];
+    const rleft_t *e = &s->left[box_at(r->left[f], old)];
+    return old >= 0 && e->b == old ? e->t : 0;
+}
+
+/* Batch b of step f (a producing piece done, or a reader past it) is in
+ * its ring entry until t at least (f < 0: no ring). */
+static inline void leave(const replay_t *r, run_t *s, int f, long b, double t)
+{
+    if (f < 0)
+        return;
+    rleft_t *e = &s->left[box_at(r->left[f], b)];
+    if (e->b != b)
+        *e = (rleft_t){b, t};
+    else
+        e->t = later(e->t, t);
+}
+
 /* Periods s->q .. until - 1 of the replay of `msgs` messages. */
 static void run_periods(const replay_t *rp, run_t *s, long msgs, long until,
                         const steady_replay_observer_t *obs)
@@ -285,6 +411,7 @@ static void run_periods(const replay_t *rp, run_t *s, long msgs, long until,
     cur_t *cur = s->cur;
     double *box = s->box, *last = s->last;
     double makespan = s->makespan;
+    bool rendezvous = sc->cost_model == STEADY_COST_RENDEZVOUS;
     for (; s->q < until; s->q++) {
         long q = s->q;
         /* What each step does this period: its batch's size (0: none) and
@@ -295,29 +422,67 @@ static void run_periods(const replay_t *rp, run_t *s, long msgs, long until,
             cur[f].n = b >= 0 && b < P ? batch_size(sc, rs->tree, b, msgs) : 0;
             cur[f].batch = b;
         }
-        for (int k = 0; k < r.nx; k++) {
+        /* the transfers, message by message (their parts are together in
+         * xorder): the sender posts a message once every part's input is
+         * there, and its bytes then leave their ring entries; the receiver
+         * takes it once its port and, under rendezvous, every part's entry
+         * are free (an eager message waits for its entry in MPI's buffers,
+         * which the sender does not wait for); its parts follow one
+         * another, and it is delivered whole when the last one ends */
+        int nparts = 0;
+        double inputs = 0; /* when the gathered parts' inputs are all there */
+        for (int k = 0; k <= r.nx; k++) {
+            const rtransfer_t *x = k < r.nx ? &r.x[r.xorder[k]] : NULL;
+            if (nparts > 0 && (!x || x->msg != r.x[s->parts[0].i].msg)) {
+                const rtransfer_t *x0 = &r.x[s->parts[0].i];
+                double *send_free = &s->free_at[3 * x0->from_node];
+                double *recv_free = &s->free_at[3 * x0->to_node + 1];
+                /* (parts of one step share their entries: one look each) */
+                const rpart_t *pt = s->parts;
+                double post = later(inputs, *send_free), free = *recv_free;
+                for (int j = 0; j < nparts; j++) {
+                    if (j > 0 && pt[j].flat == pt[j - 1].flat)
+                        continue;
+                    leave(&r, s, pt[j].ring_in, pt[j].batch, post);
+                    if (rendezvous)
+                        free = later(free, entry_free(&r, s, pt[j].ring_out, pt[j].batch));
+                }
+                /* under rendezvous the latency first, holding both ports */
+                double t = later(post, free), end = t + (rendezvous ? x0->latency : 0);
+                for (int j = 0; j < nparts; j++)
+                    end += pt[j].amount * x0->c;
+                double arrival = end + (rendezvous ? 0 : x0->latency);
+                for (int j = 0; j < nparts; j++) {
+                    int i = pt[j].i;
+                    double begin = t;
+                    t += (j == 0 && rendezvous ? x0->latency : 0) + pt[j].amount * x0->c;
+                    if (j == 0 || pt[j].flat != pt[j - 1].flat)
+                        leave(&r, s, pt[j].ring_out, pt[j].batch, arrival);
+                    deliver(&r, box, i, pt[j].batch, arrival);
+                    if (last)
+                        last[i] = later(last[i], arrival);
+                    if (on_event)
+                        observe(on_event, &r, q, pt[j].flat, &r.x[i], NULL, -1, pt[j].amount, begin,
+                                t, arrival);
+                }
+                *send_free = *recv_free = end;
+                makespan = later(makespan, arrival);
+                s->ntransfers += nparts;
+                nparts = 0;
+                inputs = 0;
+            }
+            if (!x)
+                break;
             int i = r.xorder[k];
-            const rtransfer_t *x = &r.x[i];
             const cur_t *cs = &cur[x->flat];
             if (cs->n <= 0)
                 continue;
-            double ready = take(&r, box, i, cs->batch);
+            double in = take(&r, box, i, cs->batch);
             double amount = earlier(x->to, (double)cs->n) - x->from;
             if (amount <= 0)
                 continue;
-            double *send_free = &s->free_at[3 * x->from_node];
-            double *recv_free = &s->free_at[3 * x->to_node + 1];
-            double start = later(ready, later(*send_free, *recv_free));
-            double end = start + (x->opens ? x->latency : 0) + amount * x->c;
-            double arrival = end + x->rest + (sc->cost_model == STEADY_COST_EAGER ? x->latency : 0);
-            *send_free = *recv_free = end;
-            deliver(&r, box, i, cs->batch, arrival);
-            makespan = later(makespan, arrival);
-            if (last)
-                last[i] = later(last[i], arrival);
-            s->ntransfers++;
-            if (on_event)
-                observe(on_event, &r, q, x->flat, x, NULL, -1, amount, start, end, arrival);
+            inputs = later(inputs, in);
+            s->parts[nparts++] = (rpart_t){i, x->flat, x->ring_in, x->ring_out, cs->batch, amount};
         }
         for (int i = 0; i < r.nc; i++) {
             const rcompute_t *c = &r.cp[i];
@@ -331,9 +496,13 @@ static void run_periods(const replay_t *rp, run_t *s, long msgs, long until,
             if (n > c->count)
                 n = c->count;
             double *cpu_free = &s->free_at[3 * c->node + 2];
-            double start = later(*cpu_free, ready);
+            double start =
+                later(later(*cpu_free, ready), entry_free(&r, s, c->ring_out, cs->batch));
             double end = start + (double)n * c->w;
             *cpu_free = end;
+            leave(&r, s, c->ring_in[0], cs->batch, end);
+            leave(&r, s, c->ring_in[1], cs->batch, end);
+            leave(&r, s, c->ring_out, cs->batch, end);
             deliver(&r, box, r.nx + i, cs->batch, end);
             makespan = later(makespan, end);
             if (last)

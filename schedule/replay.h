@@ -38,27 +38,26 @@ typedef struct {
     long mask;
 } rbox_t;
 
-/* A transfer of the period, with what the loop needs at hand. */
+/* A transfer of the period, with what the loop needs at hand: what
+ * replay.c's loop reads of it comes first, in 64 bytes. */
 typedef struct {
     int flat; /* its step */
-    int tree;
-    int slot, index; /* where it is in the schedule */
+    int msg;  /* steady-run's MPI message it goes in (steady_schedule_message_ids) */
     int from_node, to_node;
+    /* the steps whose rings it uses (replay_t.depth), -1 for none: the one
+     * it fills (its own), the one it passes on (its input's) */
+    int ring_out, ring_in;
+    rdeps_t in;
     double from, to; /* message positions */
     double c, latency;
+    int tree;
+    int slot, index;     /* where it is in the schedule */
+    int next_part;       /* the next part of its message, or -1 */
+    int mfirst;          /* its message's first part (the executor posts the
+                          * message once every part's input is there) */
+    int use_first, nuse; /* its shared resources: use_res / use_time[use_first ..] */
     double rf;     /* the hop's rate factor while its sender receives (steady_hop_recv_factor) */
     double weight; /* its share of a resource, relative: 1 / steady_hop_penalty */
-    int msg;       /* steady-run's MPI message it goes in (steady_schedule_message_ids) */
-    /* rendezvous: it opens its message, whose latency holds both ports
-     * before its first bytes move (SimGrid pays a communication's latency
-     * first; an MPI rendezvous's handshake precedes its data) */
-    bool opens;
-    /* the time alone of its message's parts after it: the message is
-     * delivered whole, when its last part ends */
-    double rest;
-    int next_part; /* the next part of its message, or -1 */
-    rdeps_t in;
-    int use_first, nuse; /* its shared resources: use_res / use_time[use_first ..] */
 } rtransfer_t;
 
 /* A compute entry of the period. */
@@ -66,6 +65,7 @@ typedef struct {
     int flat, tree, node;
     long offset, count; /* positions [offset, offset + count) of the step's tasks */
     double w;
+    int ring_out, ring_in[2]; /* as rtransfer_t's */
     rdeps_t in[2];
 } rcompute_t;
 
@@ -103,6 +103,19 @@ typedef struct {
     size_t nbox;
     rbox_t *inbox, *out;
     int *ofirst;
+    /* the executor's rings (runner/program.c): step f's output is kept
+     * on its node in depth[f] entries, one batch each (0: nothing there
+     * reads it), and a piece of f starts batch b only once batch
+     * b - depth[f] has left its entry: its pieces done, each of its
+     * readers past it (a send once posted, its bytes copied; a task once
+     * ended).  Step f's pieces are spieces[sfirst[f] .. sfirst[f + 1]),
+     * the pieces reading it readers[rfirst[f] .. rfirst[f + 1]); the
+     * program-order engine keeps when batch b left step f's entry at
+     * box_at(left[f], b) */
+    int *depth;
+    int *sfirst, *spieces, *rfirst, *readers;
+    rbox_t *left;
+    size_t nleft;
 } replay_t;
 
 /* Where batch b's place of an inbox is (replay_t.inbox, out). */

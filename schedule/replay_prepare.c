@@ -31,6 +31,12 @@ void replay_free(replay_t *r)
     free(r->inbox);
     free(r->out);
     free(r->ofirst);
+    free(r->depth);
+    free(r->sfirst);
+    free(r->spieces);
+    free(r->rfirst);
+    free(r->readers);
+    free(r->left);
 }
 
 /* The node where a step's output lives: the receiver of a send, the
@@ -662,11 +668,10 @@ static bool joins(const replay_t *r, int y, const int *next, int g, int s0, cons
 }
 
 /* steady-run's MPI messages (steady_schedule_message_ids): each
- * transfer's message in r->x[i].msg, whether it opens one (rendezvous),
- * and the time alone of the parts after it (rest). */
+ * transfer's message in r->x[i].msg, its parts linked in slot order
+ * (next_part, from mfirst), and the executor's order (xorder). */
 static steady_err_t group_messages(replay_t *r, steady_error_t *err)
 {
-    const steady_schedule_t *sc = r->sc;
     int nv = steady_platform_node_count(r->p), n = 0;
     /* per sender: its group of transfers in the slot it last sent in (the
      * first, linked by next[]), that slot, and the group before */
@@ -678,7 +683,6 @@ static steady_err_t group_messages(replay_t *r, steady_error_t *err)
     int *next = malloc((size_t)(r->nx + 1) * sizeof *next);
     int *first_slot = malloc((size_t)(r->nx + 1) * sizeof *first_slot); /* per message */
     bool *fwd = calloc((size_t)r->nflat + 1, sizeof *fwd);              /* joins() */
-    double *rest = NULL;
     int *mtail = NULL;
     steady_err_t rc = STEADY_OK;
     if (!head || !stamp || !prev_head || !prev_stamp || !tail || !next || !first_slot || !fwd) {
@@ -730,8 +734,7 @@ static steady_err_t group_messages(replay_t *r, steady_error_t *err)
     /* each message's parts linked in slot order (next[]; mhead, mtail per
      * message); the executor's order lists them from the first part */
     int *mhead = first_slot; /* done with: at least n places */
-    if (!(rest = calloc((size_t)n + 1, sizeof *rest)) ||
-        !(mtail = malloc(((size_t)n + 1) * sizeof *mtail)) ||
+    if (!(mtail = malloc(((size_t)n + 1) * sizeof *mtail)) ||
         !(r->xorder = malloc(((size_t)r->nx + 1) * sizeof *r->xorder))) {
         rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
         goto cleanup;
@@ -747,15 +750,11 @@ static steady_err_t group_messages(replay_t *r, steady_error_t *err)
             next[mtail[m]] = t;
         mtail[m] = t;
     }
-    for (int t = r->nx - 1; t >= 0; t--) {
-        r->x[t].rest = rest[r->x[t].msg];
-        rest[r->x[t].msg] += (r->x[t].to - r->x[t].from) * r->x[t].c;
-    }
     int k = 0;
     for (int t = 0; t < r->nx; t++) {
         bool first = mhead[r->x[t].msg] == t;
-        r->x[t].opens = sc->cost_model == STEADY_COST_RENDEZVOUS && first;
         r->x[t].next_part = next[t];
+        r->x[t].mfirst = mhead[r->x[t].msg];
         for (int y = first ? t : -1; y >= 0; y = next[y])
             r->xorder[k++] = y;
     }
@@ -768,7 +767,6 @@ cleanup:
     free(next);
     free(first_slot);
     free(fwd);
-    free(rest);
     free(mtail);
     return rc;
 }

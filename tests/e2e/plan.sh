@@ -68,7 +68,9 @@ done
 # 1.4 to 1.7 periods); they must not fall below their measured value
 # (since the replay delivers an MPI message whole, as the executor does:
 # 0.957, 0.9747 and 0.973, against 0.964, 0.974 and 0.979 when each part
-# was delivered on its own).
+# was delivered on its own; with the executor's rings and messages posted
+# once every part's input is there, the plans the replay now ranks first
+# give 0.9564, 0.9747 and 0.9839).
 for seed in $qseeds; do
     "$steady" gen --kind random --nodes 6 --seed $seed -o "$tmp/q$seed.plat"
     for op in scatter gossip reduce broadcast; do
@@ -79,7 +81,7 @@ for seed in $qseeds; do
         { [ -n "$r" ] && ge "$r" 0.98 && ge 1.000000001 "$r"; } || fail "replay 2000 $op random-6 seed $seed: ratio '$r' below 0.98"
     done
 done
-for c in reduce-2:0.957 reduce-4:0.974 broadcast-4:0.972; do
+for c in reduce-2:0.956 reduce-4:0.974 broadcast-4:0.983; do
     op=${c%-*} seed=${c#*-} seed=${seed%:*} want=${c#*:}
     s="$tmp/one-$op-$seed.sched"
     "$steady" plan --op $op --cost-model eager --series 2000 --segments 1 -o "$s" "$tmp/q$seed.plat" >/dev/null 2>"$tmp/err" || { fail "plan --segments 1 $op q$seed: $(cat "$tmp/err")"; continue; }
