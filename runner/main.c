@@ -328,6 +328,10 @@ static int parse_options(int argc, char **argv, options_t *o, failure_t *f)
         if (!o->out)
             return fail(f, RUN_USAGE,
                         "steady-run: --calibrate needs -o OUT, the calibrated platform to write");
+        if (strcmp(o->out, "-") == 0)
+            return fail(f, RUN_USAGE,
+                        "steady-run: -o -: the report goes to standard output; name a file for "
+                        "the calibrated platform");
         o->plat = pos[0];
         return RUN_OK;
     }

@@ -56,6 +56,7 @@ expect_usage() { # PATTERN ARGS...
         fail "steady-run $*: status $st, $(head -c 300 "$tmp/err")"
 }
 expect_usage '^steady-run: --calibrate needs -o OUT' --calibrate examples/platforms/tiers.plat
+expect_usage '^steady-run: -o -: the report goes to standard output' --calibrate -o - examples/platforms/tiers.plat
 expect_usage '^steady-run: -o goes with --calibrate' -o "$tmp/x.plat" --ops 3 a b
 expect_usage '^steady-run: --sizes: the fit needs two sizes or more \(1KiB\)' \
     --calibrate -o "$tmp/x.plat" --sizes 1KiB examples/platforms/tiers.plat
