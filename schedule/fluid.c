@@ -582,8 +582,12 @@ static double full_speed(const fluid_t *f, const rtransfer_t *x)
 /* Progressive filling: every running transfer moves messages at the rate
  * m w (w its weight), m raised until a resource is full (its transfers
  * keep their rates) or a transfer reaches its full speed (it keeps that);
- * the others go on rising.  A transfer's progress is then its rate times
- * c, of its speed alone. */
+ * the others go on rising.  A FATPIPE channel (replay_t.fat) is full as
+ * SimGrid's lmm has it: when the heaviest of its rising transfers reaches
+ * the channel's bandwidth, whatever the others use, so that a transfer of
+ * a larger penalty gets that share of it (maxmin.cpp: a FATPIPE
+ * constraint's usage is the max, not the sum, of its flows' weights).  A
+ * transfer's progress is then its rate times c, of its speed alone. */
 static void share(fluid_t *f)
 {
     const replay_t *r = f->r;
@@ -611,8 +615,11 @@ static void share(fluid_t *f)
                 m = full_speed(f, x) / x->weight;
                 bottleneck = -1;
             }
-            for (int u = x->use_first; u < x->use_first + x->nuse; u++)
-                f->need[r->use_res[u]] += r->use_time[u] * x->weight;
+            for (int u = x->use_first; u < x->use_first + x->nuse; u++) {
+                int res = r->use_res[u];
+                double need = r->use_time[u] * x->weight;
+                f->need[res] = r->fat[res] ? later(f->need[res], need) : f->need[res] + need;
+            }
         }
         for (int a = 0; a < f->nrun; a++) {
             if (f->run[a].frozen)
@@ -622,7 +629,10 @@ static void share(fluid_t *f)
                 int res = r->use_res[u];
                 double room = 1 - f->load[res];
                 double at = room > 1e-12 ? room / f->need[res] : 0;
-                if (at < m) {
+                /* a FATPIPE channel full when a transfer on it reaches its
+                 * own full speed freezes them all (SimGrid's lmm fixes a
+                 * saturated constraint's variables before bounded ones) */
+                if (at < m || (r->fat[res] && at <= m * (1 + 1e-9))) {
                     m = at;
                     bottleneck = res;
                 }
@@ -644,7 +654,8 @@ static void share(fluid_t *f)
             ru->m = m * x->weight;
             left--;
             for (int u = x->use_first; u < x->use_first + x->nuse; u++)
-                f->load[r->use_res[u]] += ru->m * r->use_time[u];
+                if (!r->fat[r->use_res[u]])
+                    f->load[r->use_res[u]] += ru->m * r->use_time[u];
         }
     }
     for (int a = 0; a < f->nrun; a++) {
@@ -715,10 +726,9 @@ static bool build(fluid_t *f)
     f->cpu_start = malloc((size_t)f->nv * sizeof *f->cpu_start);
     f->cpu_end = malloc((size_t)f->nv * sizeof *f->cpu_end);
     f->cpu_n = malloc((size_t)f->nv * sizeof *f->cpu_n);
-    int nres = steady_platform_resource_count(r->p);
     f->rx = calloc((size_t)f->nv + 1, sizeof *f->rx);
-    f->load = calloc((size_t)nres + 1, sizeof *f->load);
-    f->need = calloc((size_t)nres + 1, sizeof *f->need);
+    f->load = calloc((size_t)r->nres + 1, sizeof *f->load);
+    f->need = calloc((size_t)r->nres + 1, sizeof *f->need);
     if (!f->pstart || !f->plist || !f->rstart || !f->rlist || !f->owner || !f->cq || !f->ck ||
         !f->busy || !f->ring || !f->entry || !f->posted_q || !f->posted_k || !f->run || !f->held ||
         !f->parts || !f->cpu_q || !f->cpu_i || !f->cpu_start || !f->cpu_end || !f->cpu_n ||

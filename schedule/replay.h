@@ -93,6 +93,12 @@ typedef struct {
     int nuse;
     int *use_res;
     double *use_time;
+    /* the resources: the platform's shared ones, then, under the penalty
+     * rule, one per FATPIPE channel (R + channel), which SimGrid shares by
+     * the max of its flows' weights rather than their sum (fluid.c's
+     * share()): fat[res] */
+    int nres;
+    bool *fat;
     /* the rates depend on what runs at once: shared resources, or a hop
      * slower while its sender receives (rf < 1) — fluid.c's engine */
     bool fluid;

@@ -28,6 +28,7 @@ void replay_free(replay_t *r)
     free(r->dfrom);
     free(r->use_res);
     free(r->use_time);
+    free(r->fat);
     free(r->inbox);
     free(r->out);
     free(r->ofirst);
@@ -241,12 +242,43 @@ static steady_err_t prepare_steps(replay_t *r, steady_error_t *err)
     return STEADY_OK;
 }
 
+/* Adds time t on resource res to transfer x's uses (a resource crossed
+ * twice counts twice). */
+static bool add_use(replay_t *r, int *cap, rtransfer_t *x, int res, double t)
+{
+    int at = x->use_first;
+    while (at < r->nuse && r->use_res[at] != res)
+        at++;
+    if (at < r->nuse) {
+        r->use_time[at] += t;
+        return true;
+    }
+    if (r->nuse == *cap) {
+        int ncap = *cap ? 2 * *cap : 64;
+        int *rs = realloc(r->use_res, (size_t)ncap * sizeof *rs);
+        if (rs)
+            r->use_res = rs;
+        double *frac = realloc(r->use_time, (size_t)ncap * sizeof *frac);
+        if (frac)
+            r->use_time = frac;
+        if (!rs || !frac)
+            return false;
+        *cap = ncap;
+    }
+    r->use_res[r->nuse] = res;
+    r->use_time[r->nuse++] = t;
+    x->nuse++;
+    return true;
+}
+
 /* Appends the shared resources of transfer x's hop h to r's uses, each
- * with the time a message holds it (a resource crossed twice counts
- * twice). */
+ * with the time a message holds it; under the penalty rule its FATPIPE
+ * channels too (replay_t.fat: SimGrid weighs the flows crossing one). */
 static bool add_uses(replay_t *r, int *cap, rtransfer_t *x, const steady_hop_t *h)
 {
     const steady_schedule_t *sc = r->sc;
+    bool penalty = steady_platform_flow_sharing(r->p, NULL) == STEADY_FLOWS_PENALTY;
+    int R = steady_platform_resource_count(r->p);
     mpq_t u;
     mpq_init(u);
     x->use_first = r->nuse;
@@ -257,30 +289,16 @@ static bool add_uses(replay_t *r, int *cap, rtransfer_t *x, const steady_hop_t *
         const steady_use_t *us = steady_platform_edge_uses(r->p, h->edges[k], &nu);
         for (int y = 0; y < nu && ok; y++) {
             steady_exact_use_time(r->p, h->edges[k], &us[y], sc->msg_size, u);
-            int at = x->use_first;
-            while (at < r->nuse && r->use_res[at] != us[y].resource)
-                at++;
-            if (at < r->nuse) {
-                r->use_time[at] += mpq_get_d(u);
+            ok = add_use(r, cap, x, us[y].resource, mpq_get_d(u));
+        }
+        const steady_edge_t *e = steady_platform_edge(r->p, h->edges[k]);
+        for (int y = 0; y < e->ncross && ok && penalty; y++) {
+            const steady_channel_t *ch = steady_platform_channel(r->p, e->cross[y].channel);
+            if (ch->sharing != STEADY_FATPIPE)
                 continue;
-            }
-            if (r->nuse == *cap) {
-                int ncap = *cap ? 2 * *cap : 64;
-                int *res = realloc(r->use_res, (size_t)ncap * sizeof *res);
-                if (res)
-                    r->use_res = res;
-                double *frac = realloc(r->use_time, (size_t)ncap * sizeof *frac);
-                if (frac)
-                    r->use_time = frac;
-                if (!res || !frac) {
-                    ok = false;
-                    break;
-                }
-                *cap = ncap;
-            }
-            r->use_res[r->nuse] = us[y].resource;
-            r->use_time[r->nuse++] = mpq_get_d(u);
-            x->nuse++;
+            ok = add_use(r, cap, x, R + e->cross[y].channel,
+                         ch->bandwidth > 0 ? sc->msg_size / ch->bandwidth : ch->cost);
+            r->fat[R + e->cross[y].channel] = true;
         }
     }
     mpq_clear(u);
@@ -398,7 +416,9 @@ static steady_err_t prepare_events(replay_t *r, steady_error_t *err)
     r->x = malloc((size_t)(r->nx + 1) * sizeof *r->x);
     r->cp = malloc((size_t)(r->nc + 1) * sizeof *r->cp);
     step_c = malloc((size_t)(r->nflat + 1) * sizeof *step_c);
-    if (!r->x || !r->cp || !step_c) {
+    r->nres = steady_platform_resource_count(r->p) + steady_platform_channel_count(r->p);
+    r->fat = calloc((size_t)r->nres + 1, sizeof *r->fat);
+    if (!r->x || !r->cp || !step_c || !r->fat) {
         free(step_c);
         mpq_clear(q);
         return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");

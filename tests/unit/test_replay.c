@@ -469,6 +469,43 @@ static void test_rings(void)
     }
 }
 
+/* A FATPIPE channel bounds each flow alone, but SimGrid's lmm weighs the
+ * flows crossing one by the heaviest (maxmin.cpp: its usage is the max of
+ * their weights, not the sum).  The chain of test_penalty_sharing with L
+ * a FATPIPE, by penalty with weight-S 0 (weights 1 for A -> B, latency 1,
+ * and 1/3 for B -> C, latency 3), eager: from 2, A -> B's third message
+ * and B -> C's first cross L; L is full when A -> B moves at its full
+ * speed, and B -> C then gets 1/3 of it: A -> B ends at 3, B -> C has
+ * moved 1/3, then alone the rest in 2/3: it ends at 11/3.  Shared
+ * fairly, each flow has L's whole bandwidth: B -> C ends at 3. */
+static void test_fatpipe(void)
+{
+    const struct {
+        const char *flows;
+        double bc0;
+    } cases[] = {{"flows penalty weight-S=0\n", 11.0 / 3}, {"flows fair\n", 3}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "%sprocessor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
+                 "channel L cost=1 sharing=fatpipe\n"
+                 "edge A B cost=1 latency=1 crosses=L\nedge B C cost=1 latency=3 crosses=L\n",
+                 cases[i].flows);
+        steady_platform_t *p = parse_ok(text, STEADY_FORMAT_NATIVE);
+        if (!p)
+            continue;
+        steady_schedule_t *sc = chain_broadcast_slots(p, 2);
+        ends_t e = {0};
+        steady_replay_observer_t obs = {.event = record_ends, .ctx = &e};
+        steady_replay_t r;
+        CU_ASSERT_EQUAL(steady_schedule_replay_observed(sc, p, 3, &obs, &r, NULL), STEADY_OK);
+        CU_ASSERT_DOUBLE_EQUAL(e.ab2, 3, EPS);
+        CU_ASSERT_DOUBLE_EQUAL(e.bc0, cases[i].bc0, EPS);
+        steady_schedule_destroy(sc);
+        steady_platform_destroy(p);
+    }
+}
+
 /* A message is delivered whole, and under rendezvous pays its latency
  * first.  A -> B (latency 5) sends the source's data in two consecutive
  * slots, one message; B forwards each half to C the period after, two
@@ -1064,6 +1101,7 @@ void suite_replay(void)
         {"recv-factor: a hop slows while its sender receives", test_recv_factor},
         {"a shared channel: flows share it by penalty", test_penalty_sharing},
         {"a message is delivered whole, its latency first", test_message_whole},
+        {"a FATPIPE channel weighs its flows by the heaviest", test_fatpipe},
         {"a message is posted once every part's input is there", test_message_posted},
         {"the executor's rings hold a forwarder's input", test_rings},
         {"the executor's messages", test_messages},
