@@ -117,6 +117,25 @@ static bool fits(const calib_t *c, int h, unsigned char *send, unsigned char *re
     return true;
 }
 
+/* True when hops a and b cross a common FATPIPE channel. */
+static bool share_fatpipe(const steady_platform_t *p, const steady_hop_t *a, const steady_hop_t *b)
+{
+    for (int i = 0; i < a->nedges; i++) {
+        const steady_edge_t *ea = steady_platform_edge(p, a->edges[i]);
+        for (int x = 0; x < ea->ncross; x++) {
+            if (steady_platform_channel(p, ea->cross[x].channel)->sharing != STEADY_FATPIPE)
+                continue;
+            for (int k = 0; k < b->nedges; k++) {
+                const steady_edge_t *eb = steady_platform_edge(p, b->edges[k]);
+                for (int y = 0; y < eb->ncross; y++)
+                    if (eb->cross[y].channel == ea->cross[x].channel)
+                        return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* Builds the hops' resources, phase B's matchings and phase C's sets. */
 static steady_err_t plan_sets(calib_t *c, steady_error_t *err)
 {
@@ -192,12 +211,14 @@ static steady_err_t plan_sets(calib_t *c, steady_error_t *err)
     }
     c->set_first[R] = n;
     /* D: hop h's feeder, a hop into its sender that shares no resource
-     * with it (where they share one, the platform's channel already
-     * couples them: measuring it again as a recv-factor would count it
-     * twice), from another rank than its receiver if there is one, then
-     * the fastest in the model (the one that keeps the sender's receiving
-     * link the busiest); none when every hop into the sender shares one */
+     * with it, nor a FATPIPE channel under the penalty rule (where they
+     * share one, the platform's channel already couples them: measuring
+     * it again as a recv-factor would count it twice), from another rank
+     * than its receiver if there is one, then the fastest in the model
+     * (the one that keeps the sender's receiving link the busiest); none
+     * when every hop into the sender shares one */
     double big = c->sizes[c->nsizes - 1];
+    bool penalty = steady_platform_flow_sharing(c->p, NULL) == STEADY_FLOWS_PENALTY;
     for (int h = 0; h < H; h++) {
         const steady_hop_t *hh = steady_hop_graph_hop(c->g, h);
         int best = -1;
@@ -213,7 +234,7 @@ static steady_err_t plan_sets(calib_t *c, steady_error_t *err)
             for (int i = c->res_first[h]; i < c->res_first[h + 1]; i++)
                 for (int j = c->res_first[g]; j < c->res_first[g + 1]; j++)
                     shared |= c->res[i] == c->res[j];
-            if (shared)
+            if (shared || (penalty && share_fatpipe(c->p, hh, hg)))
                 continue;
             double t = steady_hop_time(c->p, hg, big);
             if (best < 0 || (other && !best_other) || (other == best_other && t < best_time)) {

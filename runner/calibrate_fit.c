@@ -33,7 +33,9 @@
  * edges'), their bandwidths the nominal one scaled by the median of
  * measured / model bandwidth of the hops crossing them, or, when phase C
  * found the resource binding (the hops at once carried less than 0.97 of
- * their sum alone), what it carried.
+ * their sum alone), what it carried; a FATPIPE channel, no resource, its
+ * nominal bandwidth scaled the same way (under the penalty rule it weighs
+ * its flows: docs/network.md).
  */
 #include <jansson.h>
 #include <math.h>
@@ -224,18 +226,14 @@ static double calibrated_bandwidth(const resource_t *rs, int R, int channel, int
                                    double nominal, bool *binding)
 {
     double scaled = 0, bound = INFINITY;
-    int n = 0;
     for (int r = 0; r < R; r++) {
         if (channel >= 0 ? rs[r].channel != channel : rs[r].edge != edge)
             continue;
         scaled = fmax(scaled, nominal * rs[r].factor);
-        n++;
         if (rs[r].nset && rs[r].carried < BINDING * rs[r].alone)
             bound = fmin(bound, rs[r].carried);
     }
     *binding = isfinite(bound);
-    if (n == 0) /* a FATPIPE channel: no resource, kept as it is */
-        return nominal;
     /* not binding, what the hops carried says nothing of the capacity:
      * they need not have run at once throughout (a hop of long latency
      * leaves the channel to the others while it pays it) */
@@ -304,7 +302,7 @@ static void comment_header(const calib_t *c, const calib_info_t *info, FILE *out
 }
 
 /* The calibrated platform, built from the fits. */
-static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs,
+static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs, double *scratch,
                           steady_platform_t **out, steady_error_t *err)
 {
     const steady_platform_t *p = c->p;
@@ -341,20 +339,30 @@ static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs,
         edgech[e] = -1;
     /* the channels the hops cross, in channel order, then the links between switches */
     for (int k = 0; k < C; k++) {
-        bool used = false;
-        for (int h = 0; h < c->nhops && !used; h++)
-            for (int i = 0; i < hf[h].hop->nedges && !used; i++) {
+        int n = 0; /* the hops crossing it, their measured / model bandwidth */
+        for (int h = 0; h < c->nhops; h++) {
+            bool crosses = false;
+            for (int i = 0; i < hf[h].hop->nedges && !crosses; i++) {
                 const steady_edge_t *e = steady_platform_edge(p, hf[h].hop->edges[i]);
-                for (int j = 0; j < e->ncross && !used; j++)
-                    used = e->cross[j].channel == k;
+                for (int j = 0; j < e->ncross && !crosses; j++)
+                    crosses = e->cross[j].channel == k;
             }
-        if (!used)
+            if (crosses)
+                scratch[n++] = hf[h].factor;
+        }
+        if (n == 0)
             continue;
         const steady_channel_t *ch = steady_platform_channel(p, k);
         bool binding;
         steady_channel_t nc = *ch;
         nc.latency = 0;
-        nc.bandwidth = round_sig(calibrated_bandwidth(rs, R, k, -1, ch->bandwidth, &binding), SIG);
+        /* a FATPIPE channel is no resource, but under the penalty rule its
+         * bandwidth shares its flows (docs/network.md): scaled as its hops
+         * run, as SimGrid's bandwidth factor scales them all */
+        nc.bandwidth = round_sig(ch->sharing == STEADY_FATPIPE
+                                     ? ch->bandwidth * median(scratch, n)
+                                     : calibrated_bandwidth(rs, R, k, -1, ch->bandwidth, &binding),
+                                 SIG);
         if ((rc = steady_platform_add_channel(q, &nc, &chan[k], err)))
             goto done;
     }
@@ -527,7 +535,7 @@ steady_err_t calib_write(const calib_t *c, const calib_info_t *info, FILE *out, 
     for (int h = 0; h < c->nhops && !rc; h++)
         hf[h].recv_factor = recv_factor(c, hf, h);
     if (!rc)
-        rc = build(c, hf, rs, &q, err);
+        rc = build(c, hf, rs, scratch, &q, err);
     if (!rc) {
         comment_header(c, info, out);
         for (int h = 0; h < c->nhops; h++)
