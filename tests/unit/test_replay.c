@@ -342,25 +342,34 @@ static void record_ends(void *ctx, const steady_replay_event_t *ev)
  * 2 and 1/3, A -> B at 6/7, ends at 2 + 7/6.  Without latencies every
  * route has SimGrid's penalty 1 (not 0: no weight is infinite), and the
  * shares are fair: from 1 A -> B's second message and B -> C's first
- * share L, both end at 3; the third and the second then end at 5. */
+ * share L, both end at 3; the third and the second then end at 5.
+ * With L a FATPIPE, which bounds each flow alone: SimGrid's lmm still
+ * weighs the flows crossing one, by the heaviest (maxmin.cpp: its usage is
+ * the max of their weights, not the sum).  By penalty with weight-S 0
+ * (weights 1 and 1/3), from 2 L is full when A -> B moves at its full
+ * speed, and B -> C then gets 1/3 of it: A -> B ends at 3, B -> C has
+ * moved 1/3, then alone the rest in 2/3: it ends at 11/3.  Fairly, each
+ * flow has L's whole bandwidth: B -> C ends at 3. */
 static void test_penalty_sharing(void)
 {
     const char *head = "processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
-                       "channel L cost=1\n";
+                       "channel L cost=1";
     const struct {
-        const char *flows, *ab, *bc;
+        const char *flows, *sharing, *ab, *bc;
         double ab2, bc0;
     } cases[] = {
-        {"", "latency=1", "latency=3", 4, 4},
-        {"flows penalty weight-S=100\n", "latency=1", "latency=3", 2 + 4.0 / 3, 4},
-        {"flows penalty weight-S=0\n", "latency=1 penalty=0.5", "latency=3", 2 + 7.0 / 6, 4},
-        {"flows penalty weight-S=0\n", "", "", 5, 3},
+        {"", "", "latency=1", "latency=3", 4, 4},
+        {"flows penalty weight-S=100\n", "", "latency=1", "latency=3", 2 + 4.0 / 3, 4},
+        {"flows penalty weight-S=0\n", "", "latency=1 penalty=0.5", "latency=3", 2 + 7.0 / 6, 4},
+        {"flows penalty weight-S=0\n", "", "", "", 5, 3},
+        {"flows penalty weight-S=0\n", " sharing=fatpipe", "latency=1", "latency=3", 3, 11.0 / 3},
+        {"flows fair\n", " sharing=fatpipe", "latency=1", "latency=3", 3, 3},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char text[512];
         snprintf(text, sizeof text,
-                 "%s%sedge A B cost=1 %s crosses=L\nedge B C cost=1 %s crosses=L\n", cases[i].flows,
-                 head, cases[i].ab, cases[i].bc);
+                 "%s%s%s\nedge A B cost=1 %s crosses=L\nedge B C cost=1 %s crosses=L\n",
+                 cases[i].flows, head, cases[i].sharing, cases[i].ab, cases[i].bc);
         steady_platform_t *p = parse_ok(text, STEADY_FORMAT_NATIVE);
         if (!p)
             continue;
@@ -464,43 +473,6 @@ static void test_rings(void)
                 CU_ASSERT_DOUBLE_EQUAL(st.ad[k], held + 1, EPS);
             }
         }
-        steady_schedule_destroy(sc);
-        steady_platform_destroy(p);
-    }
-}
-
-/* A FATPIPE channel bounds each flow alone, but SimGrid's lmm weighs the
- * flows crossing one by the heaviest (maxmin.cpp: its usage is the max of
- * their weights, not the sum).  The chain of test_penalty_sharing with L
- * a FATPIPE, by penalty with weight-S 0 (weights 1 for A -> B, latency 1,
- * and 1/3 for B -> C, latency 3), eager: from 2, A -> B's third message
- * and B -> C's first cross L; L is full when A -> B moves at its full
- * speed, and B -> C then gets 1/3 of it: A -> B ends at 3, B -> C has
- * moved 1/3, then alone the rest in 2/3: it ends at 11/3.  Shared
- * fairly, each flow has L's whole bandwidth: B -> C ends at 3. */
-static void test_fatpipe(void)
-{
-    const struct {
-        const char *flows;
-        double bc0;
-    } cases[] = {{"flows penalty weight-S=0\n", 11.0 / 3}, {"flows fair\n", 3}};
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char text[512];
-        snprintf(text, sizeof text,
-                 "%sprocessor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
-                 "channel L cost=1 sharing=fatpipe\n"
-                 "edge A B cost=1 latency=1 crosses=L\nedge B C cost=1 latency=3 crosses=L\n",
-                 cases[i].flows);
-        steady_platform_t *p = parse_ok(text, STEADY_FORMAT_NATIVE);
-        if (!p)
-            continue;
-        steady_schedule_t *sc = chain_broadcast_slots(p, 2);
-        ends_t e = {0};
-        steady_replay_observer_t obs = {.event = record_ends, .ctx = &e};
-        steady_replay_t r;
-        CU_ASSERT_EQUAL(steady_schedule_replay_observed(sc, p, 3, &obs, &r, NULL), STEADY_OK);
-        CU_ASSERT_DOUBLE_EQUAL(e.ab2, 3, EPS);
-        CU_ASSERT_DOUBLE_EQUAL(e.bc0, cases[i].bc0, EPS);
         steady_schedule_destroy(sc);
         steady_platform_destroy(p);
     }
@@ -1099,9 +1071,9 @@ void suite_replay(void)
         {"scatter: source send port, 2N + 1", test_scatter_send_port},
         {"latency: eager delays, rendezvous holds the ports", test_latency},
         {"recv-factor: a hop slows while its sender receives", test_recv_factor},
-        {"a shared channel: flows share it by penalty", test_penalty_sharing},
+        {"a shared channel: flows share it by penalty; a FATPIPE by the heaviest",
+         test_penalty_sharing},
         {"a message is delivered whole, its latency first", test_message_whole},
-        {"a FATPIPE channel weighs its flows by the heaviest", test_fatpipe},
         {"a message is posted once every part's input is there", test_message_posted},
         {"the executor's rings hold a forwarder's input", test_rings},
         {"the executor's messages", test_messages},
