@@ -196,12 +196,16 @@ static steady_err_t inbox_layout(replay_t *r, steady_error_t *err)
         }
         if (pass == 1)
             break;
+        /* in the executor's order, in which the program-order engine
+         * reads them */
         r->nbox = 0;
-        for (int i = 0; i < np; i++) {
+        for (int k = 0; k < np; k++) {
+            int i = k < r->nx ? r->xorder[k] : k;
             r->inbox[i].off = r->nbox;
             r->nbox += (size_t)r->inbox[i].mask + 1;
-            r->ofirst[i + 2] += r->ofirst[i + 1];
         }
+        for (int i = 0; i < np; i++)
+            r->ofirst[i + 2] += r->ofirst[i + 1];
     }
     return STEADY_OK;
 }
@@ -273,6 +277,21 @@ static steady_err_t ring_layout(replay_t *r, steady_error_t *err)
     return STEADY_OK;
 }
 
+/* The program-order engine's copy of the transfers (replay_t.xrun). */
+static steady_err_t run_layout(replay_t *r, steady_error_t *err)
+{
+    if (r->fluid)
+        return STEADY_OK;
+    if (!(r->xrun = malloc(((size_t)r->nx + 1) * sizeof *r->xrun)))
+        return steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+    for (int k = 0; k < r->nx; k++) {
+        const rtransfer_t *x = &r->x[r->xorder[k]];
+        r->xrun[k] = (rrun_t){r->xorder[k], x->flat, x->msg, x->from_node, x->to_node, x->ring_out,
+                              x->ring_in,   x->from, x->to,  x->c,         x->latency};
+    }
+    return STEADY_OK;
+}
+
 /* Checks sc's header against p and prepares r for the engines. */
 static steady_err_t replay_open(const steady_schedule_t *sc, const steady_platform_t *p,
                                 replay_t *r, steady_error_t *err)
@@ -296,7 +315,9 @@ static steady_err_t replay_open(const steady_schedule_t *sc, const steady_platfo
     steady_err_t rc = replay_prepare(r, err);
     if (!rc)
         rc = inbox_layout(r, err);
-    return rc ? rc : ring_layout(r, err);
+    if (!rc)
+        rc = ring_layout(r, err);
+    return rc ? rc : run_layout(r, err);
 }
 
 /* A part of the message being gathered (run_periods). */
@@ -423,18 +444,18 @@ static void run_periods(const replay_t *rp, run_t *s, long msgs, long until,
             cur[f].batch = b;
         }
         /* the transfers, message by message (their parts are together in
-         * xorder): the sender posts a message once every part's input is
+         * xrun): the sender posts a message once every part's input is
          * there, and its bytes then leave their ring entries; the receiver
          * takes it once its port and, under rendezvous, every part's entry
          * are free (an eager message waits for its entry in MPI's buffers,
          * which the sender does not wait for); its parts follow one
          * another, and it is delivered whole when the last one ends */
         int nparts = 0;
-        double inputs = 0; /* when the gathered parts' inputs are all there */
+        double inputs = 0;       /* when the gathered parts' inputs are all there */
+        const rrun_t *x0 = NULL; /* the first part */
         for (int k = 0; k <= r.nx; k++) {
-            const rtransfer_t *x = k < r.nx ? &r.x[r.xorder[k]] : NULL;
-            if (nparts > 0 && (!x || x->msg != r.x[s->parts[0].i].msg)) {
-                const rtransfer_t *x0 = &r.x[s->parts[0].i];
+            const rrun_t *x = k < r.nx ? &r.xrun[k] : NULL;
+            if (nparts > 0 && (!x || x->msg != x0->msg)) {
                 double *send_free = &s->free_at[3 * x0->from_node];
                 double *recv_free = &s->free_at[3 * x0->to_node + 1];
                 /* (parts of one step share their entries: one look each) */
@@ -473,7 +494,7 @@ static void run_periods(const replay_t *rp, run_t *s, long msgs, long until,
             }
             if (!x)
                 break;
-            int i = r.xorder[k];
+            int i = x->i;
             const cur_t *cs = &cur[x->flat];
             if (cs->n <= 0)
                 continue;
@@ -482,6 +503,7 @@ static void run_periods(const replay_t *rp, run_t *s, long msgs, long until,
             if (amount <= 0)
                 continue;
             inputs = later(inputs, in);
+            x0 = nparts ? x0 : x;
             s->parts[nparts++] = (rpart_t){i, x->flat, x->ring_in, x->ring_out, cs->batch, amount};
         }
         for (int i = 0; i < r.nc; i++) {
@@ -612,16 +634,18 @@ static steady_err_t extrapolate(const replay_t *r, long msgs, long P, long p1, d
 }
 
 /* The program-order engine's estimate: one run of the series, period
- * after period (at most `most`), until every piece has completed its
- * batch the same time after its previous one, period after period,
- * `streak` times in a row (*periodic); there, at period q, the run goes on
- * as the run of the series' last P' = q + 2 batches (the two agree up to
- * period q: full batches), and each piece's last completion in it, moved
- * on by its increment per period for the P - P' batches left, gives the
- * *makespan.  Not periodic by `most`: the same estimate from the last
+ * after period, until every piece has completed its batch the same time
+ * after its previous one, period after period, `streak` times in a row
+ * (*periodic); there, at period q, the run goes on as the run of the
+ * series' last P' = q + 2 batches (the two agree up to period q: full
+ * batches), and each piece's last completion in it, moved on by its
+ * increment per period for the P - P' batches left, gives the *makespan.
+ * Not periodic by period `most`: with `whole`, the run goes on to the
+ * series' end, still looking, and gives the *makespan replayed (*exact
+ * when it never settled); without, the same estimate from the last
  * increments. */
-static steady_err_t settle(const replay_t *r, long msgs, long P, long most, long streak,
-                           double *makespan, bool *periodic, steady_error_t *err)
+static steady_err_t settle(const replay_t *r, long msgs, long P, long most, long streak, bool whole,
+                           double *makespan, bool *periodic, bool *exact, steady_error_t *err)
 {
     size_t n = (size_t)r->nx + (size_t)r->nc;
     long K = r->sc->ops_per_period, L = r->sc->max_lag;
@@ -633,12 +657,12 @@ static steady_err_t settle(const replay_t *r, long msgs, long P, long most, long
     bool ok = t && done && run_init(&s, r, latest);
     steady_err_t rc =
         ok ? STEADY_OK : steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
-    *periodic = false;
+    *periodic = *exact = false;
     *makespan = 0;
     /* t: this period's completions, then the two periods before */
     double *now = t, *before = t + n, *older = t + 2 * n;
     long q = 0, agreed = 0;
-    for (; ok && q + 2 < P && q < most && agreed < streak; q++) {
+    for (; ok && q + 2 < P && (q < most || whole) && agreed < streak; q++) {
         run_periods(r, &s, msgs, q + 1, NULL);
         if (q < L)
             continue;
@@ -652,7 +676,11 @@ static steady_err_t settle(const replay_t *r, long msgs, long P, long most, long
         before = now;
         now = x;
     }
-    if (ok && q >= L + 2) {
+    if (ok && whole && agreed < streak) {
+        run_periods(r, &s, msgs, P + L, NULL);
+        *makespan = s.makespan;
+        *exact = true;
+    } else if (ok && q >= L + 2) {
         /* before: period q - 1's completions, older: q - 2's */
         long rest = P - (q + 1);
         s.last = done;
@@ -689,21 +717,23 @@ steady_err_t replay_series(const steady_schedule_t *sc, const steady_platform_t 
     bool periodic = false;
     long K = sc->ops_per_period, L = sc->max_lag, events = r.nx + r.nc;
     long P = msgs / K + (msgs % K != 0);
-    /* the program-order engine: one run until it is periodic for p1
-     * periods in a row, from SERIES_WINDOW and at least a batch's whole
-     * pipeline twice, within max_events (and at least the fluid engine's
-     * shortest runs); the fluid engine: runs of p1 batches, doubling while
-     * they disagree and their events stay within max_events.  Then the
-     * whole series, unless it takes more than SERIES_WHOLE times
-     * max_events: the estimate */
+    /* the program-order engine: one run until it is periodic for a third
+     * of max_events' periods in a row (at least p1: SERIES_WINDOW and a
+     * batch's whole pipeline twice), going on to the series' end when that
+     * takes at most SERIES_WHOLE times max_events; the fluid engine: runs
+     * of p1 batches, doubling while they disagree and their events stay
+     * within max_events, then the whole series within SERIES_WHOLE times
+     * max_events.  Beyond: the estimate */
     long p1 = 2 * (L + 1) > SERIES_WINDOW ? 2 * (L + 1) : SERIES_WINDOW;
-    bool tried = false;
-    if (max_events > 0 && (P + L) * events > max_events && !r.fluid) {
+    bool over = max_events > 0 && (P + L) * events > max_events;
+    bool whole = (double)(P + L) * (double)events <= SERIES_WHOLE * (double)max_events;
+    bool tried = false, exact = false;
+    if (over && !r.fluid) {
         long most = max_events / events - (L + 1);
         rc = settle(&r, msgs, P, most > 3 * p1 + L ? most : 3 * p1 + L,
-                    most / 3 > p1 ? most / 3 : p1, makespan, &periodic, err);
+                    most / 3 > p1 ? most / 3 : p1, whole, makespan, &periodic, &exact, err);
         tried = *makespan > 0; /* not on a series too short to settle */
-    } else if (max_events > 0 && (P + L) * events > max_events) {
+    } else if (over) {
         long most = max_events / events > 3 * L ? (max_events / events - 3 * L) / 6 : 0;
         for (; !rc && !periodic && 3 * p1 < P; p1 *= 2) {
             rc = extrapolate(&r, msgs, P, p1, makespan, &periodic, err);
@@ -712,8 +742,8 @@ steady_err_t replay_series(const steady_schedule_t *sc, const steady_platform_t 
                 break;
         }
     }
-    bool estimate = tried && (double)(P + L) * (double)events > SERIES_WHOLE * (double)max_events;
-    if (!rc && !periodic && !estimate) {
+    bool estimate = tried && !whole && !periodic;
+    if (!rc && !periodic && !estimate && !exact) {
         steady_replay_t res;
         rc = replay_run(&r, msgs, NULL, NULL, &res, err);
         *makespan = res.makespan;

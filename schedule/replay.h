@@ -60,6 +60,14 @@ typedef struct {
     double weight; /* its share of a resource, relative: 1 / steady_hop_penalty */
 } rtransfer_t;
 
+/* A transfer as the program-order engine's loop reads it, in the
+ * executor's order (replay_t.xrun): rtransfer_t's fields, copied, and
+ * its index i, in 64 bytes read one after the other. */
+typedef struct {
+    int i, flat, msg, from_node, to_node, ring_out, ring_in;
+    double from, to, c, latency;
+} rrun_t;
+
 /* A compute entry of the period. */
 typedef struct {
     int flat, tree, node;
@@ -80,7 +88,8 @@ typedef struct {
     /* the transfers in the executor's order, which the ports follow: by
      * message, each where its first part is, its parts in slot order */
     int *xorder;
-    int nmsg; /* the MPI messages the transfers go in */
+    rrun_t *xrun; /* the program-order engine's copy, in that order */
+    int nmsg;     /* the MPI messages the transfers go in */
     rcompute_t *cp;
     int (*interval)[2]; /* reduce: [k, m] of each message type */
     int *origin;        /* gossip: the sender of each message type */

@@ -21,6 +21,7 @@ void replay_free(replay_t *r)
     free(r->steps);
     free(r->x);
     free(r->xorder);
+    free(r->xrun);
     free(r->cp);
     free(r->interval);
     free(r->origin);

@@ -1064,6 +1064,42 @@ static void test_series_extrapolated(void)
     CU_ASSERT(whole >= 1);
 }
 
+/* A run that settles beyond its budget (steady_schedule_series_makespan):
+ * ring-10's gossip (the plan of test_series_extrapolated) runs periodic
+ * from period 119, so a run looking for a streak of most / 3 periods
+ * settles at 119 + most / 3, beyond a budget of `most` periods up to
+ * most = 178 (from 120: with a streak of 20 or 30 it takes the first
+ * periods for periodic, a transient).  On series short enough to be replayed whole within 8
+ * budgets, the run goes on from there rather than replaying the series
+ * again (the previous code: not extrapolated), and the estimate is the
+ * full replay's makespan. */
+static void test_series_settles_late(void)
+{
+    steady_platform_t *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(steady_platform_generate(STEADY_GEN_RING, 10, 1, &p, NULL), STEADY_OK);
+    steady_error_t why = {0};
+    steady_err_t rc;
+    steady_schedule_t *sc = plan(p, STEADY_OP_GOSSIP, STEADY_PERIOD_AUTO, &rc, &why);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+    long events = sc->ncompute, L = sc->max_lag, K = sc->ops_per_period;
+    for (int i = 0; i < sc->nslots; i++)
+        events += sc->slots[i].ntransfers;
+    for (long most = 120; most <= 170; most += 25) {
+        long ops = (8 * (most + L + 1) - L) * K;
+        steady_replay_t r;
+        CU_ASSERT_EQUAL_FATAL(steady_schedule_replay(sc, p, ops, &r, NULL), STEADY_OK);
+        double m = 0;
+        bool ex = false;
+        CU_ASSERT_EQUAL(
+            steady_schedule_series_makespan(sc, p, ops, (most + L + 1) * events, &m, &ex, NULL),
+            STEADY_OK);
+        CU_ASSERT(ex);
+        CU_ASSERT(fabs(m - r.makespan) <= 1e-9 * r.makespan);
+    }
+    steady_schedule_destroy(sc);
+    steady_platform_destroy(p);
+}
+
 void suite_replay(void)
 {
     static const CU_TestInfo tests[] = {
@@ -1077,6 +1113,7 @@ void suite_replay(void)
         {"a message is posted once every part's input is there", test_message_posted},
         {"the executor's rings hold a forwarder's input", test_rings},
         {"the executor's messages", test_messages},
+        {"a run that settles beyond its budget goes on", test_series_settles_late},
         {"partial last batch", test_partial_batch},
         {"split messages, clipped", test_split_and_clipped},
         {"reduce bounded by the CPU", test_reduce_cpu},
