@@ -706,15 +706,18 @@ int calibrate_command(const calib_cmd_t *cmd, int rank, int size)
     steady_format_t format;
     steady_output_t out = {0};
     int status = RUN_OK;
+    /* what every rank meets alike (the same arguments and files) is said
+     * by rank 0 without a collective, which SimGrid would abort on a
+     * platform that misses a route */
+    bool alike = true;
     if (!parse_sizes(cmd->sizes, &c, msg, sizeof msg))
         status = RUN_USAGE;
     else if (steady_platform_read(cmd->platform, cmd->from, &p, &format, &err)) {
         snprintf(msg, sizeof msg, "steady-run: %s", err.msg);
         status = steady_err_exit_status(err.code);
+        alike = err.code != STEADY_ENOMEM;
     } else if ((status = run_check_routes(p, cmd->platform, format, msg, sizeof msg))) {
-        if (rank == 0) /* every rank alike, and no collective: SimGrid would abort */
-            fprintf(stderr, "%s\n", msg);
-        goto done;
+        /* msg says it */
     } else if (steady_platform_is_abstract(p)) {
         snprintf(msg, sizeof msg,
                  "steady-run: %s: --calibrate measures bytes per second, and this platform has "
@@ -730,10 +733,16 @@ int calibrate_command(const calib_cmd_t *cmd, int rank, int size)
     } else {
         run_flows(p);
         c.p = p;
+        alike = false;
         if (calib_prepare(&c, &err)) {
             snprintf(msg, sizeof msg, "steady-run: %s: %s", cmd->platform, err.msg);
             status = steady_err_exit_status(err.code);
         }
+    }
+    if (status && alike) {
+        if (rank == 0)
+            fprintf(stderr, "%s\n", msg);
+        goto done;
     }
     if ((status = agree(status, msg, rank, size)))
         goto done;

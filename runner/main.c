@@ -65,8 +65,9 @@ typedef struct {
 } options_t;
 
 /* A failure before the run: its exit status and its one-line message;
- * `alike`: every rank fails the same way, and no collective may run to
- * agree on it (SimGrid would abort on a missing route). */
+ * `alike`: every rank fails the same way (the arguments, the environment,
+ * the files: all read alike), and no collective may run to agree on it
+ * (SimGrid would abort on a platform that misses a route). */
 typedef struct {
     int status;
     bool alike;
@@ -455,8 +456,10 @@ static int load(const options_t *o, int rank, int size, steady_platform_t **p,
     char msg[STEADY_ERROR_MSG_MAX + 512];
     int status;
     if (steady_platform_read(o->plat, o->from, p, &format, &err) ||
-        steady_schedule_read(o->sched, *p, sc, &err))
+        steady_schedule_read(o->sched, *p, sc, &err)) {
+        f->alike = err.code != STEADY_ENOMEM;
         return fail(f, steady_err_exit_status(err.code), "steady-run: %s", err.msg);
+    }
     if ((status = run_check_routes(*p, o->plat, format, msg, sizeof msg))) {
         f->alike = true;
         return fail(f, status, "%s", msg);
@@ -568,8 +571,10 @@ static int load_algo(const options_t *o, int rank, int size, steady_platform_t *
     steady_format_t format;
     char msg[STEADY_ERROR_MSG_MAX + 512];
     int status;
-    if (steady_platform_read(o->plat, o->from, p, &format, &err))
+    if (steady_platform_read(o->plat, o->from, p, &format, &err)) {
+        f->alike = err.code != STEADY_ENOMEM;
         return fail(f, steady_err_exit_status(err.code), "steady-run: %s", err.msg);
+    }
     if ((status = run_check_routes(*p, o->plat, format, msg, sizeof msg))) {
         f->alike = true;
         return fail(f, status, "%s", msg);
@@ -893,6 +898,7 @@ int main(int argc, char **argv)
                       "steady-run: STEADY_RUN_FAULT=%s: no operation %ld in a run of %ld (0 to "
                       "%ld)",
                       getenv("STEADY_RUN_FAULT"), fault.op, o.ops, o.ops - 1);
+    f.alike = status != 0; /* the same arguments and environment on every rank */
     if (!status && o.algo == ALGO_NONE)
         status = load(&o, rank, size, &p, &sc, &bytes, &resized, &f);
     else if (!status)
