@@ -18,9 +18,10 @@
  *      hops crossing it that share no rank and no other shared resource,
  *      at once, the largest size: what the resource carries under load;
  *   D. each hop u -> v, the largest size, streaming while a feeder hop
- *      w -> u (one sharing no resource with the hop, w != v if u has one,
- *      then the fastest; no experiment when every hop into u shares one,
- *      the platform's channel then coupling them) streams into u: what
+ *      w -> u (one sharing no resource with the hop that the two could
+ *      fill, w != v if u has one, then the fastest; no experiment when
+ *      every hop into u shares one, the platform's channel then coupling
+ *      them) streams into u: what
  *      u's receptions cost its sends
  *      (SimGrid's cross traffic, docs/calibration.md).  The feeder sends
  *      FEED_MARGIN times the messages the hop's time alone (A) asks for,
@@ -117,6 +118,31 @@ static bool fits(const calib_t *c, int h, unsigned char *send, unsigned char *re
     return true;
 }
 
+/* The share of resource r that hop h takes moving messages of s bytes at
+ * its full speed alone (the model's: what r's messages take of r over
+ * what they take of the hop, s / 2 bytes less). */
+static double resource_share(const steady_platform_t *p, const steady_hop_t *h, int r, double s)
+{
+    double used = 0;
+    for (int k = 0; k < h->nedges; k++) {
+        int nu;
+        const steady_use_t *u = steady_platform_edge_uses(p, h->edges[k], &nu);
+        for (int i = 0; i < nu; i++)
+            if (u[i].resource == r)
+                used += steady_platform_use_time(p, h->edges[k], &u[i], s) -
+                        steady_platform_use_time(p, h->edges[k], &u[i], s / 2);
+    }
+    double t = steady_hop_time(p, h, s) - steady_hop_time(p, h, s / 2);
+    return t > 0 ? used / t : INFINITY;
+}
+
+/* Whether hops a and b, both at full speed, could fill resource r. */
+static bool fill(const steady_platform_t *p, const steady_hop_t *a, const steady_hop_t *b, int r,
+                 double s)
+{
+    return resource_share(p, a, r, s) + resource_share(p, b, r, s) > 1;
+}
+
 /* True when hops a and b cross a common FATPIPE channel. */
 static bool share_fatpipe(const steady_platform_t *p, const steady_hop_t *a, const steady_hop_t *b)
 {
@@ -211,12 +237,14 @@ static steady_err_t plan_sets(calib_t *c, steady_error_t *err)
     }
     c->set_first[R] = n;
     /* D: hop h's feeder, a hop into its sender that shares no resource
-     * with it, nor a FATPIPE channel under the penalty rule (where they
-     * share one, the platform's channel already couples them: measuring
-     * it again as a recv-factor would count it twice), from another rank
-     * than its receiver if there is one, then the fastest in the model
-     * (the one that keeps the sender's receiving link the busiest); none
-     * when every hop into the sender shares one */
+     * with it that the two could fill at full speed, nor a FATPIPE
+     * channel under the penalty rule (where they do, the platform's
+     * channel already couples them: measuring it again as a recv-factor
+     * would count it twice; a cluster's backbone, which two host links
+     * cannot fill, does not), from another rank than its receiver if
+     * there is one, then the fastest in the model (the one that keeps the
+     * sender's receiving link the busiest); none when every hop into the
+     * sender shares one */
     double big = c->sizes[c->nsizes - 1];
     bool penalty = steady_platform_flow_sharing(c->p, NULL) == STEADY_FLOWS_PENALTY;
     for (int h = 0; h < H; h++) {
@@ -230,10 +258,10 @@ static steady_err_t plan_sets(calib_t *c, steady_error_t *err)
             int g = in[k];
             const steady_hop_t *hg = steady_hop_graph_hop(c->g, g);
             bool other = hg->src != hh->dst;
-            bool shared = false;
+            bool shared = false; /* a resource the two may fill */
             for (int i = c->res_first[h]; i < c->res_first[h + 1]; i++)
                 for (int j = c->res_first[g]; j < c->res_first[g + 1]; j++)
-                    shared |= c->res[i] == c->res[j];
+                    shared |= c->res[i] == c->res[j] && fill(c->p, hh, hg, c->res[i], big);
             if (shared || (penalty && share_fatpipe(c->p, hh, hg)))
                 continue;
             double t = steady_hop_time(c->p, hg, big);
