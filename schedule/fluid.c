@@ -43,6 +43,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/array.h"
+
 /* The arrival times of one piece's batches. */
 typedef struct {
     double *time;
@@ -84,6 +86,14 @@ typedef struct {
     double start, end, amount;
 } part_t;
 
+/* Under eager, a message whose receiver has not posted its receive yet
+ * (its last part's q, i and times): it waits in MPI's buffers. */
+typedef struct {
+    long q;
+    int i;
+    double start, end, amount, done;
+} parked_t;
+
 /* A step's ring entry (replay_t.depth): the batch it holds, and what
  * must still happen before it leaves (its pieces to complete, its readers
  * to pass it); the batch left when 0. */
@@ -117,11 +127,19 @@ typedef struct {
     int nheap, capheap;
     held_t *held; /* at most one per running transfer */
     int nheld;
-    part_t *parts; /* parts of messages not all done: at most one per transfer */
-    int nparts;
-    int *rx;      /* per node, the transfers running into it (share()'s scratch) */
-    double *load; /* per resource, the progressive filling's frozen load */
-    double *need; /* per resource, the unfrozen flows' time per message */
+    part_t *parts; /* parts of messages not yet delivered */
+    int nparts, capparts;
+    /* under eager, per node: when its last reception completed, the
+     * messages waiting for it to post their receives (in arrival order,
+     * parked[]), and unpark()'s scratch */
+    double *rdone;
+    int *nparked_at, *pstamp;
+    parked_t *parked;
+    int nparked, capparked, scan;
+    bool park_stale; /* an entry was freed since unpark() looked */
+    int *rx;         /* per node, the transfers running into it (share()'s scratch) */
+    double *load;    /* per resource, the progressive filling's frozen load */
+    double *need;    /* per resource, the unfrozen flows' time per message */
     double now, makespan;
     long ntransfers, ntasks;
     bool rates_stale, oom;
@@ -304,6 +322,7 @@ static void leave(fluid_t *f, int g, long b)
     }
     if (--e->pending > 0)
         return;
+    f->park_stale = true;
     long next = b + r->depth[g];
     for (int k = r->sfirst[g]; k < r->sfirst[g + 1]; k++)
         retry(f, next + r->steps[g].lag, r->spieces[k]);
@@ -523,9 +542,42 @@ static void deliver(fluid_t *f, long q, int i, double start, double end, double 
     }
 }
 
+/* Transfer i, the last part of its message in period q, ran in [start,
+ * end): the message's parts are delivered at `done`. */
+static void deliver_message(fluid_t *f, long q, int i, double start, double end, double amount,
+                            double done)
+{
+    const replay_t *r = f->r;
+    for (int k = 0; k < f->nparts;) {
+        part_t pt = f->parts[k];
+        if (pt.q != q || r->x[pt.i].msg != r->x[i].msg) {
+            k++;
+            continue;
+        }
+        f->parts[k] = f->parts[--f->nparts];
+        deliver(f, pt.q, pt.i, pt.start, pt.end, pt.amount, done);
+        k = 0;
+    }
+    deliver(f, q, i, start, end, amount, done);
+}
+
+/* Whether the ring entry of every part of the message whose last part in
+ * period q is transfer i is free. */
+static bool entries_free(const fluid_t *f, long q, int i)
+{
+    const replay_t *r = f->r;
+    for (int y = r->x[i].mfirst; y >= 0; y = y == i ? -1 : r->x[y].next_part) {
+        long b, n;
+        if (amount_of(f, q, y, &b, &n) > 0 && !entry_free(f, r->x[y].ring_out, b))
+            return false;
+    }
+    return true;
+}
+
 /* Piece i of period q ended at f->now: its ports move on; its batch
  * arrives, a transfer's with the last part of its message that has
- * positions in the period (after the latency under eager: replay.c). */
+ * positions in the period (under eager, after the latency and once its
+ * receiver posts the receive: replay.c). */
 static void finish(fluid_t *f, long q, int i, double start, double amount)
 {
     const replay_t *r = f->r;
@@ -551,21 +603,52 @@ static void finish(fluid_t *f, long q, int i, double start, double amount)
     while (j >= 0 && amount_of(f, q, j, &b, &n) <= 0)
         j = r->x[j].next_part;
     if (j >= 0) { /* the message goes on */
-        f->parts[f->nparts++] = (part_t){q, i, start, f->now, amount};
+        if (!array_grow((void **)&f->parts, &f->capparts, f->nparts + 1, sizeof *f->parts, 64))
+            f->oom = true;
+        else
+            f->parts[f->nparts++] = (part_t){q, i, start, f->now, amount};
         return;
     }
-    double done = f->now + (r->sc->cost_model == STEADY_COST_EAGER ? r->x[i].latency : 0);
-    for (int k = 0; k < f->nparts;) {
-        part_t pt = f->parts[k];
-        if (pt.q != q || r->x[pt.i].msg != r->x[i].msg) {
+    if (r->sc->cost_model == STEADY_COST_RENDEZVOUS) {
+        deliver_message(f, q, i, start, f->now, amount, f->now);
+        return;
+    }
+    /* eager: the receiver posts one receive at a time, once the one
+     * before completed and every part's entry is free */
+    int v = r->x[i].to_node;
+    double done = f->now + r->x[i].latency;
+    if (f->nparked_at[v] == 0 && entries_free(f, q, i)) {
+        deliver_message(f, q, i, start, f->now, amount, f->rdone[v] = later(done, f->rdone[v]));
+        return;
+    }
+    if (!array_grow((void **)&f->parked, &f->capparked, f->nparked + 1, sizeof *f->parked, 64)) {
+        f->oom = true;
+        return;
+    }
+    f->parked[f->nparked++] = (parked_t){q, i, start, f->now, amount, done};
+    f->nparked_at[v]++;
+}
+
+/* Under eager, delivers the parked messages whose receivers post their
+ * receives now: each node's first, once every part's entry is free. */
+static void unpark(fluid_t *f)
+{
+    const replay_t *r = f->r;
+    f->park_stale = false;
+    f->scan++;
+    for (int k = 0; k < f->nparked;) {
+        parked_t pk = f->parked[k];
+        int v = r->x[pk.i].to_node;
+        if (f->pstamp[v] == f->scan || !entries_free(f, pk.q, pk.i)) {
+            f->pstamp[v] = f->scan; /* v's later messages wait for this one */
             k++;
             continue;
         }
-        f->parts[k] = f->parts[--f->nparts];
-        deliver(f, pt.q, pt.i, pt.start, pt.end, pt.amount, done);
-        k = 0;
+        memmove(&f->parked[k], &f->parked[k + 1], (size_t)(--f->nparked - k) * sizeof *f->parked);
+        f->nparked_at[v]--;
+        f->rdone[v] = later(later(pk.done, f->now), f->rdone[v]);
+        deliver_message(f, pk.q, pk.i, pk.start, pk.end, pk.amount, f->rdone[v]);
     }
-    deliver(f, q, i, start, f->now, amount, done);
 }
 
 /* ---- rates: max-min fair sharing ----------------------------------------------- */
@@ -696,6 +779,10 @@ static void fluid_free(fluid_t *f)
     free(f->heap);
     free(f->held);
     free(f->parts);
+    free(f->rdone);
+    free(f->nparked_at);
+    free(f->pstamp);
+    free(f->parked);
     free(f->rx);
     free(f->load);
     free(f->need);
@@ -720,7 +807,9 @@ static bool build(fluid_t *f)
     f->posted_k = calloc((size_t)nports, sizeof *f->posted_k);
     f->run = malloc((size_t)(r->nx + 1) * sizeof *f->run);
     f->held = malloc((size_t)(r->nx + 1) * sizeof *f->held);
-    f->parts = malloc((size_t)(r->nx + 1) * sizeof *f->parts);
+    f->rdone = calloc((size_t)f->nv + 1, sizeof *f->rdone);
+    f->nparked_at = calloc((size_t)f->nv + 1, sizeof *f->nparked_at);
+    f->pstamp = calloc((size_t)f->nv + 1, sizeof *f->pstamp);
     f->cpu_q = malloc((size_t)f->nv * sizeof *f->cpu_q);
     f->cpu_i = malloc((size_t)f->nv * sizeof *f->cpu_i);
     f->cpu_start = malloc((size_t)f->nv * sizeof *f->cpu_start);
@@ -731,8 +820,8 @@ static bool build(fluid_t *f)
     f->need = calloc((size_t)r->nres + 1, sizeof *f->need);
     if (!f->pstart || !f->plist || !f->rstart || !f->rlist || !f->owner || !f->cq || !f->ck ||
         !f->busy || !f->ring || !f->entry || !f->posted_q || !f->posted_k || !f->run || !f->held ||
-        !f->parts || !f->cpu_q || !f->cpu_i || !f->cpu_start || !f->cpu_end || !f->cpu_n ||
-        !f->rx || !f->load || !f->need)
+        !f->rdone || !f->nparked_at || !f->pstamp || !f->cpu_q || !f->cpu_i || !f->cpu_start ||
+        !f->cpu_end || !f->cpu_n || !f->rx || !f->load || !f->need)
         return false;
     for (int pass = 0; pass < 2; pass++) {
         for (int j = 0; j < np; j++) { /* the transfers in the executor's order */
@@ -864,11 +953,22 @@ steady_err_t replay_fluid(const replay_t *r, long msgs, const steady_replay_obse
             wait_t w = heap_pop(&f);
             try_start(&f, w.q, w.i);
         }
+        while (f.park_stale && f.nparked > 0)
+            unpark(&f);
         if (obs && obs->progress && (++events & 65535) == 0)
             obs->progress(obs->ctx, "replay, period", (double)f.cq[0] + 1, (double)(f.P + f.L));
     }
     if (f.oom) {
         rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+        goto cleanup;
+    }
+    if (f.nparked > 0) {
+        parked_t pk = f.parked[0];
+        rc = steady_error_set(err, STEADY_EINVAL,
+                              "replay: a message that its receiver never takes (period %ld, %s "
+                              "-> %s): its ring entry is never free",
+                              pk.q, steady_platform_node(r->p, r->x[pk.i].from_node)->name,
+                              steady_platform_node(r->p, r->x[pk.i].to_node)->name);
         goto cleanup;
     }
     for (int p = 0; p < f.nports; p++)

@@ -336,12 +336,14 @@ typedef struct {
 /* The program-order engine's state between two periods: a run can stop
  * after any period and go on (settle()). */
 typedef struct {
-    double *box;     /* the inboxes (replay_t.inbox): 0 when read */
-    rleft_t *left;   /* when a batch left its step's ring entry (replay_t.left) */
-    cur_t *cur;      /* scratch: what each step does this period */
-    double *free_at; /* node: send port, receive port, CPU free (3 per node) */
-    rpart_t *parts;  /* scratch: the parts of the message being gathered */
-    double *last;    /* piece: its latest completion, or NULL */
+    double *box;   /* the inboxes (replay_t.inbox): 0 when read */
+    rleft_t *left; /* when a batch left its step's ring entry (replay_t.left) */
+    cur_t *cur;    /* scratch: what each step does this period */
+    /* node: send port, receive port, CPU free, and under eager when its
+     * last reception completed (4 per node) */
+    double *free_at;
+    rpart_t *parts; /* scratch: the parts of the message being gathered */
+    double *last;   /* piece: its latest completion, or NULL */
     double makespan;
     long ntransfers, ntasks;
     long q; /* the next period */
@@ -364,7 +366,7 @@ static bool run_init(run_t *s, const replay_t *r, double *last)
     s->box = calloc(r->nbox + 1, sizeof *s->box);
     s->left = malloc((r->nleft + 1) * sizeof *s->left);
     s->cur = malloc(((size_t)r->nflat + 1) * sizeof *s->cur);
-    s->free_at = calloc(3 * (size_t)nv + 1, sizeof *s->free_at);
+    s->free_at = calloc(4 * (size_t)nv + 1, sizeof *s->free_at);
     s->parts = malloc(((size_t)r->nx + 1) * sizeof *s->parts);
     if (s->box && s->left && s->cur && s->free_at && s->parts) {
         for (size_t k = 0; k < r->nleft; k++)
@@ -456,23 +458,30 @@ static void run_periods(const replay_t *rp, run_t *s, long msgs, long until,
         for (int k = 0; k <= r.nx; k++) {
             const rrun_t *x = k < r.nx ? &r.xrun[k] : NULL;
             if (nparts > 0 && (!x || x->msg != x0->msg)) {
-                double *send_free = &s->free_at[3 * x0->from_node];
-                double *recv_free = &s->free_at[3 * x0->to_node + 1];
+                double *send_free = &s->free_at[4 * x0->from_node];
+                double *recv_free = &s->free_at[4 * x0->to_node + 1];
                 /* (parts of one step share their entries: one look each) */
                 const rpart_t *pt = s->parts;
-                double post = later(inputs, *send_free), free = *recv_free;
+                double post = later(inputs, *send_free), entries = 0;
                 for (int j = 0; j < nparts; j++) {
                     if (j > 0 && pt[j].flat == pt[j - 1].flat)
                         continue;
                     leave(&r, s, pt[j].ring_in, pt[j].batch, post);
-                    if (rendezvous)
-                        free = later(free, entry_free(&r, s, pt[j].ring_out, pt[j].batch));
+                    entries = later(entries, entry_free(&r, s, pt[j].ring_out, pt[j].batch));
                 }
                 /* under rendezvous the latency first, holding both ports */
-                double t = later(post, free), end = t + (rendezvous ? x0->latency : 0);
+                double t = later(post, rendezvous ? later(*recv_free, entries) : *recv_free);
+                double end = t + (rendezvous ? x0->latency : 0);
                 for (int j = 0; j < nparts; j++)
                     end += pt[j].amount * x0->c;
                 double arrival = end + (rendezvous ? 0 : x0->latency);
+                if (!rendezvous) {
+                    /* the receiver posts one receive at a time, once the
+                     * one before completed and every part's entry is
+                     * free: the message waits in MPI's buffers until then */
+                    double *recv_done = &s->free_at[4 * x0->to_node + 3];
+                    arrival = *recv_done = later(arrival, later(*recv_done, entries));
+                }
                 for (int j = 0; j < nparts; j++) {
                     int i = pt[j].i;
                     double begin = t;
@@ -517,7 +526,7 @@ static void run_periods(const replay_t *rp, run_t *s, long msgs, long until,
                 continue;
             if (n > c->count)
                 n = c->count;
-            double *cpu_free = &s->free_at[3 * c->node + 2];
+            double *cpu_free = &s->free_at[4 * c->node + 2];
             double start =
                 later(later(*cpu_free, ready), entry_free(&r, s, c->ring_out, cs->batch));
             double end = start + (double)n * c->w;

@@ -312,9 +312,10 @@ typedef struct {
     double ab2, bc0;
 } ends_t;
 
-/* When A -> B (step 0) and A -> D (step 1) start, by batch. */
+/* When A -> B (step 0) and A -> D (step 1) start, and when A -> B's
+ * batch is in B, by batch. */
 typedef struct {
-    double ab[16], ad[16];
+    double ab[16], ad[16], ab_done[16];
 } starts_t;
 
 static void record_starts(void *ctx, const steady_replay_event_t *ev)
@@ -322,6 +323,20 @@ static void record_starts(void *ctx, const steady_replay_event_t *ev)
     starts_t *st = ctx;
     if (ev->kind == STEADY_STEP_SEND && ev->batch >= 0 && ev->batch < 16 && ev->step < 2)
         (ev->step == 0 ? st->ab : st->ad)[ev->batch] = ev->start;
+    if (ev->kind == STEADY_STEP_SEND && ev->batch >= 0 && ev->batch < 16 && ev->step == 0)
+        st->ab_done[ev->batch] = ev->done;
+}
+
+/* When each tree's transfer of each batch is delivered (trees 0 and 1). */
+typedef struct {
+    double t[2][16];
+} done_t;
+
+static void record_done(void *ctx, const steady_replay_event_t *ev)
+{
+    done_t *d = ctx;
+    if (ev->kind == STEADY_STEP_SEND && ev->tree < 2 && ev->batch >= 0 && ev->batch < 16)
+        d->t[ev->tree][ev->batch] = ev->done;
 }
 
 static void record_ends(void *ctx, const steady_replay_event_t *ev)
@@ -438,7 +453,10 @@ static void test_message_posted(void)
  * A -> D follows it, [3k - 4, 3k - 3] from batch 6 on.  The makespan, B ->
  * C's last end, stays 3N + 1.  The same in the fluid engine (a
  * recv-factor on A -> D, which A's receiving nothing never applies,
- * takes the replay there); under eager A is not held back. */
+ * takes the replay there).  Under eager A is not held back: A -> B's
+ * batch k leaves at 2k + 1 and waits in MPI's buffers until B posts its
+ * receive, once the entry is free, at 3k - 5 (in B at max(2k + 1,
+ * 3k - 5); under rendezvous at max(2k, 3k - 5) + 1). */
 static void test_rings(void)
 {
     const char *texts[] = {"", " recv-factor=0.5"};
@@ -471,7 +489,51 @@ static void test_rings(void)
                 double held = 3.0 * k - 5 > 2.0 * k && !model ? 3.0 * k - 5 : 2.0 * k;
                 CU_ASSERT_DOUBLE_EQUAL(st.ab[k], held, EPS);
                 CU_ASSERT_DOUBLE_EQUAL(st.ad[k], held + 1, EPS);
+                double in_b = model ? fmax(2.0 * k + 1, 3.0 * k - 5) : held + 1;
+                CU_ASSERT_DOUBLE_EQUAL(st.ab_done[k], in_b, EPS);
             }
+        }
+        steady_schedule_destroy(sc);
+        steady_platform_destroy(p);
+    }
+}
+
+/* Under eager a receiver posts one receive at a time, in its program's
+ * order (runner/execute.c): a message that arrives early waits for the
+ * one before it.  C receives from A (cost 1, latency 10) in [0, 1], then
+ * from B (cost 1, no latency) in [1, 2], every period of 2.  A's batch k
+ * leaves A at 2k + 1 and is in C at 2k + 11; B's leaves at 2k + 2 but C
+ * posts its receive only once A's completed: in C at 2k + 11 too (2k + 2
+ * if C took it as it came).  The makespan, 8 operations: 25.  The same
+ * in the fluid engine (a recv-factor on B -> A, which nothing sends on,
+ * takes the replay there). */
+static void test_receives_in_order(void)
+{
+    const char *texts[] = {"", " recv-factor=0.5"};
+    for (int e = 0; e < 2; e++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
+                 "edge A C cost=1 latency=10\nedge B C cost=1\nedge B A cost=1%s\n",
+                 texts[e]);
+        steady_platform_t *p = parse_ok(text, STEADY_FORMAT_NATIVE);
+        steady_schedule_t *sc = sched_new(p, STEADY_OP_GOSSIP, 1, "2", "1/2", "A>C B>C", "A B");
+        sc->cost_model = STEADY_COST_EAGER;
+        int ac = add_tree(sc, 1, 0), bc = add_tree(sc, 1, 0);
+        add_send(sc, p, ac, "A", "C", "A>C", 0);
+        add_send(sc, p, bc, "B", "C", "B>C", 0);
+        add_slot(sc, "0", "1");
+        add_transfer(sc, ac, 0, "0", "1");
+        add_slot(sc, "1", "1");
+        add_transfer(sc, bc, 0, "0", "1");
+        done_t d = {0};
+        steady_replay_observer_t obs = {.event = record_done, .ctx = &d};
+        steady_replay_t r;
+        CU_ASSERT_EQUAL(steady_schedule_replay_observed(sc, p, 8, &obs, &r, NULL), STEADY_OK);
+        CU_ASSERT_DOUBLE_EQUAL(r.makespan, 25, EPS);
+        for (int k = 0; k < 8; k++) {
+            CU_ASSERT_DOUBLE_EQUAL(d.t[0][k], 2.0 * k + 11, EPS);
+            CU_ASSERT_DOUBLE_EQUAL(d.t[1][k], 2.0 * k + 11, EPS);
         }
         steady_schedule_destroy(sc);
         steady_platform_destroy(p);
@@ -1112,6 +1174,7 @@ void suite_replay(void)
         {"a message is delivered whole, its latency first", test_message_whole},
         {"a message is posted once every part's input is there", test_message_posted},
         {"the executor's rings hold a forwarder's input", test_rings},
+        {"eager: a receiver posts one receive at a time", test_receives_in_order},
         {"the executor's messages", test_messages},
         {"a run that settles beyond its budget goes on", test_series_settles_late},
         {"partial last batch", test_partial_batch},
