@@ -400,6 +400,17 @@ static void test_penalty_sharing(void)
     }
 }
 
+/* A platform in the native format whose text has one "%s": with
+ * fluid, a recv-factor of 0.5 there (on an edge whose sender never
+ * receives, so that it never applies: it only takes the replay to the
+ * fluid engine), else nothing. */
+static steady_platform_t *parse_engine(const char *fmt, bool fluid)
+{
+    char text[512];
+    snprintf(text, sizeof text, fmt, fluid ? " recv-factor=0.5" : "");
+    return parse_ok(text, STEADY_FORMAT_NATIVE);
+}
+
 /* A message is posted once every part's input is there (the executor's
  * send port).  A -> B sends the source's data in two messages, [0, 1/2)
  * in slot 0 and [1/2, 1) in slot 2 (A sends nothing in slot 1); B
@@ -413,12 +424,10 @@ static void test_penalty_sharing(void)
 static void test_message_posted(void)
 {
     for (int fluid = 0; fluid < 2; fluid++) {
-        char text[256];
-        snprintf(text, sizeof text,
-                 "processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
-                 "edge A B cost=1%s\nedge B C cost=1 latency=1\n",
-                 fluid ? " recv-factor=0.5" : "");
-        steady_platform_t *p = parse_ok(text, STEADY_FORMAT_NATIVE);
+        steady_platform_t *p = parse_engine("processor A speed=1\nprocessor B speed=1\n"
+                                            "processor C speed=1\nedge A B cost=1%s\n"
+                                            "edge B C cost=1 latency=1\n",
+                                            fluid);
         steady_schedule_t *sc = sched_new(p, STEADY_OP_BROADCAST, 1, "3/2", "1/2", "msg", "A");
         int t = add_tree(sc, 1, 0);
         add_send(sc, p, t, "A", "B", "msg", 0);
@@ -459,14 +468,11 @@ static void test_message_posted(void)
  * 3k - 5); under rendezvous at max(2k, 3k - 5) + 1). */
 static void test_rings(void)
 {
-    const char *texts[] = {"", " recv-factor=0.5"};
-    for (int i = 0; i < 2; i++) {
-        char text[512];
-        snprintf(text, sizeof text,
-                 "processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
-                 "processor D speed=1\nedge A B cost=1\nedge A D cost=1%s\nedge B C cost=3\n",
-                 texts[i]);
-        steady_platform_t *p = parse_ok(text, STEADY_FORMAT_NATIVE);
+    for (int fluid = 0; fluid < 2; fluid++) {
+        steady_platform_t *p = parse_engine(
+            "processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
+            "processor D speed=1\nedge A B cost=1\nedge A D cost=1%s\nedge B C cost=3\n",
+            fluid);
         steady_schedule_t *sc = sched_new(p, STEADY_OP_BROADCAST, 1, "5", "1/3", "msg", "A");
         int t = add_tree(sc, 1, 0);
         add_send(sc, p, t, "A", "B", "msg", 0);
@@ -509,14 +515,11 @@ static void test_rings(void)
  * takes the replay there). */
 static void test_receives_in_order(void)
 {
-    const char *texts[] = {"", " recv-factor=0.5"};
-    for (int e = 0; e < 2; e++) {
-        char text[512];
-        snprintf(text, sizeof text,
-                 "processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
-                 "edge A C cost=1 latency=10\nedge B C cost=1\nedge B A cost=1%s\n",
-                 texts[e]);
-        steady_platform_t *p = parse_ok(text, STEADY_FORMAT_NATIVE);
+    for (int fluid = 0; fluid < 2; fluid++) {
+        steady_platform_t *p =
+            parse_engine("processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
+                         "edge A C cost=1 latency=10\nedge B C cost=1\nedge B A cost=1%s\n",
+                         fluid);
         steady_schedule_t *sc = sched_new(p, STEADY_OP_GOSSIP, 1, "2", "1/2", "A>C B>C", "A B");
         sc->cost_model = STEADY_COST_EAGER;
         int ac = add_tree(sc, 1, 0), bc = add_tree(sc, 1, 0);
