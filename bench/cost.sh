@@ -66,7 +66,7 @@
 # beats every MPI row; at 64 KiB SMPI's best broadcast (mpi:best, 0.69-0.71)
 # beats the schedule (0.41-0.48), whose one message in flight per port pays
 # each message's latency.
-#   bench/cost.sh BUILD_DIR [quick]
+#   bench/cost.sh BUILD_DIR [quick]   (COST_PLATFORMS, COST_ROW_TIMEOUT: below)
 set -euo pipefail
 steady="$1/steady"
 run_smpi="$1/steady-run-smpi"
@@ -86,6 +86,9 @@ else
     ops=200
     plats=$(ls examples/platforms/sg-*.xml)
 fi
+# COST_PLATFORMS (files, blank-separated) replaces the platforms: a table
+# can be measured in parts, side by side
+plats=${COST_PLATFORMS:-$plats}
 
 # compare NAME ARGS...: compare --measure smpi into $tmp/NAME.json; a row
 # that runs longer than $row_timeout s is left out (compare's exit status 1
