@@ -62,6 +62,9 @@ void crossings_write(FILE *out, const steady_platform_t *p, const steady_edge_t 
 
 /* Name accepted for a node: see STEADY_NAME_MAX. */
 bool valid_node_name(const char *name);
+/* A channel's: the same characters, no blank (a channel list, crosses=,
+ * is one token). */
+bool valid_channel_name(const char *name);
 
 /* ---- readers and writers ---------------------------------------------- */
 

@@ -62,8 +62,27 @@ static steady_err_t tokenize(char *buf, line_t *l, steady_error_t *err)
             return fail(err, STEADY_EPARSE, l, l->ntok - 1, "too many tokens on one line", NULL,
                         NULL);
         }
-        l->tok[l->ntok] = c;
         l->col[l->ntok] = (int)(c - buf) + 1;
+        if (*c == '"') { /* a quoted name: blanks and '#' within */
+            char *end = strchr(c + 1, '"');
+            if (!end) {
+                l->ntok++;
+                return fail(err, STEADY_EPARSE, l, l->ntok - 1, "unterminated quote", c, NULL);
+            }
+            *end = '\0';
+            l->tok[l->ntok++] = c + 1;
+            c = end + 1;
+            if (*c && *c != ' ' && *c != '\t' && *c != '#') {
+                return fail(err, STEADY_EPARSE, l, l->ntok - 1, "text right after a quote", c,
+                            NULL);
+            }
+            if (*c == '#')
+                return STEADY_OK;
+            if (*c)
+                c++;
+            continue;
+        }
+        l->tok[l->ntok] = c;
         l->ntok++;
         while (*c && *c != ' ' && *c != '\t' && *c != '#')
             c++;
@@ -358,13 +377,22 @@ steady_err_t parse_native(const source_t *src, const char *origin, steady_platfo
     return rc;
 }
 
+/* A node's or the platform's name, quoted when it holds a blank. */
+static const char *quoted(const char *name, char *buf, size_t n)
+{
+    if (!strchr(name, ' '))
+        return name;
+    snprintf(buf, n, "\"%s\"", name);
+    return buf;
+}
+
 steady_err_t write_native(const steady_platform_t *p, FILE *out, bool flows, steady_error_t *err)
 {
     (void)err;
-    char a[32], b[32];
+    char a[32], b[32], q1[STEADY_NAME_MAX + 3], q2[STEADY_NAME_MAX + 3];
     fprintf(out, "# steady platform, native format (docs/platform-format.md)\n");
     fprintf(out, "# units: bandwidth B/s, latency and overhead s, speed flop/s\n");
-    fprintf(out, "platform %s\n", steady_platform_name(p));
+    fprintf(out, "platform %s\n", quoted(steady_platform_name(p), q1, sizeof q1));
     double weight_s;
     if (flows && steady_platform_flow_sharing(p, &weight_s) == STEADY_FLOWS_PENALTY) {
         format_double(a, weight_s);
@@ -372,13 +400,14 @@ steady_err_t write_native(const steady_platform_t *p, FILE *out, bool flows, ste
     }
     for (int v = 0; v < steady_platform_node_count(p); v++) {
         const steady_node_t *n = steady_platform_node(p, v);
+        const char *name = quoted(n->name, q1, sizeof q1);
         if (n->kind == STEADY_ROUTER) {
-            fprintf(out, "router %s\n", n->name);
+            fprintf(out, "router %s\n", name);
         } else if (n->kind == STEADY_SWITCH) {
-            fprintf(out, "switch %s\n", n->name);
+            fprintf(out, "switch %s\n", name);
         } else {
             format_double(a, n->speed);
-            fprintf(out, "processor %s speed=%s\n", n->name, a);
+            fprintf(out, "processor %s speed=%s\n", name, a);
         }
     }
     for (int k = 0; k < steady_platform_channel_count(p); k++) {
@@ -392,8 +421,8 @@ steady_err_t write_native(const steady_platform_t *p, FILE *out, bool flows, ste
     }
     for (int k = 0; k < steady_platform_edge_count(p); k++) {
         const steady_edge_t *e = steady_platform_edge(p, k);
-        fprintf(out, "edge %s %s", steady_platform_node(p, e->src)->name,
-                steady_platform_node(p, e->dst)->name);
+        fprintf(out, "edge %s %s", quoted(steady_platform_node(p, e->src)->name, q1, sizeof q1),
+                quoted(steady_platform_node(p, e->dst)->name, q2, sizeof q2));
         format_double(a, e->cost ? e->cost : e->bandwidth);
         fprintf(out, " %s=%s", e->cost ? "cost" : "bandwidth", a);
         if (e->latency != 0 || !e->cost) {

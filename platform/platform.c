@@ -186,14 +186,31 @@ steady_err_t check_field(const char *field, double value, const char *text, stea
                             ranges[f].range);
 }
 
-bool valid_node_name(const char *name)
+/* A character of a name: A-Z a-z 0-9 _ . : @ + / - */
+static bool name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c != '\0' && strchr("_.:@+/-", c));
+}
+
+bool valid_channel_name(const char *name)
 {
     size_t n = strlen(name);
     if (n == 0 || n > STEADY_NAME_MAX)
         return false;
     for (const char *c = name; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-              strchr("_.:@+/-", *c)))
+        if (!name_char(*c))
+            return false;
+    return true;
+}
+
+bool valid_node_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > STEADY_NAME_MAX || name[0] == ' ' || name[n - 1] == ' ')
+        return false;
+    for (const char *c = name; *c; c++)
+        if (*c != ' ' && !name_char(*c))
             return false;
     return true;
 }
@@ -324,7 +341,7 @@ steady_err_t steady_platform_add_node(steady_platform_t *p, const char *name,
     if (!valid_node_name(name))
         return steady_error_set(err, STEADY_EINVAL,
                                 "invalid node name (%.300s): use 1 to %d characters from "
-                                "A-Z a-z 0-9 _ . : @ + / -",
+                                "A-Z a-z 0-9 _ . : @ + / - and blanks within",
                                 name, STEADY_NAME_MAX);
     if (p->node_names.slots[find_slot(p, &p->node_names, node_name_of, name)] >= 0)
         return steady_error_set(err, STEADY_EINVAL, "duplicate node (%s)", name);
@@ -406,7 +423,7 @@ static int platform_kind(const steady_platform_t *p)
 steady_err_t steady_platform_add_channel(steady_platform_t *p, const steady_channel_t *c, int *id,
                                          steady_error_t *err)
 {
-    if (!valid_node_name(c->name))
+    if (!valid_channel_name(c->name))
         return steady_error_set(err, STEADY_EINVAL,
                                 "invalid channel name (%.300s): use 1 to %d characters from "
                                 "A-Z a-z 0-9 _ . : @ + / -",

@@ -131,7 +131,9 @@ typedef enum {
     STEADY_FLOWS_PENALTY
 } steady_flow_sharing_t;
 
-/* Node names: 1..255 characters from [A-Za-z0-9_.:@+/-]. */
+/* Node and platform names: 1..255 characters from [A-Za-z0-9_.:@+/-] and
+ * blanks within (SimGrid's "Host 26"; the native format quotes them);
+ * channel names: the same without blanks. */
 #define STEADY_NAME_MAX 255
 
 /* The ranges of the model's values (docs/platform-format.md): wide enough

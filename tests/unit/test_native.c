@@ -129,6 +129,13 @@ static void test_errors(void)
          "switch, channel, edge or link"},
         {"processor A speed=1 a b c d e f g h i j k l m n\n", STEADY_EPARSE,
          "test:1:47: too many tokens on one line"},
+        {"processor \"Host 1 speed=1\n", STEADY_EPARSE,
+         "test:1:11: unterminated quote (\"Host 1 speed=1)"},
+        {"processor \"Host 1\"speed=1\n", STEADY_EPARSE,
+         "test:1:11: text right after a quote (speed=1)"},
+        {"processor \" Host\" speed=1\n", STEADY_EINVAL,
+         "test:1:11: invalid node name ( Host): use 1 to 255 characters from A-Z a-z 0-9 _ . "
+         ": @ + / - and blanks within"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const char *msg = parse_err(cases[i].text, STEADY_FORMAT_NATIVE, cases[i].code);
@@ -180,6 +187,23 @@ static void test_round_trip(void)
     free(text);
     free(again);
     steady_platform_destroy(q);
+
+    /* names with blanks (SimGrid's "Host 26") are quoted, and read back */
+    steady_platform_t *h = parse_ok("platform \"my grid\"\nprocessor \"Host 26\" speed=1\n"
+                                    "processor B speed=1\nlink \"Host 26\" B cost=1 # a link\n",
+                                    STEADY_FORMAT_NATIVE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    CU_ASSERT_STRING_EQUAL(steady_platform_name(h), "my grid");
+    CU_ASSERT_STRING_EQUAL(steady_platform_node(h, 0)->name, "Host 26");
+    CU_ASSERT_EQUAL(steady_platform_edge_count(h), 2);
+    text = write_string(h, STEADY_FORMAT_NATIVE, NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "processor \"Host 26\" speed=1\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "edge \"Host 26\" B cost=1\n"));
+    q = parse_ok(text, STEADY_FORMAT_NATIVE);
+    ASSERT_PLATFORMS_EQUAL(h, q);
+    free(text);
+    steady_platform_destroy(q);
+    steady_platform_destroy(h);
 
     /* abstract costs */
     steady_platform_t *a = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
