@@ -11,7 +11,8 @@
  *                  [crosses=CHANNEL[:up|:down],...]
  *     link A B     (same attributes: the two edges A->B and B->A)
  *
- * One statement a line; '#' starts a comment; tokens are separated by blanks.
+ * One statement a line; '#' starts a comment; tokens are separated by blanks
+ * (a name with blanks is quoted: "Host 26").
  * Nodes are declared before the edges that use them.  Every error names the
  * line and the column of the offending token.
  */
@@ -47,7 +48,8 @@ static steady_err_t locate(steady_error_t *err, steady_err_t rc, const line_t *l
     return rc;
 }
 
-/* Splits buf (one line, modified in place) into tokens, stopping at '#'. */
+/* Splits buf (one line, modified in place) into tokens, stopping at '#';
+ * a token between double quotes may hold blanks (a name). */
 static steady_err_t tokenize(char *buf, line_t *l, steady_error_t *err)
 {
     l->ntok = 0;
@@ -63,7 +65,7 @@ static steady_err_t tokenize(char *buf, line_t *l, steady_error_t *err)
                         NULL);
         }
         l->col[l->ntok] = (int)(c - buf) + 1;
-        if (*c == '"') { /* a quoted name: blanks and '#' within */
+        if (*c == '"') { /* a quoted name: blanks within */
             char *end = strchr(c + 1, '"');
             if (!end) {
                 l->ntok++;
@@ -72,20 +74,14 @@ static steady_err_t tokenize(char *buf, line_t *l, steady_error_t *err)
             *end = '\0';
             l->tok[l->ntok++] = c + 1;
             c = end + 1;
-            if (*c && *c != ' ' && *c != '\t' && *c != '#') {
+            if (*c && *c != ' ' && *c != '\t' && *c != '#')
                 return fail(err, STEADY_EPARSE, l, l->ntok - 1, "text right after a quote", c,
                             NULL);
-            }
-            if (*c == '#')
-                return STEADY_OK;
-            if (*c)
+        } else {
+            l->tok[l->ntok++] = c;
+            while (*c && *c != ' ' && *c != '\t' && *c != '#')
                 c++;
-            continue;
         }
-        l->tok[l->ntok] = c;
-        l->ntok++;
-        while (*c && *c != ' ' && *c != '\t' && *c != '#')
-            c++;
         if (*c == '#') {
             *c = '\0';
             return STEADY_OK;
