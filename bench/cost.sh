@@ -45,27 +45,49 @@
 # calibration's messages get 0.94 (docs/calibration.md, "Where SMPI's own
 # broadcast wins").
 # (lp:default planned on the file itself: 0.24-0.69)
-# Full (200 operations, --row-timeout 120, 2026-11-27, on this 2-core
-# machine with other work running; stopped after sg-crossbar's 64 KiB
-# broadcast: about 5 minutes a row, 4 hours for the 48).  mpi:best leaves
-# out the rows that timed out: at 1 MiB and 16 MiB that is NTSL, the best
-# broadcast where it finishes (0.971 at 1 MiB, 50 operations, above):
+# Full (200 operations, COST_ROW_TIMEOUT=150, 2026-11-27, with this
+# session's replay, phase D's feeders across a backbone and eager
+# receptions; sg-backbone and sg-crossbar in one run, sg-two-sites in a
+# second beside it (COST_PLATFORMS), about 70 minutes on this 2-core machine
+# with other work running; every row complete).  mpi:best leaves out the
+# rows that timed out (NTSL's broadcasts of 1 MiB and 16 MiB):
 #   platform      op          size  replay  lp:tuned lp:default mpi:default  mpi:best 2tree:best  cal:opt  lp:def/cal   msgs  timed out
-#   sg-backbone   broadcast   4KiB   0.530     0.515      0.172       0.114     0.126      0.076    0.235       0.731 0.5493  -
-#   sg-backbone   broadcast  64KiB   0.839     0.839      0.483       0.106     0.688      0.328    0.618       0.782  2.625  -
+#   sg-backbone   broadcast   4KiB   0.524     0.524      0.172       0.114     0.126      0.076    0.235       0.731  0.527  -
+#   sg-backbone   broadcast  64KiB   0.839     0.839      0.457       0.106     0.688      0.328    0.611       0.749  2.625  -
 #   sg-backbone   broadcast   1MiB   0.967     0.967      0.776       0.429     0.429      0.331    0.896       0.866      7  mpi:NTSL(tuned) mpi:NTSL(default)
 #   sg-backbone   broadcast  16MiB   0.987     0.987      0.873       0.531     0.584      0.628    0.896       0.975      7  mpi:NTSL(tuned) mpi:NTSL(default)
 #   sg-backbone   reduce      4KiB   0.582     0.576      0.220       0.020     0.062      0.076    0.235       0.937 0.6154  -
-#   sg-backbone   reduce     64KiB   0.818     0.819      0.471       0.045     0.133      0.327    0.618       0.762      7  -
+#   sg-backbone   reduce     64KiB   0.818     0.819      0.488       0.045     0.133      0.327    0.611       0.800      7  -
 #   sg-backbone   reduce      1MiB   0.976     0.979      0.787       0.186     0.435      0.482    0.896       0.879      7  -
 #   sg-backbone   reduce     16MiB   0.992     0.993      0.882       0.231     0.540      0.629    0.896       0.984     14  -
-#   sg-crossbar   broadcast   4KiB   0.456     0.454      0.187       0.104     0.140      0.086    0.366       0.513 0.9077  -
+#   sg-crossbar   broadcast   4KiB   0.455     0.454      0.189       0.104     0.140      0.086    0.366       0.518 0.9077  -
 #   sg-crossbar   broadcast  64KiB   0.815     0.815      0.410       0.101     0.707      0.349    0.745       0.551      7  -
-# At 4 KiB the calibrated optimum is 0.24-0.37 of the file's (SMPI's
-# per-message latency and bandwidth factors at that size), and the schedule
-# beats every MPI row; at 64 KiB SMPI's best broadcast (mpi:best, 0.69-0.71)
-# beats the schedule (0.41-0.48), whose one message in flight per port pays
-# each message's latency.
+#   sg-crossbar   broadcast   1MiB   0.959     0.959      0.774       0.277     0.365      0.711    0.941       0.823      7  mpi:NTSL(tuned) mpi:NTSL(default)
+#   sg-crossbar   broadcast  16MiB   0.990     0.990      0.869       0.311     0.510      0.874    0.941       0.924     28  mpi:NTSL(tuned) mpi:NTSL(default)
+#   sg-crossbar   reduce      4KiB   0.498     0.494      0.250       0.020     0.060      0.085    0.366       0.683 0.6364  -
+#   sg-crossbar   reduce     64KiB   0.827     0.826      0.514       0.043     0.115      0.346    0.745       0.690    3.5  -
+#   sg-crossbar   reduce      1MiB   0.948     0.947      0.762       0.119     0.277      0.704    0.941       0.809  9.333  -
+#   sg-crossbar   reduce     16MiB   0.984     0.983      0.857       0.133     0.311      0.866    0.941       0.911     28  -
+#   sg-two-sites  broadcast   4KiB   0.648     0.662      0.244       0.040     0.040      0.023    0.343       0.713 0.1379  -
+#   sg-two-sites  broadcast  64KiB   0.885     0.888      0.515       0.093     0.374      0.119    0.726       0.709 0.5333  -
+#   sg-two-sites  broadcast   1MiB   0.967     0.967      0.769       0.533     0.533      0.220    0.896       0.859      2  mpi:NTSL(tuned) mpi:NTSL(default)
+#   sg-two-sites  broadcast  16MiB   0.986     0.986      0.771       0.756     0.756      0.324    0.896       0.861     10  mpi:NTSL(tuned) mpi:NTSL(default)
+#   sg-two-sites  reduce      4KiB   0.541     0.525      0.177       0.010     0.038      0.022    0.343       0.517   0.28  -
+#   sg-two-sites  reduce     64KiB   0.875     0.874      0.607       0.024     0.093      0.102    0.726       0.836      1  -
+#   sg-two-sites  reduce      1MiB   0.969     0.969      0.743       0.142     0.533      0.222    0.896       0.830   3.25  -
+#   sg-two-sites  reduce     16MiB   0.989     0.989      0.788       0.206     0.756      0.330    0.896       0.879     15  -
+# Under the default configuration the LP schedule beats SMPI's own default
+# selection in every row (1.02x, sg-two-sites' 16 MiB broadcast, to 25x),
+# and the best rival measured (mpi:best, 2tree:best) in 20 of the 24: not at
+# 64 KiB on sg-backbone and sg-crossbar's broadcasts (0.66x and 0.58x of
+# SMPI's segmented broadcasts, whose many messages in flight hide each
+# message's latency; steady-run keeps one per port), nor on sg-crossbar at
+# 16 MiB, broadcast and reduce (0.99x the two trees, whose equal links they
+# suit; in 200 operations the schedule's pipeline reaches 0.91-0.92 of the
+# calibrated optimum).  The
+# replay predicts the one-port-flags run within 0.016 in every row.  At
+# 4 KiB the calibrated optimum is 0.24-0.37 of the file's (SMPI's
+# per-message latency and bandwidth factors at that size).
 #   bench/cost.sh BUILD_DIR [quick]   (COST_PLATFORMS, COST_ROW_TIMEOUT: below)
 set -euo pipefail
 steady="$1/steady"
