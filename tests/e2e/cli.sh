@@ -97,7 +97,7 @@ one_line 2 "$steady" info $'no\nsuch\r.plat'
 grep -qxF 'no\nsuch\r.plat: cannot open (No such file or directory)' "$tmp/err" || fail "escaped file name"
 printf 'processor a speed=1\nprocessor b\rc speed=1\n' >"$tmp/cr.plat"
 one_line 2 "$steady" info "$tmp/cr.plat"
-grep -qxF "$tmp/cr.plat:2:11: invalid node name (b\\rc): use 1 to 255 characters from A-Z a-z 0-9 _ . : @ + / -" "$tmp/err" ||
+grep -qxF "$tmp/cr.plat:2:11: invalid node name (b\\rc): use 1 to 255 characters from A-Z a-z 0-9 _ . : @ + / - and blanks within" "$tmp/err" ||
     fail "CR in a name: $(cat "$tmp/err")"
 
 # values out of range are refused where they are written, options before
