@@ -443,6 +443,25 @@ static int resized_optimum(const steady_platform_t *p, const steady_schedule_t *
     return RUN_OK;
 }
 
+/* Reads the platform and checks that SimGrid routes every two of its
+ * hosts: failures every rank meets alike (memory aside). */
+static int read_platform(const options_t *o, steady_platform_t **p, failure_t *f)
+{
+    steady_error_t err = {0};
+    steady_format_t format;
+    char msg[STEADY_ERROR_MSG_MAX + 512];
+    int status;
+    if (steady_platform_read(o->plat, o->from, p, &format, &err)) {
+        f->alike = err.code != STEADY_ENOMEM;
+        return fail(f, steady_err_exit_status(err.code), "steady-run: %s", err.msg);
+    }
+    if ((status = run_check_routes(*p, o->plat, format, msg, sizeof msg))) {
+        f->alike = true;
+        return fail(f, status, "%s", msg);
+    }
+    return RUN_OK;
+}
+
 /* Reads the platform and the schedule, checks the job against them, and
  * (rank 0) validates the schedule.  Sets *bytes to the message size, and
  * *resized (rank 0) to the optimum for it when --msg-bytes is not the
@@ -452,17 +471,12 @@ static int load(const options_t *o, int rank, int size, steady_platform_t **p,
 {
     *resized = NAN;
     steady_error_t err = {0};
-    steady_format_t format;
-    char msg[STEADY_ERROR_MSG_MAX + 512];
-    int status;
-    if (steady_platform_read(o->plat, o->from, p, &format, &err) ||
-        steady_schedule_read(o->sched, *p, sc, &err)) {
+    int status = read_platform(o, p, f);
+    if (status)
+        return status;
+    if (steady_schedule_read(o->sched, *p, sc, &err)) {
         f->alike = err.code != STEADY_ENOMEM;
         return fail(f, steady_err_exit_status(err.code), "steady-run: %s", err.msg);
-    }
-    if ((status = run_check_routes(*p, o->plat, format, msg, sizeof msg))) {
-        f->alike = true;
-        return fail(f, status, "%s", msg);
     }
     int ranks = steady_platform_rank_count(*p);
     if (ranks != size)
@@ -568,17 +582,9 @@ static int load_algo(const options_t *o, int rank, int size, steady_platform_t *
                      size_t *bytes, failure_t *f)
 {
     steady_error_t err = {0};
-    steady_format_t format;
-    char msg[STEADY_ERROR_MSG_MAX + 512];
-    int status;
-    if (steady_platform_read(o->plat, o->from, p, &format, &err)) {
-        f->alike = err.code != STEADY_ENOMEM;
-        return fail(f, steady_err_exit_status(err.code), "steady-run: %s", err.msg);
-    }
-    if ((status = run_check_routes(*p, o->plat, format, msg, sizeof msg))) {
-        f->alike = true;
-        return fail(f, status, "%s", msg);
-    }
+    int status = read_platform(o, p, f);
+    if (status)
+        return status;
     int ranks = steady_platform_rank_count(*p), procs = steady_platform_processor_count(*p);
     if (ranks != size)
         return fail(f, RUN_USAGE,
