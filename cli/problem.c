@@ -37,16 +37,19 @@ const char *const problem_help =
     "                        approximate)\n"
     "  --formulation F       full: the per-type LPs of docs/linear-programs.md;\n"
     "                        compact: scatter as one flow from the source, gossip\n"
-    "                        as one flow per source, broadcast by cut generation,\n"
-    "                        reduce by generating its reduction trees (same exact\n"
-    "                        optimum, smaller); auto (default): full up to 20000\n"
-    "                        columns (hops x types, + processors x tasks for a\n"
-    "                        reduce), else compact\n"
+    "                        as one flow per source, broadcast by generating its\n"
+    "                        spanning arborescences (every rank but the source a\n"
+    "                        target) or else its cuts, reduce by generating its\n"
+    "                        reduction trees (same exact optimum, smaller); auto\n"
+    "                        (default): full up to 20000 columns (hops x types, +\n"
+    "                        processors x tasks for a reduce), else compact;\n"
+    "                        broadcast: cuts or arborescences, either of those\n"
+    "                        alone\n"
     "  --simplex S           auto (default), glpk or clp: the floating-point simplex\n"
     "                        before the exact recovery (clp only in a build with\n"
     "                        STEADY_CLP=1; auto takes it on large LPs, but for\n"
-    "                        the broadcast's cut rounds; the reduce's tree\n"
-    "                        rounds always use GLPK)\n"
+    "                        the broadcast's cut rounds; the rounds of generated\n"
+    "                        trees and arborescences always use GLPK)\n"
     "  --quiet               no progress line on standard error\n"
     "  --from FORMAT         platform format: auto (default), native, graphml or\n"
     "                        simgrid\n";
@@ -169,7 +172,8 @@ int problem_option(problem_args_t *a, int c, const char *arg)
     case O_FORMULATION: {
         int f = steady_formulation_from_name(arg);
         if (f < 0)
-            return usage_error(a->cmd, "--formulation takes auto, full or compact (%s)", arg);
+            return usage_error(
+                a->cmd, "--formulation takes auto, full, compact, cuts or arborescences (%s)", arg);
         a->sopts.formulation = (steady_formulation_t)f;
         return EXIT_OK;
     }

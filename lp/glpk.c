@@ -415,3 +415,63 @@ steady_err_t lp_glpk_write(const lp_model_t *m, const char *path, steady_error_t
     write_args_t a = {m, path, err};
     return guarded(NULL, write_work, &a, err);
 }
+
+typedef struct {
+    const lp_model_t *m;
+    double *dual;
+    bool *found;
+    steady_error_t *err;
+} interior_args_t;
+
+/* The master's dual, min sum_i b_i y_i subject to sum_i a_ij y_j >= c_j
+ * per column (y_i >= 0 on UP rows, free on fixed ones), whose columns are
+ * m's rows: its interior point's normal matrix is one row per column of
+ * m, few in a generated master with many rows. */
+static steady_err_t interior_work(glp_prob *P, void *arg)
+{
+    interior_args_t *a = arg;
+    const lp_model_t *m = a->m;
+    glp_set_obj_dir(P, GLP_MIN);
+    glp_add_rows(P, m->ncols);
+    for (int j = 0; j < m->ncols; j++)
+        glp_set_row_bnds(P, j + 1, GLP_LO, j == m->obj ? 1.0 : 0.0, 0.0);
+    glp_add_cols(P, m->nrows);
+    for (int i = 0; i < m->nrows; i++) {
+        glp_set_col_bnds(P, i + 1, m->row_kind[i] == ROW_FX ? GLP_FR : GLP_LO, 0.0, 0.0);
+        glp_set_obj_coef(P, i + 1, m->row_bound[i]);
+    }
+    int *ia = malloc(((size_t)m->nnz + 1) * sizeof *ia);
+    int *ja = malloc(((size_t)m->nnz + 1) * sizeof *ja);
+    double *ar = malloc(((size_t)m->nnz + 1) * sizeof *ar);
+    if (!ia || !ja || !ar) {
+        free(ia);
+        free(ja);
+        free(ar);
+        return steady_error_set(a->err, STEADY_ENOMEM, "out of memory loading the LP");
+    }
+    for (int k = 0; k < m->nnz; k++) {
+        ia[k + 1] = m->a[k].col + 1;
+        ja[k + 1] = m->a[k].row + 1;
+        ar[k + 1] = mpq_get_d(m->a[k].val);
+    }
+    glp_load_matrix(P, m->nnz, ia, ja, ar);
+    free(ia);
+    free(ja);
+    free(ar);
+    glp_iptcp parm;
+    glp_init_iptcp(&parm);
+    parm.msg_lev = GLP_MSG_OFF;
+    guard.stage = "interior point";
+    *a->found = glp_interior(P, &parm) == 0 && glp_ipt_status(P) == GLP_OPT;
+    for (int i = 0; *a->found && i < m->nrows; i++)
+        a->dual[i] = glp_ipt_col_prim(P, i + 1);
+    return STEADY_OK;
+}
+
+steady_err_t lp_glpk_interior_duals(const lp_model_t *m, lp_watch_t *watch, double *dual,
+                                    bool *found, steady_error_t *err)
+{
+    *found = false;
+    interior_args_t a = {m, dual, found, err};
+    return guarded(watch, interior_work, &a, err);
+}

@@ -14,6 +14,8 @@
 
 #include "../common/numbers.h"
 
+#include <stdint.h>
+
 /* The clock and progress of one steady_lp_solve: the deadline bounds the
  * whole solve (building, simplex, exact recovery), and long loops report
  * their progress through it. */
@@ -137,6 +139,12 @@ steady_err_t lp_glpk_solve(const lp_model_t *m, const steady_solve_options_t *op
  * relaxation, solved by GLPK's presolver, does not watch).  *found tells
  * whether it found an integer solution; x (ncols) gets its values; *nodes
  * the subproblems it examined. */
+/* GLPK bridge, interior point (glpk.c): the row duals of an optimum of m
+ * near the centre of the optimal face (glp_interior), where a simplex
+ * gives a vertex; *found false when GLPK did not reach an optimum. */
+steady_err_t lp_glpk_interior_duals(const lp_model_t *m, lp_watch_t *watch, double *dual,
+                                    bool *found, steady_error_t *err);
+
 /* Writes m in CPLEX LP format to path (glpk.c). */
 steady_err_t lp_glpk_write(const lp_model_t *m, const char *path, steady_error_t *err);
 
@@ -338,6 +346,86 @@ steady_err_t lp_solve_cuts(steady_solution_t *s, const steady_solve_options_t *o
                            lp_watch_t *watch, steady_error_t *err);
 steady_err_t lp_solve_treegen(steady_solution_t *s, const steady_solve_options_t *opts,
                               lp_watch_t *watch, steady_error_t *err);
+/* Broadcast to every other node by generating arborescences (arbgen.c):
+ * true when s is such a problem. */
+bool lp_arbgen_applies(const steady_solution_t *s);
+steady_err_t lp_solve_arbgen(steady_solution_t *s, const steady_solve_options_t *opts,
+                             lp_watch_t *watch, steady_error_t *err);
+
+/* ---- generated columns (colgen.c: what treegen.c and arbgen.c share) ---- */
+
+/* Each hop's loads on the master's capacity rows (lp_capacity_rows over
+ * one column per hop): hop h loads row[k] by val[k] (vald: its double) for
+ * k in [start[h], start[h + 1]). */
+typedef struct {
+    int nh, nnz;
+    int *start, *row;
+    mpq_t *val;
+    double *vald;
+} lp_loads_t;
+
+/* Appends the capacity rows to the master m and fills l. */
+steady_err_t lp_loads_build(const steady_solution_t *s, lp_model_t *m, lp_loads_t *l);
+void lp_loads_free(lp_loads_t *l);
+/* Hop h's price under the row prices y: in doubles (negative prices as 0),
+ * or exactly into out (tmp: scratch). */
+double lp_loads_price(const lp_loads_t *l, int h, const double *y);
+void lp_loads_price_q(const lp_loads_t *l, int h, mpq_t *y, mpq_t out, mpq_t tmp);
+
+/* A new column's loads, summed row by row (rows < nrows). */
+typedef struct {
+    mpq_t *acc;
+    int *touched;
+    bool *in;
+    int n, nrows;
+} lp_column_t;
+
+bool lp_column_init(lp_column_t *c, int nrows);
+void lp_column_free(lp_column_t *c);
+void lp_column_add(lp_column_t *c, int row, const mpq_t v);
+/* Adds hop h's loads. */
+void lp_column_add_hop(lp_column_t *c, const lp_loads_t *l, int h);
+/* Puts the sums into column col of m, and empties c. */
+void lp_column_put(lp_column_t *c, lp_model_t *m, int col);
+
+/* The generated columns, each a run of items in an array the caller
+ * keeps (column i: items start[i] .. start[i + 1]), known by a hash. */
+typedef struct {
+    int *start;
+    uint64_t *hash;
+    int n, start_cap, hash_cap;
+} lp_colset_t;
+
+/* The items [first, end) of `items` (size bytes each), just appended
+ * after the last column's: 1 when they make a column of s already, 0 when
+ * they are recorded as column s->n - 1, -1 when memory runs out. */
+int lp_colset_add(lp_colset_t *s, const void *items, size_t size, int first, int end);
+void lp_colset_free(lp_colset_t *s);
+
+/* Smoothing (Wentges): the columns are sought at prices between the
+ * master's duals y and the best prices seen so far, y_in, whose bound is
+ * the lowest: every column costs at least c*(p) under prices p, so TP is
+ * at most sum_rows p / c*(p).  Prices that jump from round to round make
+ * column generation slow to settle; a column found there enters when it
+ * is cheaper than TP's price under y too, or the columns are sought at y
+ * itself.  LP_SMOOTHING of the way to y_in took the fewest rounds on the
+ * reduces measured (random-100 with 64 participants: 738 rounds without,
+ * 71 with; docs/performance.md). */
+#define LP_SMOOTHING 0.9
+
+typedef struct {
+    double *y_in, *y_sep, bound_in;
+    int nrows, tp_row;
+} lp_smooth_t;
+
+bool lp_smooth_init(lp_smooth_t *w, int nrows, int tp_row);
+void lp_smooth_free(lp_smooth_t *w);
+/* y_sep = alpha of the way from max(y, 0) to y_in; returns the sum of
+ * y_sep over the rows but TP's. */
+double lp_smooth_prices(lp_smooth_t *w, const double *y, double alpha);
+/* The cheapest column under y_sep costs `cost`: keeps y_sep as y_in when
+ * its bound sum / cost is the lowest yet. */
+void lp_smooth_seen(lp_smooth_t *w, double sum, double cost);
 
 /* ---- reduce: what the LP can leave out (reduce.c) ------------------------ */
 

@@ -24,21 +24,21 @@ const char *steady_op_name(steady_op_t op)
     return (unsigned)op < 4 ? op_names[op] : "?";
 }
 
-static const char *const formulation_names[] = {"auto", "full",    "aggregated",
-                                                "cuts", "compact", "trees"};
+static const char *const formulation_names[] = {"auto",    "full",  "aggregated",   "cuts",
+                                                "compact", "trees", "arborescences"};
 
 int steady_formulation_from_name(const char *name)
 {
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 7; i++)
         if (strcmp(name, formulation_names[i]) == 0 && i != STEADY_FORMULATION_AGGREGATED &&
-            i != STEADY_FORMULATION_CUTS && i != STEADY_FORMULATION_TREES)
+            i != STEADY_FORMULATION_TREES)
             return i;
     return -1;
 }
 
 const char *steady_formulation_name(steady_formulation_t f)
 {
-    return (unsigned)f < 6 ? formulation_names[f] : "?";
+    return (unsigned)f < 7 ? formulation_names[f] : "?";
 }
 
 static const char *const simplex_names[] = {"auto", "glpk", "clp"};

@@ -172,9 +172,20 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
     s->stats.simplex = STEADY_SIMPLEX_GLPK;
     steady_formulation_t f = opts ? opts->formulation : STEADY_FORMULATION_AUTO;
     if (f != STEADY_FORMULATION_AUTO && f != STEADY_FORMULATION_FULL &&
-        f != STEADY_FORMULATION_COMPACT) {
+        f != STEADY_FORMULATION_COMPACT &&
+        (s->op != STEADY_OP_BROADCAST ||
+         (f != STEADY_FORMULATION_CUTS && f != STEADY_FORMULATION_ARBORESCENCES))) {
         steady_solution_destroy(s);
+        if (f == STEADY_FORMULATION_CUTS || f == STEADY_FORMULATION_ARBORESCENCES)
+            return steady_error_set(err, STEADY_EINVAL, "the %s formulation is a broadcast's",
+                                    steady_formulation_name(f));
         return steady_error_set(err, STEADY_EINVAL, "unknown formulation (%d)", (int)f);
+    }
+    if (f == STEADY_FORMULATION_ARBORESCENCES && !lp_arbgen_applies(s)) {
+        steady_solution_destroy(s);
+        return steady_error_set(err, STEADY_EINVAL,
+                                "the arborescences formulation needs every rank but the source "
+                                "as a target (use cuts)");
     }
     if (opts && opts->simplex == STEADY_SIMPLEX_CLP && !lp_clp_available()) {
         steady_solution_destroy(s);
@@ -191,7 +202,9 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
         (f == STEADY_FORMULATION_AUTO && full_cols <= AUTO_FULL_MAX))
         rc = lp_solve_full(s, opts, &watch, err);
     else if (s->op == STEADY_OP_BROADCAST)
-        rc = lp_solve_cuts(s, opts, &watch, err);
+        rc = lp_arbgen_applies(s) && f != STEADY_FORMULATION_CUTS
+                 ? lp_solve_arbgen(s, opts, &watch, err)
+                 : lp_solve_cuts(s, opts, &watch, err);
     else if (s->op == STEADY_OP_REDUCE)
         rc = lp_solve_treegen(s, opts, &watch, err);
     else

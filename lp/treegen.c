@@ -36,7 +36,6 @@
 #include "../common/array.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,18 +54,13 @@ typedef struct {
     steady_solution_t *s;
     lp_model_t m; /* the master */
     int N, nv, nh, nint, target, full;
-    /* each hop's loads on the master's capacity rows: hrow/hval[hstart[h] ..) */
-    int *hstart, *hrow;
-    mpq_t *hval;
-    double *hvald;
-    int *cpu_row; /* per node: its processor row, -1 */
+    lp_loads_t ld; /* each hop's loads on the master's capacity rows */
+    int *cpu_row;  /* per node: its processor row, -1 */
     int tp_row;
-    /* the trees: column 1 + i has items[tstart[i] .. tstart[i + 1]) */
+    /* the trees: column 1 + i has items[trees.start[i] .. start[i + 1]) */
     item_t *items;
     int nitems, items_cap;
-    int *tstart;
-    uint64_t *thash;
-    int ntrees, tstart_cap, thash_cap;
+    lp_colset_t trees;
     /* the pricing, in doubles: prices, then (interval, node) tables */
     double *price, *task_price;
     double *cost;
@@ -76,14 +70,9 @@ typedef struct {
     /* the exact pricing */
     mpq_t *qprice, *qtask, *pi;
     bool *qfinite;
-    int nq;
-    /* a column's loads, row by row */
-    mpq_t *acc;
-    int *touched;
-    bool *in_acc;
-    /* the smoothing's row prices: the best seen (the lowest bound), and
-     * those the trees are sought at (the exact pricing's doubles too) */
-    double *y_in, *y_sep, bound_in;
+    lp_column_t col; /* a new column's loads */
+    /* the smoothing's row prices (y_sep: the exact pricing's doubles too) */
+    lp_smooth_t sm;
     int *stack; /* extract()'s: 4 (N + 1) */
 } tg_t;
 
@@ -94,52 +83,18 @@ static size_t at(const tg_t *g, int interval, int v)
 
 /* ---- building ------------------------------------------------------------ */
 
-/* The master's rows: the capacity rows of lp_capacity_rows (over one
- * column per hop, whose entries become each hop's loads), the processors'
- * rows, and TP's. */
+/* The master's rows: the capacity rows (with each hop's loads on them),
+ * the processors' rows, and TP's. */
 static steady_err_t build(tg_t *g)
 {
     steady_solution_t *s = g->s;
-    lp_model_t hops;
-    lp_model_init(&hops);
-    hops.names = g->m.names;
-    int *cols = malloc((size_t)(g->nh ? g->nh : 1) * sizeof *cols);
-    if (!cols)
-        return STEADY_ENOMEM;
-    for (int h = 0; h < g->nh; h++)
-        cols[h] = lp_add_col(&hops, "h%d", h);
-    lp_capacity_rows(s, &hops, cols, 1);
-    free(cols);
-    steady_err_t rc = STEADY_ENOMEM;
-    if (hops.oom)
-        goto done;
     lp_model_t *m = &g->m;
     int tp = lp_add_tagged_col(m, COL_TP, -1, -1, "TP");
-    for (int i = 0; i < hops.nrows; i++)
-        lp_add_row(m, hops.row_kind[i], hops.row_bound[i], "%s",
-                   hops.row_name ? hops.row_name[i] : "");
-    g->hstart = calloc((size_t)g->nh + 1, sizeof *g->hstart);
-    g->hrow = malloc((size_t)(hops.nnz ? hops.nnz : 1) * sizeof *g->hrow);
-    g->hval = malloc((size_t)(hops.nnz ? hops.nnz : 1) * sizeof *g->hval);
-    g->hvald = malloc((size_t)(hops.nnz ? hops.nnz : 1) * sizeof *g->hvald);
+    if (lp_loads_build(s, m, &g->ld))
+        return STEADY_ENOMEM;
     g->cpu_row = malloc((size_t)g->nv * sizeof *g->cpu_row);
-    if (!g->hstart || !g->hrow || !g->hval || !g->hvald || !g->cpu_row)
-        goto done;
-    for (int k = 0; k < hops.nnz; k++)
-        g->hstart[hops.a[k].col + 1]++;
-    for (int h = 0; h < g->nh; h++)
-        g->hstart[h + 1] += g->hstart[h];
-    for (int k = 0; k < hops.nnz; k++) { /* entries are added row by row: stable */
-        int pos = g->hstart[hops.a[k].col]++;
-        g->hrow[pos] = hops.a[k].row;
-        mpq_init(g->hval[pos]);
-        mpq_set(g->hval[pos], hops.a[k].val);
-        g->hvald[pos] = mpq_get_d(hops.a[k].val);
-    }
-    g->nq = hops.nnz;
-    for (int h = g->nh; h > 0; h--)
-        g->hstart[h] = g->hstart[h - 1];
-    g->hstart[0] = 0;
+    if (!g->cpu_row)
+        return STEADY_ENOMEM;
     for (int v = 0; v < g->nv; v++) {
         g->cpu_row[v] = -1;
         if (steady_platform_node(s->p, v)->kind == STEADY_PROCESSOR)
@@ -148,10 +103,7 @@ static steady_err_t build(tg_t *g)
     g->tp_row = lp_add_row(m, ROW_FX, 0, "tp");
     lp_add_entry_si(m, g->tp_row, tp, 1);
     m->obj = tp;
-    rc = m->oom ? STEADY_ENOMEM : STEADY_OK;
-done:
-    lp_model_free(&hops);
-    return rc;
+    return m->oom ? STEADY_ENOMEM : STEADY_OK;
 }
 
 static steady_err_t alloc_pricing(tg_t *g)
@@ -165,31 +117,20 @@ static steady_err_t alloc_pricing(tg_t *g)
     g->norder = malloc((size_t)g->nint * sizeof *g->norder);
     g->heap = malloc((size_t)g->nv * sizeof *g->heap);
     g->hpos = malloc((size_t)g->nv * sizeof *g->hpos);
-    g->acc = malloc((size_t)g->m.nrows * sizeof *g->acc);
-    g->touched = malloc((size_t)g->m.nrows * sizeof *g->touched);
-    g->in_acc = calloc((size_t)g->m.nrows, sizeof *g->in_acc);
-    g->y_in = calloc((size_t)2 * g->m.nrows, sizeof *g->y_in);
     g->stack = malloc((size_t)4 * (g->N + 1) * sizeof *g->stack);
+    bool col = lp_column_init(&g->col, g->m.nrows),
+         sm = lp_smooth_init(&g->sm, g->m.nrows, g->tp_row);
     if (!g->price || !g->task_price || !g->cost || !g->how || !g->order || !g->norder || !g->heap ||
-        !g->hpos || !g->acc || !g->touched || !g->in_acc || !g->y_in || !g->stack) {
-        free(g->acc);
-        g->acc = NULL;
+        !g->hpos || !col || !sm || !g->stack)
         return STEADY_ENOMEM;
-    }
-    for (int i = 0; i < g->m.nrows; i++)
-        mpq_init(g->acc[i]);
-    g->y_sep = g->y_in + g->m.nrows;
-    g->bound_in = INFINITY;
     return STEADY_OK;
 }
 
 static void tg_free(tg_t *g)
 {
-    for (int k = 0; g->hval && k < g->nq; k++)
-        mpq_clear(g->hval[k]);
-    if (g->acc)
-        for (int i = 0; i < g->m.nrows; i++)
-            mpq_clear(g->acc[i]);
+    lp_loads_free(&g->ld);
+    lp_column_free(&g->col);
+    lp_smooth_free(&g->sm);
     if (g->pi) {
         for (size_t k = 0; k < (size_t)g->nint * g->nv; k++)
             mpq_clear(g->pi[k]);
@@ -202,14 +143,9 @@ static void tg_free(tg_t *g)
     free(g->qprice);
     free(g->qtask);
     free(g->qfinite);
-    free(g->hstart);
-    free(g->hrow);
-    free(g->hval);
-    free(g->hvald);
     free(g->cpu_row);
     free(g->items);
-    free(g->tstart);
-    free(g->thash);
+    lp_colset_free(&g->trees);
     free(g->price);
     free(g->task_price);
     free(g->cost);
@@ -218,10 +154,6 @@ static void tg_free(tg_t *g)
     free(g->norder);
     free(g->heap);
     free(g->hpos);
-    free(g->acc);
-    free(g->touched);
-    free(g->in_acc);
-    free(g->y_in);
     free(g->stack);
     lp_model_free(&g->m);
 }
@@ -274,12 +206,8 @@ static void heap_down(tg_t *g, const double *c, int n, int i)
  * hop's plus `tie`. */
 static void set_prices(tg_t *g, const double *y, double tie)
 {
-    for (int h = 0; h < g->nh; h++) {
-        double p = tie;
-        for (int k = g->hstart[h]; k < g->hstart[h + 1]; k++)
-            p += g->hvald[k] * fmax(y[g->hrow[k]], 0.0);
-        g->price[h] = p;
-    }
+    for (int h = 0; h < g->nh; h++)
+        g->price[h] = tie + lp_loads_price(&g->ld, h, y);
     for (int v = 0; v < g->nv; v++)
         g->task_price[v] =
             g->cpu_row[v] < 0 ? INFINITY : mpq_get_d(g->s->work[v]) * fmax(y[g->cpu_row[v]], 0.0);
@@ -398,63 +326,27 @@ static bool extract(tg_t *g, int *stack, int top)
     return true;
 }
 
-static uint64_t hash_items(const item_t *it, int n)
-{
-    uint64_t h = 1469598103934665603u;
-    for (int k = 0; k < n; k++) {
-        h = (h ^ (uint32_t)it[k].a) * 1099511628211u;
-        h = (h ^ (uint32_t)it[k].b) * 1099511628211u;
-    }
-    return h;
-}
-
 /* Takes the tree extracted last (items from `first` on) into the master
  * as a new column; *added false when it is one of its columns already. */
 static steady_err_t add_tree(tg_t *g, int first, bool *added)
 {
-    int n = g->nitems - first;
-    uint64_t h = hash_items(&g->items[first], n);
     *added = false;
-    for (int i = 0; i < g->ntrees; i++)
-        if (g->thash[i] == h && g->tstart[i + 1] - g->tstart[i] == n &&
-            memcmp(&g->items[g->tstart[i]], &g->items[first], (size_t)n * sizeof(item_t)) == 0) {
-            g->nitems = first;
-            return STEADY_OK;
-        }
-    if (!array_grow((void **)&g->tstart, &g->tstart_cap, g->ntrees + 2, sizeof *g->tstart, 256) ||
-        !array_grow((void **)&g->thash, &g->thash_cap, g->ntrees + 1, sizeof *g->thash, 256))
+    int known = lp_colset_add(&g->trees, g->items, sizeof *g->items, first, g->nitems);
+    if (known < 0)
         return STEADY_ENOMEM;
-    g->tstart[g->ntrees] = first;
-    g->thash[g->ntrees] = h;
-    g->tstart[++g->ntrees] = g->nitems;
-    /* its loads, row by row */
-    int nt = 0;
-    for (int q = first; q < g->nitems; q++) {
+    if (known) {
+        g->nitems = first;
+        return STEADY_OK;
+    }
+    for (int q = first; q < g->nitems; q++) { /* its loads, row by row */
         const item_t *it = &g->items[q];
-        int from = 0, to = 1, row = -1;
-        const mpq_t *val = NULL;
-        if (it->a >= 0) {
-            from = g->hstart[it->a];
-            to = g->hstart[it->a + 1];
-        } else {
-            row = g->cpu_row[-1 - it->a];
-            val = &g->s->work[-1 - it->a];
-        }
-        for (int k = from; k < to; k++) {
-            int r = it->a >= 0 ? g->hrow[k] : row;
-            if (!g->in_acc[r]) {
-                g->in_acc[r] = true;
-                g->touched[nt++] = r;
-                mpq_set_ui(g->acc[r], 0, 1);
-            }
-            mpq_add(g->acc[r], g->acc[r], it->a >= 0 ? g->hval[k] : *val);
-        }
+        if (it->a >= 0)
+            lp_column_add_hop(&g->col, &g->ld, it->a);
+        else
+            lp_column_add(&g->col, g->cpu_row[-1 - it->a], g->s->work[-1 - it->a]);
     }
-    int col = lp_add_col(&g->m, "tree%d", g->ntrees);
-    for (int k = 0; k < nt; k++) {
-        lp_add_entry(&g->m, g->touched[k], col, g->acc[g->touched[k]]);
-        g->in_acc[g->touched[k]] = false;
-    }
+    int col = lp_add_col(&g->m, "tree%d", g->trees.n);
+    lp_column_put(&g->col, &g->m, col);
     lp_add_entry_si(&g->m, g->tp_row, col, -1);
     *added = true;
     return g->m.oom ? STEADY_ENOMEM : STEADY_OK;
@@ -578,16 +470,11 @@ static bool exact_pricing(tg_t *g, mpq_t *y, bool *cheaper)
 {
     mpq_t t;
     mpq_init(t);
-    double *yd = g->y_sep; /* the doubles of y, for the filters */
+    double *yd = g->sm.y_sep; /* the doubles of y, for the filters */
     for (int i = 0; i < g->m.nrows; i++)
         yd[i] = mpq_get_d(y[i]);
-    for (int h = 0; h < g->nh; h++) {
-        mpq_set_ui(g->qprice[h], 0, 1);
-        for (int k = g->hstart[h]; k < g->hstart[h + 1]; k++) {
-            mpq_mul(t, g->hval[k], y[g->hrow[k]]);
-            mpq_add(g->qprice[h], g->qprice[h], t);
-        }
-    }
+    for (int h = 0; h < g->nh; h++)
+        lp_loads_price_q(&g->ld, h, y, g->qprice[h], t);
     for (int v = 0; v < g->nv; v++)
         if (g->cpu_row[v] >= 0)
             mpq_mul(g->qtask[v], g->s->work[v], y[g->cpu_row[v]]);
@@ -616,45 +503,23 @@ static double tree_cost(const tg_t *g, int first, const double *y)
             int v = -1 - it->a;
             c += mpq_get_d(g->s->work[v]) * fmax(y[g->cpu_row[v]], 0.0);
         } else {
-            for (int k = g->hstart[it->a]; k < g->hstart[it->a + 1]; k++)
-                c += g->hvald[k] * fmax(y[g->hrow[k]], 0.0);
+            c += lp_loads_price(&g->ld, it->a, y);
         }
     }
     return c;
 }
 
-/* Smoothing (Wentges): the trees are sought at prices between the
- * master's duals y and the best prices seen so far, y_in, whose bound is
- * the lowest: every tree costs at least c*(p) under prices p, so TP is at
- * most sum_rows p / c*(p).  Prices that jump from round to round make
- * column generation slow to settle; a tree found there enters when it is
- * cheaper than 1 under y too, or the trees are sought at y itself.  0.9 of
- * the way to y_in took the fewest rounds on the reduces measured (random-100
- * with 64 participants: 738 rounds without, 71 with; docs/performance.md). */
-#define SMOOTHING 0.9
-
 /* The round's new tree (*added false when no tree is cheaper than TP's
  * price under y, or the cheapest is in the master already). */
 static steady_err_t smoothed_tree(tg_t *g, const double *y, bool *added)
 {
-    int nr = g->m.nrows, *stack = g->stack;
-    double *y_in = g->y_in, *y_sep = g->y_sep, *bound_in = &g->bound_in;
+    int *stack = g->stack;
     *added = false;
-    for (double alpha = isfinite(*bound_in) ? SMOOTHING : 0;; alpha = 0) {
-        double sum = 0;
-        for (int i = 0; i < nr; i++) {
-            y_sep[i] = fmax(y[i], 0.0);
-            if (alpha > 0) /* y_in is set once bound_in is finite */
-                y_sep[i] = alpha * y_in[i] + (1 - alpha) * y_sep[i];
-            sum += i == g->tp_row ? 0 : y_sep[i];
-        }
-        set_prices(g, y_sep, HOP_TIE);
+    for (double alpha = isfinite(g->sm.bound_in) ? LP_SMOOTHING : 0;; alpha = 0) {
+        double sum = lp_smooth_prices(&g->sm, y, alpha);
+        set_prices(g, g->sm.y_sep, HOP_TIE);
         cheapest(g);
-        double c = g->cost[at(g, g->full, g->target)];
-        if (c > 0 && sum / c < *bound_in) {
-            *bound_in = sum / c;
-            memcpy(y_in, y_sep, (size_t)nr * sizeof *y_in);
-        }
+        lp_smooth_seen(&g->sm, sum, g->cost[at(g, g->full, g->target)]);
         int first = g->nitems;
         stack[0] = g->target;
         stack[1] = g->full;
@@ -682,11 +547,11 @@ static steady_err_t store(tg_t *g, mpq_t *values, steady_error_t *err)
     lp_rb_init(&send);
     lp_rb_init(&cons);
     mpq_set(s->tp, values[g->m.obj]);
-    for (int i = 0; i < g->ntrees; i++) {
+    for (int i = 0; i < g->trees.n; i++) {
         const mpq_t *lambda = &values[1 + i];
         if (mpq_sgn(*lambda) == 0)
             continue;
-        for (int q = g->tstart[i]; q < g->tstart[i + 1]; q++) {
+        for (int q = g->trees.start[i]; q < g->trees.start[i + 1]; q++) {
             const item_t *it = &g->items[q];
             if (it->a >= 0)
                 lp_rb_add(&send, it->a, it->b, *lambda);
@@ -764,7 +629,7 @@ steady_err_t lp_solve_treegen(steady_solution_t *s, const steady_solve_options_t
         goto done;
     }
     /* the first tree: the least loaded, every row priced 1 */
-    double *y = g.y_sep;
+    double *y = g.sm.y_sep;
     for (int i = 0; i < g.m.nrows; i++)
         y[i] = 1;
     set_prices(&g, y, HOP_TIE);

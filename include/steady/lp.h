@@ -82,11 +82,15 @@ typedef enum {
      * its reduction trees */
     STEADY_FORMULATION_COMPACT,
     /* as solved, too: reduce by reduction trees, generated */
-    STEADY_FORMULATION_TREES
+    STEADY_FORMULATION_TREES,
+    /* broadcast to every other rank by spanning arborescences, generated
+     * (COMPACT's broadcast when every rank but the source is a target);
+     * CUTS and ARBORESCENCES may be asked for a broadcast */
+    STEADY_FORMULATION_ARBORESCENCES
 } steady_formulation_t;
 
-/* "auto", "full", "compact" -> formulation, or -1; and back ("aggregated",
- * "cuts", "trees" too). */
+/* "auto", "full", "compact", "cuts", "arborescences" -> formulation, or
+ * -1; and back ("aggregated", "trees" too). */
 int steady_formulation_from_name(const char *name);
 const char *steady_formulation_name(steady_formulation_t f);
 

@@ -1,8 +1,10 @@
 #!/bin/bash
 # The formulations of docs/linear-programs.md ("Formulations") give the same
 # exact optimum: `steady solve --formulation compact` (scatter as one flow from
-# the source, gossip one flow per source, broadcast by cuts and target
-# flows, reduce by reduction trees) and `--formulation full` (the per-type LPs) must
+# the source, gossip one flow per source, broadcast by generated
+# arborescences, or by cuts and target flows when some rank is not a target
+# (`--formulation cuts` asks for those always), reduce by reduction trees)
+# and `--formulation full` (the per-type LPs) must
 # print the same rational TP, both verified exact, on every example
 # platform and on generated platforms of every kind, every operation (and
 # a subset of targets); and the plans of the compact formulation must pass
@@ -25,12 +27,17 @@ tp() { # FORMULATION ARGS...: "fraction exact-flag" or "error: ..."
 }
 
 same() { # ARGS...: compact and full agree exactly
+    same_as compact "$@"
+}
+
+same_as() { # FORMULATION ARGS...: FORMULATION and full agree exactly
     checks=$((checks + 1))
-    local a f
-    a=$(tp compact "$@")
+    local a f c=$1
+    shift
+    a=$(tp "$c" "$@")
     f=$(tp full "$@")
     case "$a $f" in *error*) fail "$*: compact '$a', full '$f'"; return ;; esac
-    [ "$a" = "$f" ] && [ "${a#* }" = True ] || fail "$*: compact TP $a, full TP $f"
+    [ "$a" = "$f" ] && [ "${a#* }" = True ] || fail "$*: $c TP $a, full TP $f"
 }
 
 plats="examples/platforms/*.plat examples/platforms/*.xml tests/sg/platforms/*.xml"
@@ -57,6 +64,7 @@ for p in $plats; do
     for op in scatter gossip broadcast reduce; do
         same --op $op "$p"
     done
+    same_as cuts --op broadcast "$p"
 done
 # subsets of targets: a scatter to some, a multicast (its LP value a bound)
 for seed in $seeds; do
@@ -71,6 +79,7 @@ done
 for seed in 1 3; do
     "$steady" gen --kind tiers --nodes 60 --seed $seed -o "$tmp/tiers60-$seed.plat"
     same --op broadcast "$tmp/tiers60-$seed.plat"
+    same_as cuts --op broadcast "$tmp/tiers60-$seed.plat"
     same --op broadcast --source P7 --targets P1,P20,P41 "$tmp/tiers60-$seed.plat"
 done
 # rings of 20 and 40 processors: blocks whose cuts stop shrinking get
@@ -78,12 +87,51 @@ done
 for rs in 20-1 20-5 40-2; do
     "$steady" gen --kind ring --nodes "${rs%-*}" --seed "${rs#*-}" -o "$tmp/ring$rs.plat"
     same --op broadcast "$tmp/ring$rs.plat"
+    same_as cuts --op broadcast "$tmp/ring$rs.plat"
 done
+# a flat SimGrid cluster (every pair of hosts a hop): every host receives
+# once at its link's 125 MB/s, 125e6 / 2^20 = 1953125/16384 operations/s,
+# which a chain reaches; the arborescences formulation (the default
+# beyond 20000 columns) and the cuts give it exactly, and the plan is
+# valid
+sed 's/radical="0-7"/radical="0-39"/' examples/platforms/sg-crossbar.xml >"$tmp/xbar40.xml"
+for f in arborescences cuts; do
+    checks=$((checks + 1))
+    got=$(tp $f --op broadcast "$tmp/xbar40.xml")
+    [ "$got" = "1953125/16384 True" ] || fail "broadcast on a flat cluster of 40 hosts, $f: $got"
+done
+# two SimGrid clusters behind their backbones, joined by a WAN link, 250
+# hosts (62 250 hops; the full LP does not build in a minute, the cuts do
+# not end in five): every message to one of the 150 hosts of "slow" crosses
+# its backbone of 1 GB/s once, and each receives every message, so TP <=
+# 1e9 / (150 * 2^20) = 78125/12288, which the fast cluster's hosts,
+# sending into "slow" over the WAN, let it reach
+cat >"$tmp/two.xml" <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="world" routing="Full">
+    <cluster id="fast" prefix="f-" suffix="" radical="0-99" speed="1Gf" bw="125MBps" lat="50us" bb_bw="2.25GBps" bb_lat="500us"/>
+    <cluster id="slow" prefix="s-" suffix="" radical="0-149" speed="1Gf" bw="50MBps" lat="50us" bb_bw="1GBps" bb_lat="500us"/>
+    <link id="wan" bandwidth="600MBps" latency="5ms"/>
+    <zoneRoute src="fast" dst="slow" gw_src="f-fast_router" gw_dst="s-slow_router">
+      <link_ctn id="wan"/>
+    </zoneRoute>
+  </zone>
+</platform>
+XML
+checks=$((checks + 1))
+got=$(tp auto --op broadcast "$tmp/two.xml")
+[ "$got" = "78125/12288 True" ] || fail "broadcast on two clusters of 250 hosts: $got"
+checks=$((checks + 1))
+"$steady" plan --quiet --op broadcast -o "$tmp/x.sched" "$tmp/xbar40.xml" >/dev/null 2>"$tmp/err" &&
+    "$steady" check "$tmp/x.sched" "$tmp/xbar40.xml" >"$tmp/check.out" 2>&1 ||
+    fail "plan or check, broadcast on a flat cluster of 40 hosts: $(head -1 "$tmp/err" "$tmp/check.out")"
 # message size and switches: a SimGrid cluster in bytes
 same --op broadcast --msg-size 65536 examples/platforms/sg-two-sites.xml
 
 # the plans of the compact formulation: broadcast arborescences packed from n
-# alone (no per-target flow), routes from the aggregated flows, reduction
+# alone (no per-target flow; generated arborescences or cuts), routes from the aggregated flows, reduction
 # trees taken apart from the generated trees' rates
 for p in $planned "$tmp/tiers1.plat" examples/platforms/sg-backbone.xml; do
     for op in scatter gossip broadcast reduce; do
@@ -92,6 +140,9 @@ for p in $planned "$tmp/tiers1.plat" examples/platforms/sg-backbone.xml; do
         "$steady" plan --quiet --formulation compact --op $op -o "$s" "$p" >/dev/null 2>"$tmp/err" || { fail "plan --op $op $p: $(head -1 "$tmp/err")"; continue; }
         "$steady" check "$s" "$p" >"$tmp/check.out" 2>&1 || fail "check rejects plan --op $op $p: $(head -2 "$tmp/check.out")"
     done
+    checks=$((checks + 1))
+    "$steady" plan --quiet --formulation cuts --op broadcast -o "$s" "$p" >/dev/null 2>"$tmp/err" &&
+        "$steady" check "$s" "$p" >"$tmp/check.out" 2>&1 || fail "plan --formulation cuts $p: $(head -1 "$tmp/err" "$tmp/check.out")"
 done
 
 # reduction trees on a large platform whose ports mostly go unsaturated

@@ -476,6 +476,54 @@ static void test_broadcast_bound(void)
     steady_platform_destroy(p);
 }
 
+/* The broadcast by generated arborescences (lp/arbgen.c): on random
+ * platforms of 12 processors, every source, the per-type LP's exact TP and
+ * the cuts', verified exact and within the capacities; the formulation
+ * asked for where it does not apply is refused. */
+static void test_broadcast_arborescences(void)
+{
+    mpq_t a, b, c;
+    mpq_inits(a, b, c, NULL);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        steady_platform_t *p = NULL;
+        CU_ASSERT_EQUAL_FATAL(steady_platform_generate(STEADY_GEN_RANDOM, 12, seed, &p, NULL), 0);
+        for (int src = 0; src < 12; src += 5) {
+            steady_problem_t prob = {.op = STEADY_OP_BROADCAST, .source = src};
+            steady_solution_t *g = solve_formulation_ok(p, prob, STEADY_FORMULATION_COMPACT);
+            steady_solution_t *x = solve_formulation_ok(p, prob, STEADY_FORMULATION_CUTS);
+            steady_solution_t *f = solve_full_ok(p, prob);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+            CU_ASSERT_EQUAL(steady_solution_formulation(g), STEADY_FORMULATION_ARBORESCENCES);
+            CU_ASSERT_EQUAL(steady_solution_formulation(x), STEADY_FORMULATION_CUTS);
+            CU_ASSERT_TRUE(steady_solution_is_exact(g));
+            CU_ASSERT_EQUAL(violations(g), 0);
+            steady_solution_throughput(g, a);
+            steady_solution_throughput(x, b);
+            steady_solution_throughput(f, c);
+            CU_ASSERT(mpq_equal(a, b) && mpq_equal(a, c));
+            steady_solution_destroy(g);
+            steady_solution_destroy(x);
+            steady_solution_destroy(f);
+        }
+        /* a multicast: the arborescences would be Steiner trees */
+        steady_problem_t sub = {
+            .op = STEADY_OP_BROADCAST, .source = 0, .targets = (int[]){3, 4}, .ntargets = 2};
+        steady_solve_options_t o = {.exact = true, .formulation = STEADY_FORMULATION_ARBORESCENCES};
+        steady_solution_t *s = NULL;
+        steady_error_t err = {0};
+        CU_ASSERT_EQUAL(steady_lp_solve(p, &sub, &o, &s, &err), STEADY_EINVAL);
+        CU_ASSERT_PTR_NULL(s);
+        /* and the cuts are a broadcast's */
+        steady_problem_t sc = {.op = STEADY_OP_SCATTER, .source = 0};
+        o.formulation = STEADY_FORMULATION_CUTS;
+        CU_ASSERT_EQUAL(steady_lp_solve(p, &sc, &o, &s, &err), STEADY_EINVAL);
+        steady_platform_destroy(p);
+    }
+    mpq_clears(a, b, c, NULL);
+}
+
 /* steady_lp_solve_whole for k operations per period: an exact solution
  * that passes violations(), whose throughput is at most s's, and whose
  * rates are whole counts per period T = k / throughput. */
@@ -578,18 +626,20 @@ static void test_whole_random(void)
 
 void suite_lp(void)
 {
-    static const CU_TestInfo tests[] = {{"paper reduce example: TP = 1", test_paper_reduce},
-                                        {"homogeneous complete graph", test_homogeneous},
-                                        {"star scatter: 1 / sum of costs", test_star},
-                                        {"chain", test_chain},
-                                        {"multi-path beats every single path", test_multipath},
-                                        {"physical units, exact decimals", test_units},
-                                        {"random platforms, every op, exact", test_random_exact},
-                                        {"reduce by reduction trees", test_reduce_trees},
-                                        {"problem errors", test_errors},
-                                        {"broadcast upper bound flag", test_broadcast_bound},
-                                        {"whole counts per period, by hand", test_whole_counts},
-                                        {"whole counts on random platforms", test_whole_random},
-                                        CU_TEST_INFO_NULL};
+    static const CU_TestInfo tests[] = {
+        {"paper reduce example: TP = 1", test_paper_reduce},
+        {"homogeneous complete graph", test_homogeneous},
+        {"star scatter: 1 / sum of costs", test_star},
+        {"chain", test_chain},
+        {"multi-path beats every single path", test_multipath},
+        {"physical units, exact decimals", test_units},
+        {"random platforms, every op, exact", test_random_exact},
+        {"reduce by reduction trees", test_reduce_trees},
+        {"problem errors", test_errors},
+        {"broadcast upper bound flag", test_broadcast_bound},
+        {"broadcast by generated arborescences", test_broadcast_arborescences},
+        {"whole counts per period, by hand", test_whole_counts},
+        {"whole counts on random platforms", test_whole_random},
+        CU_TEST_INFO_NULL};
     add_suite("linear programs", tests);
 }
