@@ -48,11 +48,11 @@ steady_err_t lp_loads_build(const steady_solution_t *s, lp_model_t *m, lp_loads_
     for (int k = 0; k < hops.nnz; k++) { /* entries are added row by row: stable */
         int pos = l->start[hops.a[k].col]++;
         l->row[pos] = first + hops.a[k].row;
-        mpq_init(l->val[pos]);
-        mpq_set(l->val[pos], hops.a[k].val);
         l->vald[pos] = mpq_get_d(hops.a[k].val);
+        *l->val[pos] = *hops.a[k].val; /* moved: the model does not clear it */
     }
     l->nnz = hops.nnz;
+    hops.nnz = 0;
     for (int h = l->nh; h > 0; h--)
         l->start[h] = l->start[h - 1];
     l->start[0] = 0;

@@ -227,6 +227,10 @@ struct steady_solution {
     lp_rates_t flow; /* by hop: target index -> x(h, k) (broadcast, per-target flows) */
     bool has_flows;
     mpq_t *comm; /* per hop: its time, for which both ports are held */
+    /* the exact times of one message: per platform edge its own
+     * (steady_exact_comm_time), per channel its (lp_use_time) */
+    mpq_t *edge_time, *chan_time;
+    int nedges, nchannels;
     mpq_t *work; /* w(i) per node (0 for routers: unused) */
     bool exact;
     const char *note;
@@ -247,6 +251,11 @@ steady_err_t lp_check_problem(steady_solution_t *s, const steady_problem_t *prob
  * N(N^2-1)/6, as the solution lists them. */
 int lp_interval(int n, int k, int m);
 int lp_task(int n, int k, int l, int m);
+/* The exact time use u (of edge `edge`) holds its resource for one
+ * message: steady_exact_use_time, from s's per-edge and per-channel
+ * values (a hop repeats its edges' values: on a flat cluster of N hosts
+ * N (N - 1) hops are made of 2 N edges). */
+void lp_use_time(const steady_solution_t *s, int edge, const steady_use_t *u, mpq_t t);
 /* A copy of s's problem (its node sets borrowed from s). */
 steady_problem_t lp_problem_of(const steady_solution_t *s);
 const char *lp_node_name(const steady_solution_t *s, int v);

@@ -75,7 +75,7 @@ void lp_capacity_rows(const steady_solution_t *s, lp_model_t *m, const int *cols
             const steady_use_t *u = steady_platform_edge_uses(p, hop->edges[k], &nu);
             for (int j = 0; j < nu; j++) {
                 int r = u[j].resource;
-                steady_exact_use_time(p, hop->edges[k], &u[j], s->msg_size, q);
+                lp_use_time(s, hop->edges[k], &u[j], q);
                 if (slot[r] < 0) {
                     slot[r] = nuse;
                     use[nuse++] = r;

@@ -63,20 +63,55 @@ bool steady_simplex_clp_available(void)
 
 /* ---- setting up ----------------------------------------------------------- */
 
+void lp_use_time(const steady_solution_t *s, int edge, const steady_use_t *u, mpq_t t)
+{
+    mpq_set(t, u->channel >= 0 ? s->chan_time[u->channel] : s->edge_time[edge]);
+}
+
+/* steady_exact_hop_time from the per-edge and per-channel values: the
+ * longest of its edges' and their channels' times. */
+static void hop_time(const steady_solution_t *s, const steady_hop_t *h, mpq_t t)
+{
+    mpq_set_ui(t, 0, 1);
+    for (int k = 0; k < h->nedges; k++) {
+        const steady_edge_t *e = steady_platform_edge(s->p, h->edges[k]);
+        if (mpq_cmp(s->edge_time[h->edges[k]], t) > 0)
+            mpq_set(t, s->edge_time[h->edges[k]]);
+        for (int c = 0; c < e->ncross; c++)
+            if (mpq_cmp(s->chan_time[e->cross[c].channel], t) > 0)
+                mpq_set(t, s->chan_time[e->cross[c].channel]);
+    }
+}
+
 static steady_err_t set_costs(steady_solution_t *s, steady_error_t *err)
 {
     int nh = s->nhops, nv = steady_platform_node_count(s->p);
+    s->nedges = steady_platform_edge_count(s->p);
+    s->nchannels = steady_platform_channel_count(s->p);
     s->comm = malloc((size_t)(nh ? nh : 1) * sizeof *s->comm);
     s->work = malloc((size_t)nv * sizeof *s->work);
-    if (!s->comm || !s->work) {
+    s->edge_time = malloc((size_t)(s->nedges ? s->nedges : 1) * sizeof *s->edge_time);
+    s->chan_time = malloc((size_t)(s->nchannels ? s->nchannels : 1) * sizeof *s->chan_time);
+    if (!s->comm || !s->work || !s->edge_time || !s->chan_time) {
         free(s->comm);
         free(s->work);
-        s->comm = s->work = NULL;
+        free(s->edge_time);
+        free(s->chan_time);
+        s->comm = s->work = s->edge_time = s->chan_time = NULL;
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    }
+    for (int e = 0; e < s->nedges; e++) {
+        mpq_init(s->edge_time[e]);
+        steady_exact_comm_time(s->p, e, s->msg_size, s->edge_time[e]);
+    }
+    for (int c = 0; c < s->nchannels; c++) {
+        mpq_init(s->chan_time[c]);
+        steady_exact_use_time(s->p, -1, &(steady_use_t){.resource = -1, .channel = c},
+                              s->msg_size, s->chan_time[c]);
     }
     for (int h = 0; h < nh; h++) {
         mpq_init(s->comm[h]);
-        steady_exact_hop_time(s->p, steady_hop_graph_hop(s->hops, h), s->msg_size, s->comm[h]);
+        hop_time(s, steady_hop_graph_hop(s->hops, h), s->comm[h]);
     }
     for (int v = 0; v < nv; v++) {
         mpq_init(s->work[v]);
@@ -244,8 +279,16 @@ void steady_solution_destroy(steady_solution_t *s)
     if (s->work)
         for (int v = 0; v < steady_platform_node_count(s->p); v++)
             mpq_clear(s->work[v]);
+    if (s->edge_time)
+        for (int e = 0; e < s->nedges; e++)
+            mpq_clear(s->edge_time[e]);
+    if (s->chan_time)
+        for (int c = 0; c < s->nchannels; c++)
+            mpq_clear(s->chan_time[c]);
     free(s->comm);
     free(s->work);
+    free(s->edge_time);
+    free(s->chan_time);
     free(s->sources);
     free(s->targets);
     free(s->type_a);
@@ -476,7 +519,7 @@ void steady_solution_resource_busy(const steady_solution_t *s, mpq_t *busy)
             int nu;
             const steady_use_t *u = steady_platform_edge_uses(s->p, hop->edges[k], &nu);
             for (int j = 0; j < nu; j++) {
-                steady_exact_use_time(s->p, hop->edges[k], &u[j], s->msg_size, q);
+                lp_use_time(s, hop->edges[k], &u[j], q);
                 mpq_mul(q, q, rate);
                 mpq_add(busy[u[j].resource], busy[u[j].resource], q);
             }
