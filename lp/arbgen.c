@@ -673,14 +673,8 @@ steady_err_t lp_solve_arbgen(steady_solution_t *s, const steady_solve_options_t 
 {
     ag_t g = {
         .s = s, .nv = steady_platform_node_count(s->p), .nh = s->nhops, .root = s->sources[0]};
-    lp_model_init(&g.m);
-    g.m.watch = watch;
-    g.m.names = opts && opts->write_lp;
+    steady_solve_options_t o = lp_master_init(&g.m, opts, watch);
     s->formulation = STEADY_FORMULATION_ARBORESCENCES;
-    /* the master is small (rows: ports and resources): GLPK, whose row
-     * duals price the arborescences */
-    steady_solve_options_t o = opts ? *opts : (steady_solve_options_t){.exact = true};
-    o.simplex = STEADY_SIMPLEX_GLPK;
     int *tree = malloc((size_t)g.nv * sizeof *tree);
     steady_err_t rc = tree ? build(&g) : STEADY_ENOMEM;
     if (rc) {

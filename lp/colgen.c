@@ -143,6 +143,17 @@ void lp_column_put(lp_column_t *c, lp_model_t *m, int col)
     c->n = 0;
 }
 
+steady_solve_options_t lp_master_init(lp_model_t *m, const steady_solve_options_t *opts,
+                                      lp_watch_t *watch)
+{
+    lp_model_init(m);
+    m->watch = watch;
+    m->names = opts && opts->write_lp;
+    steady_solve_options_t o = opts ? *opts : (steady_solve_options_t){.exact = true};
+    o.simplex = STEADY_SIMPLEX_GLPK;
+    return o;
+}
+
 int lp_colset_add(lp_colset_t *s, const void *items, size_t size, int first, int end)
 {
     const unsigned char *it = items;

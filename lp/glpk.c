@@ -92,6 +92,33 @@ static void read_basis(glp_prob *P, const lp_model_t *m, lp_status_t *row_stat,
     }
 }
 
+/* Loads m's coefficients into P, or their transpose (m's rows as P's
+ * columns). */
+static steady_err_t load_matrix(glp_prob *P, const lp_model_t *m, bool transposed,
+                                steady_error_t *err)
+{
+    /* glp_load_matrix takes 1-based triplets */
+    int *ia = malloc(((size_t)m->nnz + 1) * sizeof *ia);
+    int *ja = malloc(((size_t)m->nnz + 1) * sizeof *ja);
+    double *ar = malloc(((size_t)m->nnz + 1) * sizeof *ar);
+    if (!ia || !ja || !ar) {
+        free(ia);
+        free(ja);
+        free(ar);
+        return steady_error_set(err, STEADY_ENOMEM, "out of memory loading the LP");
+    }
+    for (int k = 0; k < m->nnz; k++) {
+        ia[k + 1] = (transposed ? m->a[k].col : m->a[k].row) + 1;
+        ja[k + 1] = (transposed ? m->a[k].row : m->a[k].col) + 1;
+        ar[k + 1] = mpq_get_d(m->a[k].val);
+    }
+    glp_load_matrix(P, m->nnz, ia, ja, ar);
+    free(ia);
+    free(ja);
+    free(ar);
+    return STEADY_OK;
+}
+
 /* Loads m into P (maximise x[obj], rows and columns as lp_model_t says). */
 static steady_err_t load(glp_prob *P, const lp_model_t *m, steady_error_t *err)
 {
@@ -112,27 +139,7 @@ static steady_err_t load(glp_prob *P, const lp_model_t *m, steady_error_t *err)
         glp_set_col_bnds(P, j + 1, GLP_LO, 0.0, 0.0);
     }
     glp_set_obj_coef(P, m->obj + 1, 1.0);
-
-    /* glp_load_matrix takes 1-based triplets */
-    int *ia = malloc(((size_t)m->nnz + 1) * sizeof *ia);
-    int *ja = malloc(((size_t)m->nnz + 1) * sizeof *ja);
-    double *ar = malloc(((size_t)m->nnz + 1) * sizeof *ar);
-    if (!ia || !ja || !ar) {
-        free(ia);
-        free(ja);
-        free(ar);
-        return steady_error_set(err, STEADY_ENOMEM, "out of memory loading the LP");
-    }
-    for (int k = 0; k < m->nnz; k++) {
-        ia[k + 1] = m->a[k].row + 1;
-        ja[k + 1] = m->a[k].col + 1;
-        ar[k + 1] = mpq_get_d(m->a[k].val);
-    }
-    glp_load_matrix(P, m->nnz, ia, ja, ar);
-    free(ia);
-    free(ja);
-    free(ar);
-    return STEADY_OK;
+    return load_matrix(P, m, false, err);
 }
 
 /* Sets P's basis from start: its rows and columns as given (a row at
@@ -440,24 +447,9 @@ static steady_err_t interior_work(glp_prob *P, void *arg)
         glp_set_col_bnds(P, i + 1, m->row_kind[i] == ROW_FX ? GLP_FR : GLP_LO, 0.0, 0.0);
         glp_set_obj_coef(P, i + 1, m->row_bound[i]);
     }
-    int *ia = malloc(((size_t)m->nnz + 1) * sizeof *ia);
-    int *ja = malloc(((size_t)m->nnz + 1) * sizeof *ja);
-    double *ar = malloc(((size_t)m->nnz + 1) * sizeof *ar);
-    if (!ia || !ja || !ar) {
-        free(ia);
-        free(ja);
-        free(ar);
-        return steady_error_set(a->err, STEADY_ENOMEM, "out of memory loading the LP");
-    }
-    for (int k = 0; k < m->nnz; k++) {
-        ia[k + 1] = m->a[k].col + 1;
-        ja[k + 1] = m->a[k].row + 1;
-        ar[k + 1] = mpq_get_d(m->a[k].val);
-    }
-    glp_load_matrix(P, m->nnz, ia, ja, ar);
-    free(ia);
-    free(ja);
-    free(ar);
+    steady_err_t rc = load_matrix(P, m, true, a->err);
+    if (rc)
+        return rc;
     glp_iptcp parm;
     glp_init_iptcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;

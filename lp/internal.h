@@ -397,6 +397,12 @@ void lp_column_add_hop(lp_column_t *c, const lp_loads_t *l, int h);
 /* Puts the sums into column col of m, and empties c. */
 void lp_column_put(lp_column_t *c, lp_model_t *m, int col);
 
+/* A generated formulation's master m, initialised (its watch, names when
+ * the LP is to be written), and the options its rounds solve with: GLPK,
+ * whose row duals price the columns. */
+steady_solve_options_t lp_master_init(lp_model_t *m, const steady_solve_options_t *opts,
+                                      lp_watch_t *watch);
+
 /* The generated columns, each a run of items in an array the caller
  * keeps (column i: items start[i] .. start[i + 1]), known by a hash. */
 typedef struct {

@@ -607,9 +607,7 @@ steady_err_t lp_solve_treegen(steady_solution_t *s, const steady_solve_options_t
                               lp_watch_t *watch, steady_error_t *err)
 {
     tg_t g = {.s = s};
-    lp_model_init(&g.m);
-    g.m.watch = watch;
-    g.m.names = opts && opts->write_lp;
+    steady_solve_options_t o = lp_master_init(&g.m, opts, watch);
     g.N = s->nsources;
     g.nv = steady_platform_node_count(s->p);
     g.nh = s->nhops;
@@ -617,10 +615,6 @@ steady_err_t lp_solve_treegen(steady_solution_t *s, const steady_solve_options_t
     g.target = s->targets[0];
     g.full = lp_interval(g.N, 0, g.N - 1);
     s->formulation = STEADY_FORMULATION_TREES;
-    /* the master is small (rows: ports, resources, processors): GLPK, whose
-     * row duals price the trees */
-    steady_solve_options_t o = opts ? *opts : (steady_solve_options_t){.exact = true};
-    o.simplex = STEADY_SIMPLEX_GLPK;
     steady_err_t rc = build(&g);
     if (!rc)
         rc = alloc_pricing(&g);
