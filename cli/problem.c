@@ -271,6 +271,11 @@ int problem_solve(problem_args_t *a, const char *path, steady_platform_t **pp,
         return usage_error(cmd, "--%s goes with --op reduce", a->parts ? "participants" : "target");
     if (a->prob.task_cost > 0 && op != STEADY_OP_REDUCE)
         return usage_error(cmd, "--task-cost goes with --op reduce");
+    if ((a->sopts.formulation == STEADY_FORMULATION_CUTS ||
+         a->sopts.formulation == STEADY_FORMULATION_ARBORESCENCES) &&
+        op != STEADY_OP_BROADCAST)
+        return usage_error(cmd, "--formulation %s goes with --op broadcast",
+                           steady_formulation_name(a->sopts.formulation));
 
     steady_error_t err = {0};
     steady_platform_t *p = NULL;

@@ -54,6 +54,12 @@ expect 2 "$steady" gen --kind blob --nodes 4
 expect 2 "$steady" gen --kind ring --nodes -3
 expect 2 "$steady" gen --kind ring --nodes 4 --seed x
 expect 2 "$steady" export examples/platforms/paper-reduce.plat
+# the broadcast's own formulations: with another operation, and the
+# arborescences where some rank is not a target
+one_line 2 "$steady" solve --formulation cuts --op scatter examples/platforms/tiers.plat
+grep -qx "steady solve: --formulation cuts goes with --op broadcast (see 'steady solve --help')" "$tmp/err" || fail "cuts with a scatter: $(cat "$tmp/err")"
+one_line 2 "$steady" solve --formulation arborescences --op broadcast examples/platforms/tiers.plat
+grep -qx "the arborescences formulation needs every rank but the source as a target (use cuts)" "$tmp/err" || fail "arborescences with routers: $(cat "$tmp/err")"
 expect 2 "$steady" export --format native --hostfile h examples/platforms/paper-reduce.plat
 expect 2 "$steady" export --format simgrid --msg-size 0 examples/platforms/paper-reduce.plat
 # an output that cannot be written is a runtime failure (1) and leaves no file
