@@ -3,7 +3,9 @@
 # (/usr/bin/time -v) of `steady solve` and `steady plan` with the default
 # formulation on 1,000-node tiers and random platforms (4 links per node),
 # 10,000-node solves, gossip on 100 processors, reduce with 8 to 100
-# participants on 100 and 1,000 nodes (solve and plan); then, at 100 and 200 nodes, steady against glpsol (and Clp's
+# participants on 100 and 1,000 nodes (solve and plan); flat SimGrid
+# clusters of 200 to 1,000 hosts (the broadcast by arborescences against
+# the cuts, side by side); then, at 100 and 200 nodes, steady against glpsol (and Clp's
 # clp binary when installed) on the *full* per-type LP that
 # `--formulation full --write-lp` writes, side by side; then the growth of
 # the solve and plan times with the number of nodes, and their fitted
@@ -28,8 +30,8 @@ measure() { # CMD...: prints "seconds MiB" or "- -"
     fi
 }
 
-if [ -n "$quick" ]; then big="100"; huge=""; sizes="25 50 100"; cmp="50"; else
-    big="1000"; huge="10000"; sizes="125 250 500 1000"; cmp="100 200"; fi
+if [ -n "$quick" ]; then big="100"; huge=""; sizes="25 50 100"; cmp="50"; flat="100"; else
+    big="1000"; huge="10000"; sizes="125 250 500 1000"; cmp="100 200"; flat="200 400 1000"; fi
 
 echo "# solve and plan, default formulation (seconds, peak MiB)"
 printf '%-8s %-10s %6s %10s %10s %10s %10s\n' kind op nodes solve_s solve_MiB plan_s plan_MiB
@@ -64,6 +66,29 @@ for n in 100 $big; do
         read -r pt pm < <(measure "$steady" plan --quiet --op reduce --participants "$list" -o "$tmp/r.sched" "$tmp/r.plat")
         printf '%-8s %-10s %6s %10s %10s %10s %10s   (N=%d)\n' random reduce "$n" "$st" "$sm" "$pt" "$pm" "$N"
     done
+done
+
+echo
+echo "# flat SimGrid clusters (a switch, one 125 MBps link per host; N (N - 1) hops):"
+echo "# the broadcast by generated arborescences (the default) against the cuts"
+echo "# (--formulation cuts) side by side, the scatter, and the broadcast's plan"
+printf '%-6s %8s %10s %10s %10s %10s %10s %10s %10s\n' hosts hops arb_s arb_MiB cuts_s cuts/arb scatter_s plan_s plan_MiB
+for n in $flat; do
+    cat >"$tmp/flat.xml" <<XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="world" routing="Full">
+    <cluster id="c" prefix="node-" suffix="" radical="0-$((n - 1))" speed="1Gf" bw="125MBps" lat="50us"/>
+  </zone>
+</platform>
+XML
+    read -r at am < <(measure "$steady" solve --quiet --op broadcast "$tmp/flat.xml")
+    read -r ct _ < <(measure "$steady" solve --quiet --op broadcast --formulation cuts "$tmp/flat.xml")
+    read -r sct _ < <(measure "$steady" solve --quiet --op scatter "$tmp/flat.xml")
+    read -r pt pm < <(measure "$steady" plan --quiet --op broadcast -o "$tmp/f.sched" "$tmp/flat.xml")
+    ratio=$(awk -v a="$at" -v c="$ct" -v l="$limit" 'BEGIN{ if (a == "-" || a + 0 <= 0) print "-"; else if (c == "-") printf ">%.0f", l / a; else printf "%.1f", c / a }')
+    printf '%-6s %8s %10s %10s %10s %10s %10s %10s %10s\n' "$n" $((n * (n - 1))) "$at" "$am" "$ct" "$ratio" "$sct" "$pt" "$pm"
 done
 
 echo
