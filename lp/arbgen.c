@@ -65,9 +65,8 @@ typedef struct {
     int *uf, *ufsize, *hist, nhist; /* union by size, no compression: undoable */
     /* the contracted cycles: representative, union-find time, picked hops */
     int *cyc_u, *cyc_time, *cyc_start, *cyc_hop, ncyc, ncychop;
-    /* laminar sets: parent (-1), the reduced price it was entered at */
+    /* laminar sets: their parent (-1 at the top) */
     int *lam_parent, nlam;
-    double *lam_z;
 } edmonds_t;
 
 typedef struct {
@@ -126,17 +125,16 @@ static bool ed_alloc(edmonds_t *e, int nv, int nh)
     e->cyc_start = malloc((v + 1) * sizeof *e->cyc_start);
     e->cyc_hop = malloc(l * sizeof *e->cyc_hop);
     e->lam_parent = malloc(l * sizeof *e->lam_parent);
-    e->lam_z = malloc(l * sizeof *e->lam_z);
     return e->key && e->lazy && e->left && e->right && e->rank && e->heap && e->seen && e->path &&
            e->q && e->in && e->lam && e->uf && e->ufsize && e->hist && e->cyc_u && e->cyc_time &&
-           e->cyc_start && e->cyc_hop && e->lam_parent && e->lam_z;
+           e->cyc_start && e->cyc_hop && e->lam_parent;
 }
 
 static void ed_free(edmonds_t *e)
 {
-    void *p[] = {e->key,   e->lazy,     e->left,      e->right,   e->rank,       e->heap,   e->seen,
-                 e->path,  e->q,        e->in,        e->lam,     e->uf,         e->ufsize, e->hist,
-                 e->cyc_u, e->cyc_time, e->cyc_start, e->cyc_hop, e->lam_parent, e->lam_z};
+    void *p[] = {e->key,   e->lazy,     e->left,      e->right,   e->rank,      e->heap,   e->seen,
+                 e->path,  e->q,        e->in,        e->lam,     e->uf,        e->ufsize, e->hist,
+                 e->cyc_u, e->cyc_time, e->cyc_start, e->cyc_hop, e->lam_parent};
     for (size_t k = 0; k < sizeof p / sizeof *p; k++)
         free(p[k]);
 }
@@ -220,8 +218,8 @@ static void rollback(edmonds_t *e, int time)
 
 /* The minimum spanning arborescence of the rank nodes rooted at root, the
  * hops priced w: tree[v] = the hop entering v (-1 for the root and the
- * nodes outside `rank`), and the laminar sets with their z.  Returns its
- * price, or -1 when some rank is unreachable. */
+ * nodes outside `rank`), and the laminar sets it contracted (exact_duals() prices them).  Returns
+ * its price, or -1 when some rank is unreachable. */
 static double edmonds(ag_t *g, const double *w, int *tree)
 {
     edmonds_t *e = &g->ed;
@@ -235,7 +233,6 @@ static double edmonds(ag_t *g, const double *w, int *tree)
         e->in[v] = -1;
         e->lam[v] = v;
         e->lam_parent[v] = -1;
-        e->lam_z[v] = 0;
     }
     e->seen[g->root] = g->root;
     e->nhist = e->ncyc = e->ncychop = 0;
@@ -271,7 +268,6 @@ static double edmonds(ag_t *g, const double *w, int *tree)
                     break;
             }
             double wr = e->key[top];
-            e->lam_z[e->lam[u]] = wr;
             if (e->heap[u] >= 0)
                 e->lazy[e->heap[u]] -= wr;
             e->q[qi] = top;
@@ -282,7 +278,6 @@ static double edmonds(ag_t *g, const double *w, int *tree)
             if (e->seen[u] == s) { /* a cycle: contract it */
                 int cyc = -1, end = qi, time = e->nhist, L = e->nlam++, x;
                 e->lam_parent[L] = -1;
-                e->lam_z[L] = 0;
                 do {
                     x = e->path[--qi];
                     cyc = merge(e, cyc, e->heap[x]);
