@@ -218,8 +218,8 @@ static void rollback(edmonds_t *e, int time)
 
 /* The minimum spanning arborescence of the rank nodes rooted at root, the
  * hops priced w: tree[v] = the hop entering v (-1 for the root and the
- * nodes outside `rank`), and the laminar sets it contracted (exact_duals() prices them).  Returns
- * its price, or -1 when some rank is unreachable. */
+ * nodes outside `rank`), and the laminar sets it contracted (exact_duals()
+ * prices them).  Returns its price, or -1 when some rank is unreachable. */
 static double edmonds(ag_t *g, const double *w, int *tree)
 {
     edmonds_t *e = &g->ed;
