@@ -11,13 +11,7 @@
  * entry on when its sender posts it).  What changes is that a transfer's
  * duration is no longer known when it starts.  The transfers running at
  * once share each resource they cross as SimGrid's network model shares a
- * link among flows, max-min fairly: each message moves at a rate
- * proportional to its hop's weight (1 / its sharing penalty,
- * steady_hop_penalty: the same for all under STEADY_FLOWS_FAIR), raised
- * until a resource is full or the transfer reaches its full speed (one
- * message per hop time, times the hop's recv-factor while a transfer runs
- * into its sender), then the others keep rising (progressive filling).  A
- * transfer that opens a message under rendezvous (replay.c) holds its
+ * link among flows, max-min fairly (fluid_share.c).  A transfer that opens a message under rendezvous (replay.c) holds its
  * ports through the latency first, sharing nothing meanwhile, then moves
  * its bytes.  So the replay advances from event to event in simulated
  * time — a transfer or a task ends, an input arrives, a latency runs out
@@ -31,13 +25,13 @@
  * written), so the replay needs no more memory than the execution's
  * spread in batches.
  *
- * Cost: per event, O(running transfers x their resources) for the rates
- * and O(ports of the piece + readers) for what may start; the events are
+ * Cost: per event, the rates when the running transfers change
+ * (fluid_share.c) and O(ports of the piece + readers) for what may start; the events are
  * the program's pieces, twice each.  Platforms that share nothing but
  * ports and whose hops keep their rate while their sender receives
  * (recv-factor 1) never come here (replay.c's loop is linear and faster).
  */
-#include "replay.h"
+#include "fluid.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,17 +46,6 @@ typedef struct {
     int *pending; /* reads still to come */
     int cap;
 } ring_t;
-
-/* A transfer running. */
-typedef struct {
-    long q;
-    int i;
-    double work; /* left, in units of time at full speed */
-    double rate; /* fraction of full speed */
-    double m;    /* messages per unit of time (progressive filling) */
-    double start, amount;
-    bool frozen;
-} run_t;
 
 /* A piece instance waiting until an input arrives. */
 typedef struct {
@@ -137,9 +120,7 @@ typedef struct {
     parked_t *parked;
     int nparked, capparked, scan;
     bool park_stale; /* an entry was freed since unpark() looked */
-    int *rx;         /* per node, the transfers running into it (share()'s scratch) */
-    double *load;    /* per resource, the progressive filling's frozen load */
-    double *need;    /* per resource, the unfrozen flows' time per message */
+    share_t sh;      /* the rates' scratch (fluid_share.c) */
     double now, makespan;
     long ntransfers, ntasks;
     bool rates_stale, oom;
@@ -653,101 +634,6 @@ static void unpark(fluid_t *f)
 
 /* ---- rates: max-min fair sharing ----------------------------------------------- */
 
-/* A running transfer's full speed, in messages per unit of time: 1 / c,
- * times its hop's rf while a transfer runs into its sender (SimGrid's
- * cross traffic: the acknowledgements of what the sender receives share
- * its links; docs/calibration.md). */
-static double full_speed(const fluid_t *f, const rtransfer_t *x)
-{
-    return (f->rx[x->from_node] > 0 ? x->rf : 1) / x->c;
-}
-
-/* Progressive filling: every running transfer moves messages at the rate
- * m w (w its weight), m raised until a resource is full (its transfers
- * keep their rates) or a transfer reaches its full speed (it keeps that);
- * the others go on rising.  A FATPIPE channel (replay_t.fat) is full as
- * SimGrid's lmm has it: when the heaviest of its rising transfers reaches
- * the channel's bandwidth, whatever the others use, so that a transfer of
- * a larger penalty gets that share of it (maxmin.cpp: a FATPIPE
- * constraint's usage is the max, not the sum, of its flows' weights).  A
- * transfer's progress is then its rate times c, of its speed alone. */
-static void share(fluid_t *f)
-{
-    const replay_t *r = f->r;
-    int left = f->nrun;
-    for (int a = 0; a < f->nrun; a++)
-        f->rx[r->x[f->run[a].i].to_node]++;
-    for (int a = 0; a < f->nrun; a++) {
-        f->run[a].frozen = false;
-        for (int u = r->x[f->run[a].i].use_first;
-             u < r->x[f->run[a].i].use_first + r->x[f->run[a].i].nuse; u++)
-            f->load[r->use_res[u]] = 0;
-    }
-    while (left > 0) {
-        for (int a = 0; a < f->nrun; a++)
-            for (int u = r->x[f->run[a].i].use_first;
-                 u < r->x[f->run[a].i].use_first + r->x[f->run[a].i].nuse; u++)
-                f->need[r->use_res[u]] = 0;
-        double m = INFINITY;
-        int bottleneck = -1;
-        for (int a = 0; a < f->nrun; a++) {
-            if (f->run[a].frozen)
-                continue;
-            const rtransfer_t *x = &r->x[f->run[a].i];
-            if (full_speed(f, x) / x->weight < m) {
-                m = full_speed(f, x) / x->weight;
-                bottleneck = -1;
-            }
-            for (int u = x->use_first; u < x->use_first + x->nuse; u++) {
-                int res = r->use_res[u];
-                double need = r->use_time[u] * x->weight;
-                f->need[res] = r->fat[res] ? later(f->need[res], need) : f->need[res] + need;
-            }
-        }
-        for (int a = 0; a < f->nrun; a++) {
-            if (f->run[a].frozen)
-                continue;
-            const rtransfer_t *x = &r->x[f->run[a].i];
-            for (int u = x->use_first; u < x->use_first + x->nuse; u++) {
-                int res = r->use_res[u];
-                double room = 1 - f->load[res];
-                double at = room > 1e-12 ? room / f->need[res] : 0;
-                /* a FATPIPE channel full when a transfer on it reaches its
-                 * own full speed freezes them all (SimGrid's lmm fixes a
-                 * saturated constraint's variables before bounded ones) */
-                if (at < m || (r->fat[res] && at <= m * (1 + 1e-9))) {
-                    m = at;
-                    bottleneck = res;
-                }
-            }
-        }
-        /* freeze what stops at m: the transfers on the full resource, or
-         * those at their full speed */
-        for (int a = 0; a < f->nrun; a++) {
-            run_t *ru = &f->run[a];
-            if (ru->frozen)
-                continue;
-            const rtransfer_t *x = &r->x[ru->i];
-            bool stop = bottleneck < 0 && full_speed(f, x) <= m * x->weight * (1 + 1e-12);
-            for (int u = x->use_first; u < x->use_first + x->nuse && !stop; u++)
-                stop = r->use_res[u] == bottleneck;
-            if (!stop)
-                continue;
-            ru->frozen = true;
-            ru->m = m * x->weight;
-            left--;
-            for (int u = x->use_first; u < x->use_first + x->nuse; u++)
-                if (!r->fat[r->use_res[u]])
-                    f->load[r->use_res[u]] += ru->m * r->use_time[u];
-        }
-    }
-    for (int a = 0; a < f->nrun; a++) {
-        f->run[a].rate = f->run[a].m * r->x[f->run[a].i].c;
-        f->rx[r->x[f->run[a].i].to_node] = 0;
-    }
-    f->rates_stale = false;
-}
-
 /* ---- the engine ------------------------------------------------------------------- */
 
 static void fluid_free(fluid_t *f)
@@ -783,9 +669,7 @@ static void fluid_free(fluid_t *f)
     free(f->nparked_at);
     free(f->pstamp);
     free(f->parked);
-    free(f->rx);
-    free(f->load);
-    free(f->need);
+    share_free(&f->sh);
 }
 
 /* The ports' piece lists and the pieces' readers. */
@@ -815,13 +699,11 @@ static bool build(fluid_t *f)
     f->cpu_start = malloc((size_t)f->nv * sizeof *f->cpu_start);
     f->cpu_end = malloc((size_t)f->nv * sizeof *f->cpu_end);
     f->cpu_n = malloc((size_t)f->nv * sizeof *f->cpu_n);
-    f->rx = calloc((size_t)f->nv + 1, sizeof *f->rx);
-    f->load = calloc((size_t)r->nres + 1, sizeof *f->load);
-    f->need = calloc((size_t)r->nres + 1, sizeof *f->need);
+    bool shared = share_init(&f->sh, r, f->nv);
     if (!f->pstart || !f->plist || !f->rstart || !f->rlist || !f->owner || !f->cq || !f->ck ||
         !f->busy || !f->ring || !f->entry || !f->posted_q || !f->posted_k || !f->run || !f->held ||
         !f->rdone || !f->nparked_at || !f->pstamp || !f->cpu_q || !f->cpu_i || !f->cpu_start ||
-        !f->cpu_end || !f->cpu_n || !f->rx || !f->load || !f->need)
+        !f->cpu_end || !f->cpu_n || !shared)
         return false;
     for (int pass = 0; pass < 2; pass++) {
         for (int j = 0; j < np; j++) { /* the transfers in the executor's order */
@@ -902,8 +784,13 @@ steady_err_t replay_fluid(const replay_t *r, long msgs, const steady_replay_obse
         try_port(&f, p);
     long events = 0;
     while (!f.oom) {
-        if (f.rates_stale)
-            share(&f);
+        if (f.rates_stale) {
+            if (!share_rates(&f.sh, r, f.run, f.nrun)) {
+                f.oom = true;
+                break;
+            }
+            f.rates_stale = false;
+        }
         double next = INFINITY;
         for (int a = 0; a < f.nrun; a++)
             if (f.run[a].rate > 0)

@@ -4,6 +4,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "plan.h"
+#include "replay.h"
 
 #include <limits.h>
 #include <math.h>
@@ -40,7 +41,10 @@ steady_err_t plan_shift_trees(steady_schedule_t *sc, const steady_platform_t *p,
     long events = sc->ncompute, K = sc->ops_per_period;
     for (int i = 0; i < sc->nslots; i++)
         events += sc->slots[i].ntransfers;
-    long per = (series / K + 1 + sc->max_lag) * events; /* one replay's events */
+    /* one replay's events, weighed as the fluid engine's where messages
+     * share resources */
+    long per = (series / K + 1 + sc->max_lag) * events *
+               (steady_platform_resource_count(p) > 0 ? FLUID_EVENT_WEIGHT : 1);
     long left = PHASE_EVENTS - per;                     /* the first replay, to compare with */
     int tries = PHASE_TRIES;
     if (left < per)

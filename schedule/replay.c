@@ -725,6 +725,8 @@ steady_err_t replay_series(const steady_schedule_t *sc, const steady_platform_t 
         *messages = r.nmsg;
     bool periodic = false;
     long K = sc->ops_per_period, L = sc->max_lag, events = r.nx + r.nc;
+    if (r.fluid)
+        max_events /= FLUID_EVENT_WEIGHT;
     long P = msgs / K + (msgs % K != 0);
     /* the program-order engine: one run until it is periodic for a third
      * of max_events' periods in a row (at least p1: SERIES_WINDOW and a

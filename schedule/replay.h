@@ -17,6 +17,13 @@
  * plan_order.c, follows it). */
 #define JOIN_LATENCY_SHARE 0.1
 
+/* An event of the fluid engine costs about this many of the program-order
+ * engine's (its rates: fluid_share.c; a 40-host torus' broadcast, 28
+ * transfers running across 62 resources, 11 rounds of filling per event),
+ * and counts so against the budgets of events (replay_series' max_events,
+ * the planner's tree phases). */
+#define FLUID_EVENT_WEIGHT 32
+
 /* A step of the schedule, flattened over the trees. */
 typedef struct {
     int tree, step;
