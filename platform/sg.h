@@ -71,7 +71,19 @@ typedef struct {
     int xnode; /* a star's router: the star's centre switch, -1 */
 } sg_np_t;
 
-typedef enum { SG_FULL, SG_FLOYD, SG_DIJKSTRA, SG_STAR } sg_routing_t;
+/* SG_TORUS, SG_FAT_TREE, SG_DRAGONFLY: the <cluster>s of those topologies */
+typedef enum {
+    SG_FULL,
+    SG_FLOYD,
+    SG_DIJKSTRA,
+    SG_STAR,
+    SG_TORUS,
+    SG_FAT_TREE,
+    SG_DRAGONFLY
+} sg_routing_t;
+
+/* A cluster's topology: its switches, links and routing (sg_topo.c). */
+typedef struct sg_topo sg_topo_t;
 
 typedef struct {
     int src, dst;       /* vertices' netpoints */
@@ -115,6 +127,7 @@ typedef struct {
     int *gvid;  /* graph node -> vid */
     int ngnode;
     int *gout_start, *gout; /* routes leaving graph node g */
+    sg_topo_t *topo;        /* a TORUS, FAT_TREE or DRAGONFLY cluster's, NULL */
 } sg_zone_t;
 
 typedef struct {
@@ -138,6 +151,11 @@ typedef struct {
      * fairly say so (steady_flows=fair, a zone prop) */
     bool has_model, model_other, has_weight_s, flows_fair;
     double model_weight_s, weight_s;
+    /* SimGrid's static counters, which run on from one cluster of the file
+     * to the next: the fat trees' host positions and link numbers, the
+     * dragonflies' link numbers */
+    int fat_tree_positions;
+    long fat_tree_links, dragonfly_links;
 } sg_t;
 
 /* ---- reading elements (sg_read.c), shared with the stars (sg_cluster.c) ------ */
@@ -185,6 +203,25 @@ steady_err_t sg_read_cluster(sg_t *g, xmlNodePtr node, int parent);
 steady_err_t sg_read_host_link(sg_t *g, xmlNodePtr node, int z);
 steady_err_t sg_read_cabinet(sg_t *g, xmlNodePtr node, int z);
 steady_err_t sg_star_backbone(sg_t *g, int z);
+
+/* ---- clusters of topology TORUS, FAT_TREE, DRAGONFLY (sg_topo.c) ------------------ */
+
+/* A <cluster>'s attributes as sg_read_cluster read them; limiter 0: none. */
+typedef struct {
+    const char *id, *prefix, *suffix, *radical, *topology, *params;
+    const long *rad;
+    int nrad;
+    double speed, bw, lat, limiter;
+    steady_sharing_t sharing;
+} sg_cluster_t;
+
+/* The hosts, switches and links of zone z (its routing the topology's),
+ * from the cluster's attributes. */
+steady_err_t sg_topo_build(sg_t *g, xmlNodePtr node, int z, const sg_cluster_t *c);
+/* SimGrid's route in zone z from host va to host vb (vids, va != vb),
+ * appended to *out. */
+steady_err_t sg_topo_route(sg_t *g, const sg_zone_t *z, int va, int vb, sg_list_t *out);
+void sg_topo_free(sg_topo_t *t);
 
 /* ---- lists (sg_route.c) ---------------------------------------------------- */
 

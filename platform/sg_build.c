@@ -12,9 +12,11 @@
  *       (the backbone), which the way up already crossed: a message between
  *       two hosts goes host -> centre -> host and crosses SimGrid's route,
  *       each link once, as StarZone::get_local_route does;
- *   a zone of hosts and routers (Full, Floyd, Dijkstra)
+ *   a zone of hosts and routers (Full, Floyd, Dijkstra), and a TORUS,
+ *   FAT_TREE or DRAGONFLY cluster (sg_topo.c)
  *       an edge between every two hosts SimGrid routes between, crossing
- *       the route's links; routers are not nodes (no rank runs on them);
+ *       the route's links; routers and switches are not nodes (no rank
+ *       runs on them);
  *   a zone of zones
  *       for each zone route A -> B (gateways g in A, g' in B), SimGrid's
  *       route from a host u of A to a host v of B is route(u, g), the zone

@@ -2,7 +2,8 @@
  * sg_cluster.c — SimGrid's stars read into the reader's model (sg.h): a
  * <cluster> of FLAT topology laid out as SimGrid lays it out
  * (sg_platf.cpp: sg_platf_new_cluster_flat), and a zone of routing
- * "Cluster" with its <host_link>, <backbone> and <cabinet> elements.  The
+ * "Cluster" with its <host_link>, <backbone> and <cabinet> elements.  A
+ * <cluster> of another topology is read here and built by sg_topo.c.  The
  * elements' common rules (attributes, quantities, names) are sg_read.c's.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -87,7 +88,8 @@ static steady_err_t star_host(sg_t *g, int z, int v, const sg_list_t *up)
 
 /* A <cluster> of topology FLAT: a star zone of hosts prefix RADICAL suffix,
  * each with a private link (and a limiter), an optional backbone, and a
- * router (sg_platf_new_cluster_flat). */
+ * router (sg_platf_new_cluster_flat).  TORUS, FAT_TREE, DRAGONFLY: a zone
+ * of that routing, built by sg_topo_build. */
 steady_err_t sg_read_cluster(sg_t *g, xmlNodePtr node, int parent)
 {
     static const char *const attrs =
@@ -95,7 +97,8 @@ steady_err_t sg_read_cluster(sg_t *g, xmlNodePtr node, int parent)
         "topo_parameters, bb_bw, bb_lat, bb_sharing_policy, router_id, limiter_link, "
         "loopback_bw, loopback_lat";
     char *id = NULL, *prefix = NULL, *suffix = NULL, *radical = NULL, *speeds = NULL,
-         *bw_text = NULL, *lat_text = NULL, *topology = NULL, *core = NULL, *router_id = NULL;
+         *bw_text = NULL, *lat_text = NULL, *topology = NULL, *core = NULL, *router_id = NULL,
+         *params = NULL;
     long *rad = NULL;
     int nrad = 0;
     char *name = NULL;
@@ -111,16 +114,37 @@ steady_err_t sg_read_cluster(sg_t *g, xmlNodePtr node, int parent)
         (rc = sg_need_attr(g, node, "speed", &speeds)) || (rc = sg_need_attr(g, node, "bw", &bw_text)) ||
         (rc = sg_need_attr(g, node, "lat", &lat_text)))
         goto cleanup;
+    sg_routing_t routing = SG_STAR;
     if ((topology = xml_attr(node, "topology")) && strcmp(topology, "FLAT") != 0) {
-        bool known = strcmp(topology, "TORUS") == 0 || strcmp(topology, "FAT_TREE") == 0 ||
-                     strcmp(topology, "DRAGONFLY") == 0;
-        rc = xml_error(g->err, known ? STEADY_EUNSUPPORTED : STEADY_EPARSE, g->origin, node,
-                       known ? "unsupported topology in <cluster> (%s): steady reads FLAT "
-                               "clusters (a switch and one private link per host)"
-                             : "unknown topology in <cluster> (%s): expected FLAT, TORUS, "
-                               "FAT_TREE or DRAGONFLY",
-                       topology);
-        goto cleanup;
+        static const struct {
+            const char *name;
+            sg_routing_t routing;
+        } topologies[] = {{"TORUS", SG_TORUS}, {"FAT_TREE", SG_FAT_TREE}, {"DRAGONFLY", SG_DRAGONFLY}};
+        static const char *const flat_only[] = {"bb_bw", "bb_lat", "bb_sharing_policy", "router_id"};
+        int k = 0;
+        while (k < 3 && strcmp(topology, topologies[k].name) != 0)
+            k++;
+        if (k == 3) {
+            rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
+                           "unknown topology in <cluster> (%s): expected FLAT, TORUS, FAT_TREE or "
+                           "DRAGONFLY",
+                           topology);
+            goto cleanup;
+        }
+        routing = topologies[k].routing;
+        for (int i = 0; i < 4; i++) {
+            char *v = xml_attr(node, flat_only[i]);
+            if (v) {
+                xmlFree(v);
+                rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                               "%s in a %s <cluster> (%s): SimGrid makes a backbone and a router "
+                               "for FLAT clusters only, and ignores it",
+                               flat_only[i], topology, id);
+                goto cleanup;
+            }
+        }
+        if ((rc = sg_need_attr(g, node, "topo_parameters", &params)))
+            goto cleanup;
     }
     if ((core = xml_attr(node, "core"))) {
         char *end;
@@ -156,13 +180,30 @@ steady_err_t sg_read_cluster(sg_t *g, xmlNodePtr node, int parent)
                        id);
         goto cleanup;
     }
-    int z = sg_add_zone(g, node, id, SG_STAR, parent);
+    int z = sg_add_zone(g, node, id, routing, parent);
     if (z < 0) {
         rc = g->err ? g->err->code : STEADY_EINVAL;
         goto cleanup;
     }
     if (parent < 0 && valid_node_name(id) && (rc = steady_platform_set_name(g->p, id, g->err)))
         goto cleanup;
+    if (routing != SG_STAR) {
+        rc = sg_topo_build(g, node, z,
+                           &(sg_cluster_t){.id = id,
+                                           .prefix = prefix,
+                                           .suffix = suffix,
+                                           .radical = radical,
+                                           .topology = topology,
+                                           .params = params,
+                                           .rad = rad,
+                                           .nrad = nrad,
+                                           .speed = speed,
+                                           .bw = bw,
+                                           .lat = lat,
+                                           .limiter = has_limiter ? limiter : 0,
+                                           .sharing = sharing});
+        goto cleanup;
+    }
     int bb = -1;
     size_t cap = strlen(id) + strlen(prefix) + strlen(suffix) + 64;
     if (!(name = malloc(cap))) {
@@ -228,6 +269,7 @@ cleanup:
     xmlFree(topology);
     xmlFree(core);
     xmlFree(router_id);
+    xmlFree(params);
     return rc;
 }
 

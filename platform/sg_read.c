@@ -15,10 +15,10 @@
  *
  * Read: <zone> (and the old <AS>) with routing Full, Floyd, Dijkstra,
  * DijkstraCache or Cluster (a star: <host_link>, <backbone>, <cabinet>);
- * <cluster> of FLAT topology; <host>, <router>, <link>, <route>,
- * <zoneRoute> (<ASroute>); <prop>.  Refused with the element's line:
- * bypass routes, other topologies and routings, traces, storage, disks,
- * peers, deployment.  An attribute SimGrid does not define is an error, so
+ * <cluster> of FLAT, TORUS, FAT_TREE or DRAGONFLY topology; <host>,
+ * <router>, <link>, <route>, <zoneRoute> (<ASroute>); <prop>.  Refused
+ * with the element's line: bypass routes, other routings, traces,
+ * storage, disks, peers, deployment.  An attribute SimGrid does not define is an error, so
  * that a misspelt `latency` cannot silently leave a latency at 0.
  *
  * libxml2 does the XML parsing (xml.c); string maps (common/strmap.h)
@@ -952,7 +952,13 @@ static steady_err_t read_zone_start(sg_t *g, xmlNodePtr node, int parent, int *o
             spelt = strcasecmp(routing, known[i].name) == 0 ? known[i].name : spelt;
         for (int i = 0; other[i]; i++)
             spelt = strcasecmp(routing, other[i]) == 0 ? other[i] : spelt;
-        if (spelt && !is_known)
+        if (is_known && strncmp(routing, "Cluster", 7) == 0)
+            rc = xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, node,
+                           "unsupported routing in <%s> (%s): SimGrid 3.32 refuses it too (\"Not "
+                           "a valid model\"); a <cluster> of topology TORUS, FAT_TREE or "
+                           "DRAGONFLY makes that zone",
+                           sg_element_name(node), routing);
+        else if (spelt && !is_known)
             rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
                            "unknown routing in <%s> (%s): SimGrid's routing names are "
                            "case-sensitive: %s",
@@ -1049,6 +1055,7 @@ static void sg_free(sg_t *g)
         free(z->gvid);
         free(z->gout_start);
         free(z->gout);
+        sg_topo_free(z->topo);
     }
     free(g->links);
     free(g->np);

@@ -241,7 +241,10 @@ steady_err_t sg_seal(sg_t *g)
                 rc = seal_floyd(g, z);
             break;
         case SG_DIJKSTRA: rc = seal_dijkstra(g, z); break;
-        case SG_STAR: break;
+        case SG_STAR:
+        case SG_TORUS:
+        case SG_FAT_TREE:
+        case SG_DRAGONFLY: break;
         }
     }
     return rc;
@@ -372,6 +375,11 @@ steady_err_t sg_local_route(sg_t *g, int zone, int a, int b, sg_list_t *out, int
     case SG_STAR:
         *found = true;
         return star_route(g, z, a, b, out);
+    case SG_TORUS:
+    case SG_FAT_TREE:
+    case SG_DRAGONFLY:
+        *found = true;
+        return sg_topo_route(g, z, va, vb, out);
     case SG_FULL: {
         int r = sg_declared_route(g, z, va, vb);
         if (r < 0)

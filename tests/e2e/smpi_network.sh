@@ -29,7 +29,9 @@
 #     hosts and no route between them (dogbone.xml) is refused with one
 #     line and exit status 2 before SimGrid aborts on MPI's own traffic,
 #     and so is a mistake on it; hosts named with blanks ("Host 1", as
-#     SimGrid's simulacrum_7_hosts.xml) plan, run, calibrate.
+#     SimGrid's simulacrum_7_hosts.xml) plan, run, calibrate;
+#  5. SimGrid's torus, fat tree and dragonfly clusters (tests/sg/platforms/):
+#     every operation verified, the replay within 0.01 of the run.
 #
 #   tests/e2e/smpi_network.sh BUILD_DIR      (from the repository root)
 set -u
@@ -93,15 +95,15 @@ done
 sed -E 's|(<link [^>]*)/>|\1 sharing_policy="FATPIPE"/>|' tests/sg/platforms/wan-grid.xml >"$tmp/wan-fatpipe.xml"
 ratio() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["ratio"])' "$1"; }
 for plat in tests/sg/platforms/wan-grid.xml "$tmp/wan-fatpipe.xml"; do
-    name=$(basename "$plat" .xml)
+    pname=$(basename "$plat" .xml)
     "$steady" export --hostfile "$tmp/w.hosts" "$plat" &&
         "$steady" export --format native -o "$tmp/w.plat" "$plat" &&
         sed 's/^flows penalty .*/flows fair/' "$tmp/w.plat" >"$tmp/w-fair.plat" ||
         fail "export $plat"
     grep -q '^flows fair$' "$tmp/w-fair.plat" || fail "$plat: its native export has no flows line"
-    line="  $name:"
+    line="  $pname:"
     ops="scatter gossip reduce broadcast"
-    [ "$name" = wan-fatpipe ] && ops="scatter reduce broadcast"
+    [ "$pname" = wan-fatpipe ] && ops="scatter reduce broadcast"
     for op in $ops; do
         s="$tmp/w-$op.sched"
         "$steady" plan --op $op --series 300 -o "$s" "$plat" >/dev/null 2>"$tmp/err" ||
@@ -121,10 +123,10 @@ name, op, r, rp, rf = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:])
 ok = abs(r - rp) <= 0.005
 if op in ("reduce", "broadcast") or name == "wan-fatpipe":
     ok = ok and rf - r >= (0.1 if name == "wan-fatpipe" else 0.03)
-sys.exit(0 if ok else 1)' "$name" $op "$r" "$rp" "$rf" ||
+sys.exit(0 if ok else 1)' "$pname" $op "$r" "$rp" "$rf" ||
             fail "$op $plat: ratio $r, replay $rp (by penalty), $rf (fair)"
     done
-    echo "steady-run-smpi on $name, 300 operations of 1 MiB, achieved / TP (replay; fair sharing's):"
+    echo "steady-run-smpi on $pname, 300 operations of 1 MiB, achieved / TP (replay; fair sharing's):"
     echo "$line"
 done
 
@@ -233,6 +235,35 @@ rp=$("$steady" replay --json --ops 100 "$tmp/blanks.sched" "$tmp/blanks.xml" | p
 python3 -c 'import sys; r, rp = map(float, sys.argv[1:]); sys.exit(0 if abs(r - rp) <= 0.005 else 1)' "$r" "$rp" ||
     fail "host names with blanks: ratio $r, replay $rp"
 printf '  host names with blanks ("Host 1"): broadcast %.4f (%.4f), 100 verified; calibrated, quoted\n' "$r" "$rp"
+
+# 5. SimGrid's TORUS, FAT_TREE and DRAGONFLY clusters: on the hierarchical
+# clusters of tests/sg/platforms/ (tests/e2e/sg_topologies.sh), 200
+# operations of each op, every one verified, and the replay predicts the run
+# within 0.01 (0.006 at most seen): the routes steady reads are the links
+# SimGrid's messages share
+echo "steady-run-smpi on SimGrid's torus, fat tree and dragonfly clusters, 200 operations of 1 MiB, achieved / TP (replay):"
+for plat in tests/sg/platforms/torus-shared.xml tests/sg/platforms/fat-tree-3.xml \
+    tests/sg/platforms/dragonfly-2.xml; do
+    "$steady" export --hostfile "$tmp/t.hosts" "$plat" || { fail "export --hostfile $plat"; continue; }
+    line="  $(basename "$plat" .xml):"
+    for op in scatter reduce broadcast; do
+        s="$tmp/t-$op.sched"
+        "$steady" plan --op $op --series 200 -o "$s" "$plat" >/dev/null 2>"$tmp/err" ||
+            { fail "plan --op $op $plat: $(head -1 "$tmp/err")"; continue; }
+        timeout 300 smpirun -no-privatize "${cfg[@]}" -platform "$plat" -hostfile "$tmp/t.hosts" \
+            -np "$(wc -l <"$tmp/t.hosts")" "$run_smpi" --json --ops 200 "$s" "$plat" \
+            >"$tmp/out" 2>"$tmp/err" ||
+            { fail "smpirun $op $plat: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
+        [ "$(field verified)" = 200 ] && [ "$(field lost)$(field duplicated)$(field corrupt)" = 000 ] ||
+            { fail "$op $plat: verified $(field verified) of 200"; continue; }
+        r=$(field ratio)
+        rp=$("$steady" replay --json --ops 200 "$s" "$plat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ratio"])')
+        line=$(printf '%s %s %.4f (%.4f)' "$line" $op "$r" "$rp")
+        python3 -c 'import sys; r, rp = map(float, sys.argv[1:]); sys.exit(0 if abs(r - rp) <= 0.01 else 1)' "$r" "$rp" ||
+            fail "$op $plat: ratio $r, replay $rp"
+    done
+    echo "$line"
+done
 
 [ "$failures" -eq 0 ] && echo "PASS smpi_network"
 exit $((failures > 0))

@@ -773,8 +773,9 @@ static void test_document_errors(void)
          "test:4: more than one top-level zone (z2): SimGrid wants one zone around all the "
          "others"},
         {HEAD "<zone id=\"z\" routing=\"ClusterFatTree\">\n</zone>\n" TAIL, STEADY_EUNSUPPORTED,
-         "test:3: unsupported routing in <zone> (ClusterFatTree): steady reads Full, Floyd, "
-         "Dijkstra, DijkstraCache, Cluster and None zones"},
+         "test:3: unsupported routing in <zone> (ClusterFatTree): SimGrid 3.32 refuses it too "
+         "(\"Not a valid model\"); a <cluster> of topology TORUS, FAT_TREE or DRAGONFLY makes "
+         "that zone"},
         {HEAD "<AS id=\"z\" routing=\"Vivaldi\">\n</AS>\n" TAIL, STEADY_EUNSUPPORTED,
          "test:3: unsupported routing in <AS> (Vivaldi): steady reads Full, Floyd, Dijkstra, "
          "DijkstraCache, Cluster and None zones"},
