@@ -1,7 +1,7 @@
 #!/bin/bash
 # SimGrid's <cluster>s of topology TORUS, FAT_TREE and DRAGONFLY, read as
 # SimGrid routes them (tests/e2e/sg_routes.sh checks every route of
-# tests/sg/platforms/{torus-shared,fat-tree-3,dragonfly-2}.xml against
+# tests/sg/clusters/{torus-shared,fat-tree-3,dragonfly-2}.xml against
 # libsimgrid), solved and planned:
 #  1. throughputs derived by hand, which only SimGrid's routes give:
 #     - a ring of 4 hosts (TORUS 4) with a limiter of 1 MB/s per host: a
@@ -71,8 +71,8 @@ tp "$tmp/ring-export.xml" gossip 46875/360448 r_link_1_limiter r_link_3_limiter
 # plans, the longest
 ops="scatter reduce broadcast"
 [ -n "${STEADY_E2E_QUICK:-}" ] && ops="scatter broadcast"
-for plat in tests/sg/platforms/torus-shared.xml tests/sg/platforms/fat-tree-3.xml \
-    tests/sg/platforms/dragonfly-2.xml; do
+for plat in tests/sg/clusters/torus-shared.xml tests/sg/clusters/fat-tree-3.xml \
+    tests/sg/clusters/dragonfly-2.xml; do
     name=$(basename "$plat" .xml)
     for op in $ops; do
         s="$tmp/$name.$op.sched"
