@@ -5,7 +5,8 @@
 # 10,000-node solves, gossip on 100 processors, reduce with 8 to 100
 # participants on 100 and 1,000 nodes (solve and plan); flat SimGrid
 # clusters of 200 to 1,000 hosts (the broadcast by arborescences against
-# the cuts, side by side); then, at 100 and 200 nodes, steady against glpsol (and Clp's
+# the cuts, side by side); SimGrid's torus, fat tree and dragonfly
+# clusters of 1,000 hosts against a flat one; then, at 100 and 200 nodes, steady against glpsol (and Clp's
 # clp binary when installed) on the *full* per-type LP that
 # `--formulation full --write-lp` writes, side by side; then the growth of
 # the solve and plan times with the number of nodes, and their fitted
@@ -90,6 +91,38 @@ XML
     ratio=$(awk -v a="$at" -v c="$ct" -v l="$limit" 'BEGIN{ if (a == "-" || a + 0 <= 0) print "-"; else if (c == "-") printf ">%.0f", l / a; else printf "%.1f", c / a }')
     printf '%-6s %8s %10s %10s %10s %10s %10s %10s %10s\n' "$n" $((n * (n - 1))) "$at" "$am" "$ct" "$ratio" "$sct" "$pt" "$pm"
 done
+
+echo
+echo "# SimGrid's torus, fat tree and dragonfly <cluster>s (an edge between every two hosts,"
+echo "# crossing SimGrid's route) against a flat cluster of as many hosts (3 N edges"
+echo "# around a switch), side by side: reading (steady info), the broadcast, the scatter"
+printf '%-10s %6s %8s %8s %10s %10s %10s %10s %12s
+' topology hosts read_s read_MiB bcast_s bcast_MiB scatter_s scatter_MiB bcast/flat
+if [ -n "$quick" ]; then topos="TORUS:4,4,4:64 FAT_TREE:2;8,8;1,8;1,1:64 DRAGONFLY:2,1;2,2;2,1;8:64 FLAT::64"
+else topos="TORUS:8,8,16:1024 FAT_TREE:3;16,8,8;1,8,8;1,1,1:1024 DRAGONFLY:5,1;5,2;5,1;8:1000 FLAT::1000"; fi
+for t in $topos; do
+    IFS=: read -r topo params n <<<"$t"
+    extra=""
+    [ "$topo" != FLAT ] && extra="topology=\"$topo\" topo_parameters=\"$params\""
+    cat >"$tmp/topo.xml" <<XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="world" routing="Full">
+    <cluster id="c" prefix="n-" suffix="" radical="0-$((n - 1))" speed="1Gf" bw="10GBps" lat="1us" $extra/>
+  </zone>
+</platform>
+XML
+    read -r rt rm < <(measure "$steady" info "$tmp/topo.xml")
+    read -r bt bm < <(measure "$steady" solve --quiet --op broadcast "$tmp/topo.xml")
+    read -r st sm < <(measure "$steady" solve --quiet --op scatter "$tmp/topo.xml")
+    printf '%-10s %6s %8s %8s %10s %10s %10s %10s\n' "$topo" "$n" "$rt" "$rm" "$bt" "$bm" "$st" "$sm"
+done | sort -k1,1 -s >"$tmp/topo.txt"
+# the flat row last, and each row's broadcast over the flat cluster's (the
+# flat cluster of 1,000 stands for the 1,024-host ones)
+fb=$(awk '$1 == "FLAT" {print $5}' "$tmp/topo.txt")
+awk -v fb="$fb" '$1 != "FLAT" {r = (fb == "-" || $5 == "-" || fb + 0 <= 0) ? "-" : sprintf("%.1f", $5 / fb); print $0 "  " r}' "$tmp/topo.txt"
+awk '$1 == "FLAT" {print $0 "  1.0"}' "$tmp/topo.txt"
 
 echo
 echo "# the full LP (--formulation full --write-lp): steady auto, steady full, glpsol, clp (seconds)"

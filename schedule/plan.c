@@ -11,7 +11,8 @@
  *     Fixed (§4.6): the user's T, each tree running floor(w_i T) operations;
  *     the loss TP - K/T is at most #trees / T.  Automatic (the default): a
  *     few short periods, built and replayed, the fastest kept (see
- *     plan_choose_period()).
+ *     plan_choose_period()), beside other solutions of the optimum in their
+ *     exact periods (whole counts; a broadcast's single tree).
  *  3. Lags.  A step works on the batch of period p - lag.  A task runs
  *     after its period's slots, in list order, so its lag is at least its
  *     producers'; a send after a task needs a later period; a send after a
@@ -570,6 +571,12 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
         rc = plan_choose_period(sc, s, tr, period, series, depth, weight, &cands, err);
     if (!rc && period == STEADY_PERIOD_AUTO && cands.score[0] < 1)
         rc = plan_whole_search(s, opts, series, depth, cands.score[0], &whole, err);
+    steady_solution_t *one = NULL;
+    if (!rc && period == STEADY_PERIOD_AUTO && (rc = steady_lp_single_tree(s, &one, err)) == 0 &&
+        one) {
+        whole.sol[whole.n] = one;
+        whole.score[whole.n++] = 1;
+    }
     double best_rate = 0, best_msgs = 0;
     if (!rc && cands.n + whole.n > 0) {
         steady_schedule_t *best;

@@ -48,11 +48,13 @@ typedef struct {
     double score[NCAND];
 } candidates_t;
 
-/* Whole-count solutions (steady_lp_solve_whole), best first. */
+/* Other solutions of the same TP or less, each scheduled in its exact
+ * period: whole-count solutions (steady_lp_solve_whole), best first, and
+ * a broadcast's single tree (steady_lp_single_tree), last. */
 typedef struct {
     int n;
-    steady_solution_t *sol[NCAND];
-    double score[NCAND];
+    steady_solution_t *sol[NCAND + 1];
+    double score[NCAND + 1];
 } whole_cands_t;
 
 /* The replay decides among the automatic period's candidates; a series

@@ -139,6 +139,14 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
                              const steady_solve_options_t *opts, steady_solution_t **out,
                              steady_error_t *err);
 
+/* A broadcast's optimum carried by one tree (lp/single.c): the chain from
+ * the source through the other ranks in the platform's order, when every
+ * one-port and resource constraint holds it at lp's TP exactly.  *out is a
+ * new exact solution of the same problem and TP, that tree alone, or NULL
+ * (not a broadcast to every rank, or the chain does not carry TP). */
+steady_err_t steady_lp_single_tree(const steady_solution_t *lp, steady_solution_t **out,
+                                   steady_error_t *err);
+
 /* Whole counts per period (docs/linear-programs.md, "Whole counts per
  * period"): the LP of lp's problem for a period of exactly k operations in
  * which every message and task runs a whole number of times, with the
