@@ -65,23 +65,33 @@ PY
     echo "$line"
 done
 
+# plan_and_run PLATFORM HOSTFILE OP OPS: OP planned for a series of OPS
+# operations of 1 MiB ($tmp/OP.sched), run under SMPI on PLATFORM (the
+# flags above), every operation verified; sets r (measured / TP) and rp
+# (the replay's); non-zero, after a FAIL line, when a step fails
+ratio() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["ratio"])' "$1"; }
+plan_and_run() {
+    local plat=$1 hosts=$2 op=$3 ops=$4 s="$tmp/$3.sched"
+    "$steady" plan --op "$op" --series "$ops" -o "$s" "$plat" >/dev/null 2>"$tmp/err" ||
+        { fail "plan --op $op $plat: $(head -1 "$tmp/err")"; return 1; }
+    timeout 300 smpirun -no-privatize "${cfg[@]}" -platform "$plat" -hostfile "$hosts" \
+        -np "$(wc -l <"$hosts")" "$run_smpi" --json --ops "$ops" "$s" "$plat" \
+        >"$tmp/out" 2>"$tmp/err" ||
+        { fail "smpirun $op $plat: $(grep -v WARNING "$tmp/err" | head -c 300)"; return 1; }
+    [ "$(field verified)" = "$ops" ] && [ "$(field lost)$(field duplicated)$(field corrupt)" = 000 ] ||
+        { fail "$op $plat: verified $(field verified) of $ops"; return 1; }
+    "$steady" replay --json --ops "$ops" "$s" "$plat" >"$tmp/rp.json" ||
+        { fail "replay $op $plat"; return 1; }
+    r=$(field ratio) rp=$(ratio "$tmp/rp.json")
+}
+
 # 2. the LP schedule, 300 operations of 1 MiB, planned for that series
 echo "steady-run-smpi on the SimGrid files, 300 operations of 1 MiB, achieved / TP (replay):"
 for plat in $ex/sg-*.xml; do
     "$steady" export --hostfile "$tmp/p.hosts" "$plat" || { fail "export --hostfile $plat"; continue; }
     line="  $(basename "$plat" .xml):"
     for op in scatter gossip reduce broadcast; do
-        s="$tmp/$op.sched"
-        "$steady" plan --op $op --series 300 -o "$s" "$plat" >/dev/null 2>"$tmp/err" ||
-            { fail "plan --op $op $plat: $(head -1 "$tmp/err")"; continue; }
-        timeout 300 smpirun -no-privatize "${cfg[@]}" -platform "$plat" -hostfile "$tmp/p.hosts" \
-            -np "$(wc -l <"$tmp/p.hosts")" "$run_smpi" --json --ops 300 "$s" "$plat" \
-            >"$tmp/out" 2>"$tmp/err" ||
-            { fail "smpirun $op $plat: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
-        [ "$(field verified)" = 300 ] && [ "$(field lost)$(field duplicated)$(field corrupt)" = 000 ] ||
-            { fail "$op $plat: verified $(field verified) of 300"; continue; }
-        r=$(field ratio)
-        rp=$("$steady" replay --json --ops 300 "$s" "$plat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ratio"])')
+        plan_and_run "$plat" "$tmp/p.hosts" $op 300 || continue
         line=$(printf '%s %s %.4f (%.4f)' "$line" $op "$r" "$rp")
         python3 -c 'import sys; r, rp = map(float, sys.argv[1:]); sys.exit(0 if r >= 0.9 and abs(r - rp) <= 0.01 else 1)' "$r" "$rp" ||
             fail "$op $plat: ratio $r (replay $rp): below 0.90, or not the replay's"
@@ -93,7 +103,6 @@ done
 # FATPIPE (as SimGrid's small_platform_fatpipe.xml writes them), whose flows
 # SimGrid weighs by the heaviest one crossing each link
 sed -E 's|(<link [^>]*)/>|\1 sharing_policy="FATPIPE"/>|' tests/sg/platforms/wan-grid.xml >"$tmp/wan-fatpipe.xml"
-ratio() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["ratio"])' "$1"; }
 for plat in tests/sg/platforms/wan-grid.xml "$tmp/wan-fatpipe.xml"; do
     pname=$(basename "$plat" .xml)
     "$steady" export --hostfile "$tmp/w.hosts" "$plat" &&
@@ -105,17 +114,10 @@ for plat in tests/sg/platforms/wan-grid.xml "$tmp/wan-fatpipe.xml"; do
     ops="scatter gossip reduce broadcast"
     [ "$pname" = wan-fatpipe ] && ops="scatter reduce broadcast"
     for op in $ops; do
-        s="$tmp/w-$op.sched"
-        "$steady" plan --op $op --series 300 -o "$s" "$plat" >/dev/null 2>"$tmp/err" ||
-            { fail "plan --op $op $plat: $(head -1 "$tmp/err")"; continue; }
-        timeout 300 smpirun -no-privatize "${cfg[@]}" -platform "$plat" -hostfile "$tmp/w.hosts" \
-            -np 6 "$run_smpi" --json --ops 300 "$s" "$plat" >"$tmp/out" 2>"$tmp/err" ||
-            { fail "smpirun $op $plat: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
-        [ "$(field verified)" = 300 ] || { fail "$op $plat: verified $(field verified) of 300"; continue; }
-        "$steady" replay --json --ops 300 "$s" "$plat" >"$tmp/rp.json" &&
-            "$steady" replay --json --ops 300 "$s" "$tmp/w-fair.plat" >"$tmp/rf.json" ||
-            { fail "replay $op $plat"; continue; }
-        r=$(field ratio) rp=$(ratio "$tmp/rp.json") rf=$(ratio "$tmp/rf.json")
+        plan_and_run "$plat" "$tmp/w.hosts" $op 300 || continue
+        "$steady" replay --json --ops 300 "$tmp/$op.sched" "$tmp/w-fair.plat" >"$tmp/rf.json" ||
+            { fail "replay $op $tmp/w-fair.plat"; continue; }
+        rf=$(ratio "$tmp/rf.json")
         line=$(printf '%s %s %.4f (%.4f; fair %.4f)' "$line" $op "$r" "$rp" "$rf")
         python3 -c '
 import sys
@@ -247,17 +249,7 @@ for plat in tests/sg/clusters/torus-shared.xml tests/sg/clusters/fat-tree-3.xml 
     "$steady" export --hostfile "$tmp/t.hosts" "$plat" || { fail "export --hostfile $plat"; continue; }
     line="  $(basename "$plat" .xml):"
     for op in scatter reduce broadcast; do
-        s="$tmp/t-$op.sched"
-        "$steady" plan --op $op --series 200 -o "$s" "$plat" >/dev/null 2>"$tmp/err" ||
-            { fail "plan --op $op $plat: $(head -1 "$tmp/err")"; continue; }
-        timeout 300 smpirun -no-privatize "${cfg[@]}" -platform "$plat" -hostfile "$tmp/t.hosts" \
-            -np "$(wc -l <"$tmp/t.hosts")" "$run_smpi" --json --ops 200 "$s" "$plat" \
-            >"$tmp/out" 2>"$tmp/err" ||
-            { fail "smpirun $op $plat: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
-        [ "$(field verified)" = 200 ] && [ "$(field lost)$(field duplicated)$(field corrupt)" = 000 ] ||
-            { fail "$op $plat: verified $(field verified) of 200"; continue; }
-        r=$(field ratio)
-        rp=$("$steady" replay --json --ops 200 "$s" "$plat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ratio"])')
+        plan_and_run "$plat" "$tmp/t.hosts" $op 200 || continue
         line=$(printf '%s %s %.4f (%.4f)' "$line" $op "$r" "$rp")
         python3 -c 'import sys; r, rp = map(float, sys.argv[1:]); sys.exit(0 if abs(r - rp) <= 0.01 else 1)' "$r" "$rp" ||
             fail "$op $plat: ratio $r, replay $rp"
