@@ -121,10 +121,10 @@ steady_err_t sg_read_cluster(sg_t *g, xmlNodePtr node, int parent)
             sg_routing_t routing;
         } topologies[] = {{"TORUS", SG_TORUS}, {"FAT_TREE", SG_FAT_TREE}, {"DRAGONFLY", SG_DRAGONFLY}};
         static const char *const flat_only[] = {"bb_bw", "bb_lat", "bb_sharing_policy", "router_id"};
-        int k = 0;
-        while (k < 3 && strcmp(topology, topologies[k].name) != 0)
+        int k = 0, nknown = (int)(sizeof topologies / sizeof *topologies);
+        while (k < nknown && strcmp(topology, topologies[k].name) != 0)
             k++;
-        if (k == 3) {
+        if (k == nknown) {
             rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
                            "unknown topology in <cluster> (%s): expected FLAT, TORUS, FAT_TREE or "
                            "DRAGONFLY",
@@ -132,7 +132,7 @@ steady_err_t sg_read_cluster(sg_t *g, xmlNodePtr node, int parent)
             goto cleanup;
         }
         routing = topologies[k].routing;
-        for (int i = 0; i < 4; i++) {
+        for (size_t i = 0; i < sizeof flat_only / sizeof *flat_only; i++) {
             char *v = xml_attr(node, flat_only[i]);
             if (v) {
                 xmlFree(v);
