@@ -158,8 +158,21 @@ typedef struct {
     long fat_tree_links, dragonfly_links;
 } sg_t;
 
+static inline steady_err_t sg_oom(sg_t *g)
+{
+    return steady_error_set(g->err, STEADY_ENOMEM, "out of memory");
+}
+
+static inline const char *sg_element_name(xmlNodePtr node)
+{
+    return (const char *)node->name;
+}
+
 /* ---- reading elements (sg_read.c), shared with the stars (sg_cluster.c) ------ */
 
+/* An element that has no place under parent: unsupported by steady
+ * (with the reason), misplaced, or not SimGrid's. */
+steady_err_t sg_bad_element(sg_t *g, xmlNodePtr node, xmlNodePtr parent);
 /* "unknown attribute in <host> (x): expected ..." unless every attribute
  * of node is in `allowed` (comma-separated, quoted in the message). */
 steady_err_t sg_check_attrs(sg_t *g, xmlNodePtr node, const char *allowed);
@@ -194,6 +207,12 @@ int sg_find_np(const sg_t *g, const char *name);
 bool sg_find_link(const sg_t *g, const char *name, sg_use_t *out);
 /* fwd's links reversed, the other half of SPLITDUPLEX ones, onto back. */
 bool sg_reverse_list(const sg_t *g, const sg_list_t *fwd, sg_list_t *back);
+
+/* ---- routes (sg_read_route.c) ------------------------------------------------ */
+
+/* A <route> (zone false) or <zoneRoute> in zone z, and its way back when
+ * symmetrical. */
+steady_err_t sg_read_route(sg_t *g, xmlNodePtr node, int z, bool zone);
 
 /* ---- stars (sg_cluster.c) ----------------------------------------------------- */
 

@@ -42,11 +42,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static steady_err_t oom(sg_t *g)
-{
-    return steady_error_set(g->err, STEADY_ENOMEM, "out of memory");
-}
-
 /* Reports how far a zone's layout is, now and then. */
 static void progress(const sg_t *g, int done, int total)
 {
@@ -103,7 +98,7 @@ static int add_switch(sg_t *g, const char *base, const char *suffix, long line, 
     char *name = switch_name(g, base, suffix);
     int id = -1;
     if (!name)
-        *rc = oom(g);
+        *rc = sg_oom(g);
     else if ((*rc = steady_platform_add_node(g->p, name, STEADY_SWITCH, 0, &id, g->err)))
         steady_error_prefix(g->err, "%s:%ld: ", g->origin, line);
     free(name);
@@ -122,7 +117,7 @@ static steady_err_t route_edge(sg_t *g, int a, int b, const sg_list_t *route, lo
                                 g->origin, line, an, bn);
     steady_crossing_t *cross = malloc((size_t)route->n * sizeof *cross);
     if (!cross)
-        return oom(g);
+        return sg_oom(g);
     steady_err_t rc = STEADY_OK;
     for (int k = 0; k < route->n && !rc; k++) {
         cross[k].channel = channel_of(g, route->v[k].link, &rc);
@@ -201,7 +196,7 @@ static steady_err_t build_star(sg_t *g, int z)
                 all = in_list(&zz->up[i], u) && in_list(&zz->down[i], u);
         if (all && !sg_list_push(&common, u)) {
             sg_list_free(&common);
-            return oom(g);
+            return sg_oom(g);
         }
     }
     /* the centre is exact when no host's links up meet another host's
@@ -212,7 +207,7 @@ static steady_err_t build_star(sg_t *g, int z)
     int *owner = malloc((size_t)(2 * g->nlinks + 1) * sizeof *owner);
     if (!owner) {
         sg_list_free(&common);
-        return oom(g);
+        return sg_oom(g);
     }
     for (int k = 0; k < 2 * g->nlinks; k++)
         owner[k] = -1;
@@ -267,7 +262,7 @@ static steady_err_t build_star(sg_t *g, int z)
         down.n = 0;
         for (int k = 0; k < zz->down[i].n && !rc; k++)
             if (!in_list(&common, zz->down[i].v[k]) && !sg_list_push(&down, zz->down[i].v[k]))
-                rc = oom(g);
+                rc = sg_oom(g);
         if (!rc)
             rc = route_edge(g, g->np[v].node, centre, &zz->up[i], g->np[v].line);
         if (!rc)
@@ -429,7 +424,7 @@ static int port_node(sg_t *g, const inside_t *in, ports_t *ports, int gw, int zo
         int ncap = ports->cap ? 2 * ports->cap : 16;
         port_t *n = realloc(ports->v, (size_t)ncap * sizeof *n);
         if (!n) {
-            *rc = oom(g);
+            *rc = sg_oom(g);
             return -1;
         }
         ports->v = n;
@@ -485,7 +480,7 @@ static steady_err_t zone_route(sg_t *g, const inside_t *in, ports_t *ports, int 
             continue;
         route.n = 0;
         if (!sg_list_append(&route, &pre) || !sg_list_append(&route, &mid)) {
-            rc = oom(g);
+            rc = sg_oom(g);
             break;
         }
         for (int k = 0; k < 2 && !rc; k++)
@@ -548,7 +543,7 @@ static steady_err_t build_edges(sg_t *g, int z)
         }
         steady_crossing_t *cross = malloc((size_t)l->n * sizeof *cross);
         if (!cross)
-            return oom(g);
+            return sg_oom(g);
         for (; k < l->n && !rc; k++) {
             if (!g->links[l->v[k].link].channel_prop)
                 rc = steady_error_set(g->err, STEADY_EINVAL,
@@ -603,7 +598,7 @@ steady_err_t sg_build(sg_t *g)
     }
     inside_t in = {0};
     if (!rc && !inside_init(g, &in))
-        rc = oom(g);
+        rc = sg_oom(g);
     for (int z = 0; z < g->nzones && !rc; z++) {
         const sg_zone_t *zz = &g->zones[z];
         if (zz->routing == SG_STAR)

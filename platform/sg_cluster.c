@@ -13,16 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *sg_element_name(xmlNodePtr node)
-{
-    return (const char *)node->name;
-}
-
-static steady_err_t oom(sg_t *g)
-{
-    return steady_error_set(g->err, STEADY_ENOMEM, "out of memory");
-}
-
 /* ---- stars: <cluster>, and routing="Cluster" --------------------------------------- */
 
 /* SimGrid's radicals: "0-7,9,12-15" (explodesRadical). */
@@ -62,7 +52,7 @@ static steady_err_t radicals(sg_t *g, xmlNodePtr node, const char *text, long **
                 if (!nn) {
                     free(*out);
                     *out = NULL;
-                    return oom(g);
+                    return sg_oom(g);
                 }
                 *out = nn;
             }
@@ -82,7 +72,7 @@ static steady_err_t star_host(sg_t *g, int z, int v, const sg_list_t *up)
     sg_zone_t *zz = &g->zones[z];
     int vid = g->np[v].vid;
     if (!sg_list_append(&zz->up[vid], up) || !sg_reverse_list(g, up, &zz->down[vid]))
-        return oom(g);
+        return sg_oom(g);
     return STEADY_OK;
 }
 
@@ -207,7 +197,7 @@ steady_err_t sg_read_cluster(sg_t *g, xmlNodePtr node, int parent)
     int bb = -1;
     size_t cap = strlen(id) + strlen(prefix) + strlen(suffix) + 64;
     if (!(name = malloc(cap))) {
-        rc = oom(g);
+        rc = sg_oom(g);
         goto cleanup;
     }
     if (has_bb_bw) {
@@ -240,7 +230,7 @@ steady_err_t sg_read_cluster(sg_t *g, xmlNodePtr node, int parent)
         if ((lim >= 0 && !sg_list_push(&up, (sg_use_t){lim, false, false})) ||
             !sg_list_push(&up, (sg_use_t){link, false, false}) ||
             (bb >= 0 && !sg_list_push(&up, (sg_use_t){bb, false, false})))
-            rc = oom(g);
+            rc = sg_oom(g);
         else
             rc = star_host(g, z, v, &up);
     }
@@ -305,7 +295,7 @@ steady_err_t sg_read_host_link(sg_t *g, xmlNodePtr node, int z)
                        id);
     else if (!sg_list_push(&g->zones[z].up[g->np[v].vid], lu) ||
              !sg_list_push(&g->zones[z].down[g->np[v].vid], ld))
-        rc = oom(g);
+        rc = sg_oom(g);
 cleanup:
     xmlFree(id);
     xmlFree(upid);
@@ -336,7 +326,7 @@ steady_err_t sg_read_cabinet(sg_t *g, xmlNodePtr node, int z)
         goto cleanup;
     size_t cap = strlen(prefix) + strlen(suffix) + 64;
     if (!(name = malloc(cap))) {
-        rc = oom(g);
+        rc = sg_oom(g);
         goto cleanup;
     }
     for (int i = 0; i < nrad && !rc; i++) {
@@ -349,7 +339,7 @@ steady_err_t sg_read_cabinet(sg_t *g, xmlNodePtr node, int z)
         g->np[v].speed = speed;
         char *link = malloc(strlen(name) + 16);
         if (!link) {
-            rc = oom(g);
+            rc = sg_oom(g);
             break;
         }
         sprintf(link, "link_%s_UP", name);
@@ -361,7 +351,7 @@ steady_err_t sg_read_cabinet(sg_t *g, xmlNodePtr node, int z)
             rc = g->err ? g->err->code : STEADY_EINVAL;
         else if (!sg_list_push(&g->zones[z].up[g->np[v].vid], (sg_use_t){lu, false, false}) ||
                  !sg_list_push(&g->zones[z].down[g->np[v].vid], (sg_use_t){ld, false, false}))
-            rc = oom(g);
+            rc = sg_oom(g);
     }
 cleanup:
     free(rad);
@@ -394,7 +384,7 @@ steady_err_t sg_star_backbone(sg_t *g, int z)
         sg_list_free(&zz->down[v]);
         zz->down[v] = down;
         if (!ok)
-            return oom(g);
+            return sg_oom(g);
     }
     return STEADY_OK;
 }

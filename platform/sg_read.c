@@ -1,9 +1,9 @@
 /*
  * sg_read.c — SimGrid platform XML (DTD 4.x, SimGrid 3.13 and later) read
  * into the reader's model (sg.h): zones nested as in the file, their hosts,
- * routers and sub-zones as vertices in SimGrid's order, the links, the
- * declared routes and zone routes (the clusters and Cluster zones are
- * sg_cluster.c's).
+ * routers and sub-zones as vertices in SimGrid's order, the links (the
+ * declared routes and zone routes are sg_read_route.c's, the clusters and
+ * Cluster zones sg_cluster.c's and sg_topo.c's).
  *
  * The document is streamed (xml_parse): the <platform> root and the zones
  * being read are the only elements kept; every other element (a host, a
@@ -64,11 +64,6 @@ static const char *const understood[] = {
     "platform", "config",   "prop",      "zone",    "AS",       "cluster",
     "host",     "router",   "link",      "route",   "link_ctn", "zoneRoute",
     "ASroute",  "backbone", "host_link", "cabinet", NULL};
-
-static const char *sg_element_name(xmlNodePtr node)
-{
-    return (const char *)node->name;
-}
 
 /* An element that is out of place: unsupported, misplaced or unknown. */
 steady_err_t sg_bad_element(sg_t *g, xmlNodePtr node, xmlNodePtr parent)
@@ -173,11 +168,6 @@ static steady_err_t no_profile(sg_t *g, xmlNodePtr node, const char *attr)
     return rc;
 }
 
-static steady_err_t oom(sg_t *g)
-{
-    return steady_error_set(g->err, STEADY_ENOMEM, "out of memory");
-}
-
 /* SimGrid's sharing policies, for <link> and <cluster>. */
 steady_err_t sg_sharing_policy(sg_t *g, xmlNodePtr node, const char *attr, const char *deflt,
                                bool cluster_bb, steady_sharing_t *out)
@@ -227,19 +217,6 @@ static char *keep_string(sg_t *g, const char *s)
     return memcpy(copy, s, n);
 }
 
-/* A route's links take the memory they need (routes are many, and most
- * have one or two links). */
-static void fit_list(sg_list_t *l)
-{
-    if (l->n > 0 && l->n < l->cap) {
-        sg_use_t *v = realloc(l->v, (size_t)l->n * sizeof *v);
-        if (v) {
-            l->v = v;
-            l->cap = l->n;
-        }
-    }
-}
-
 int sg_add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double lat,
                 steady_sharing_t sharing)
 {
@@ -247,7 +224,7 @@ int sg_add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double lat,
         int ncap = g->caplinks ? 2 * g->caplinks : 16;
         sg_link_t *n = realloc(g->links, (size_t)ncap * sizeof *n);
         if (!n) {
-            oom(g);
+            sg_oom(g);
             return -1;
         }
         g->links = n;
@@ -255,7 +232,7 @@ int sg_add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double lat,
     }
     char *copy = keep_string(g, id);
     if (!copy) {
-        oom(g);
+        sg_oom(g);
         return -1;
     }
     int added = strmap_put(&g->link_index, id, g->nlinks);
@@ -263,7 +240,7 @@ int sg_add_link(sg_t *g, xmlNodePtr node, const char *id, double bw, double lat,
         if (added == 0)
             xml_error(g->err, STEADY_EINVAL, g->origin, node, "duplicate link (%s)", id);
         else
-            oom(g);
+            sg_oom(g);
         return -1;
     }
     g->links[g->nlinks] = (sg_link_t){.id = copy,
@@ -292,7 +269,7 @@ int sg_add_np(sg_t *g, xmlNodePtr node, const char *name, sg_kind_t kind, int z)
         int ncap = g->capnp ? 2 * g->capnp : 16;
         sg_np_t *n = realloc(g->np, (size_t)ncap * sizeof *n);
         if (!n) {
-            oom(g);
+            sg_oom(g);
             return -1;
         }
         g->np = n;
@@ -300,7 +277,7 @@ int sg_add_np(sg_t *g, xmlNodePtr node, const char *name, sg_kind_t kind, int z)
     }
     char *copy = keep_string(g, name);
     if (!copy || strmap_put(&g->np_index, name, g->nnp) != 1) {
-        oom(g);
+        sg_oom(g);
         return -1;
     }
     int v = g->nnp++;
@@ -319,7 +296,7 @@ int sg_add_np(sg_t *g, xmlNodePtr node, const char *name, sg_kind_t kind, int z)
             if (!array_grow((void **)&zz->up, &cap_up, zz->nvert + 1, sizeof *zz->up, 8) ||
                 !array_grow((void **)&zz->down, &cap_down, cap_up, sizeof *zz->down, 8) ||
                 !array_grow((void **)&zz->vert, &cap, cap_up, sizeof *zz->vert, 8)) {
-                oom(g);
+                sg_oom(g);
                 return -1;
             }
             zz->capvert = cap_up;
@@ -337,7 +314,7 @@ int sg_add_zone(sg_t *g, xmlNodePtr node, const char *id, sg_routing_t routing, 
         int ncap = g->capzones ? 2 * g->capzones : 8;
         sg_zone_t *n = realloc(g->zones, (size_t)ncap * sizeof *n);
         if (!n) {
-            oom(g);
+            sg_oom(g);
             return -1;
         }
         g->zones = n;
@@ -351,7 +328,7 @@ int sg_add_zone(sg_t *g, xmlNodePtr node, const char *id, sg_routing_t routing, 
                               .router = -1,
                               .backbone = -1};
     if (!(g->zones[z].id = strdup(id))) {
-        oom(g);
+        sg_oom(g);
         return -1;
     }
     g->nzones++;
@@ -364,21 +341,6 @@ int sg_add_zone(sg_t *g, xmlNodePtr node, const char *id, sg_routing_t routing, 
         g->zones[parent].has_zones = true;
     }
     return z;
-}
-
-static bool add_route(sg_t *g, int z, const sg_route_t *r)
-{
-    sg_zone_t *zz = &g->zones[z];
-    if (zz->nroutes == zz->caproutes) {
-        int ncap = zz->caproutes ? 2 * zz->caproutes : 16;
-        sg_route_t *n = realloc(zz->routes, (size_t)ncap * sizeof *n);
-        if (!n)
-            return false;
-        zz->routes = n;
-        zz->caproutes = ncap;
-    }
-    zz->routes[zz->nroutes++] = *r;
-    return true;
 }
 
 /* ---- <prop> ----------------------------------------------------------------- */
@@ -603,228 +565,6 @@ cleanup:
     return rc;
 }
 
-/* ---- routes ------------------------------------------------------------------- */
-
-/* The link named `name`: a declared link, or one half of a SPLITDUPLEX
- * link L named L_UP or L_DOWN (SimGrid's names for them). */
-bool sg_find_link(const sg_t *g, const char *name, sg_use_t *out)
-{
-    int k = strmap_get(&g->link_index, name);
-    if (k >= 0) {
-        *out = (sg_use_t){k, false, false};
-        return true;
-    }
-    size_t n = strlen(name);
-    for (int down = 0; down < 2; down++) {
-        const char *suffix = down ? "_DOWN" : "_UP";
-        size_t m = strlen(suffix);
-        if (n <= m || strcmp(name + n - m, suffix) != 0)
-            continue;
-        char *base = strndup(name, n - m);
-        k = base ? strmap_get(&g->link_index, base) : -1;
-        free(base);
-        if (k >= 0 && g->links[k].sharing == STEADY_SPLITDUPLEX) {
-            *out = (sg_use_t){k, down == 1, true};
-            return true;
-        }
-    }
-    return false;
-}
-
-/* One <link_ctn>: the link it names, in the direction it says (a
- * SPLITDUPLEX link needs one, other links refuse one, as SimGrid does; a
- * half named as such ignores it). */
-static steady_err_t route_link(sg_t *g, xmlNodePtr ctn, sg_use_t *out)
-{
-    char *id = NULL, *direction = NULL;
-    steady_err_t rc;
-    if ((rc = sg_check_attrs(g, ctn, "id, direction")) || (rc = sg_need_attr(g, ctn, "id", &id)))
-        goto cleanup;
-    direction = xml_attr(ctn, "direction");
-    bool oriented = direction && strcmp(direction, "NONE") != 0;
-    if (direction && oriented && strcmp(direction, "UP") != 0 && strcmp(direction, "DOWN") != 0) {
-        rc =
-            xml_error(g->err, STEADY_EPARSE, g->origin, ctn,
-                      "unknown direction in <link_ctn> (%s): expected UP, DOWN or NONE", direction);
-        goto cleanup;
-    }
-    if (sg_find_link(g, id, out) && out->half)
-        goto cleanup;
-    int k = strmap_get(&g->link_index, id);
-    if (k < 0) {
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, ctn, "unknown link in <%s> (%s)",
-                       sg_element_name(ctn->parent), id);
-        goto cleanup;
-    }
-    const sg_link_t *l = &g->links[k];
-    if (l->sharing == STEADY_SPLITDUPLEX && !oriented) {
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, ctn,
-                       "missing direction in <link_ctn> to the SPLITDUPLEX link (%s): use "
-                       "direction=\"UP\" or \"DOWN\"",
-                       id);
-    } else if (l->sharing != STEADY_SPLITDUPLEX && oriented) {
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, ctn,
-                       "direction %s in <link_ctn> to a link that is not SPLITDUPLEX (%s)",
-                       direction, id);
-    } else {
-        *out = (sg_use_t){k, l->sharing == STEADY_SPLITDUPLEX && strcmp(direction, "DOWN") == 0,
-                          false};
-    }
-cleanup:
-    xmlFree(id);
-    xmlFree(direction);
-    return rc;
-}
-
-/* A route's links, forward; and its reverse (SimGrid's symmetrical
- * routes: links in reverse order, the other half of SPLITDUPLEX ones). */
-static steady_err_t route_links(sg_t *g, xmlNodePtr node, sg_list_t *fwd)
-{
-    steady_err_t rc = STEADY_OK;
-    for (xmlNodePtr c = node->children; c && !rc; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE)
-            continue;
-        sg_use_t u;
-        if (!xml_is(c, "link_ctn"))
-            rc = sg_bad_element(g, c, node);
-        else if (!(rc = route_link(g, c, &u)) && !sg_list_push(fwd, u))
-            rc = oom(g);
-    }
-    return rc;
-}
-
-bool sg_reverse_list(const sg_t *g, const sg_list_t *fwd, sg_list_t *back)
-{
-    for (int k = fwd->n - 1; k >= 0; k--) {
-        sg_use_t u = fwd->v[k];
-        if (g->links[u.link].sharing == STEADY_SPLITDUPLEX && !u.half)
-            u.down = !u.down;
-        if (!sg_list_push(back, u))
-            return false;
-    }
-    return true;
-}
-
-static steady_err_t route_end(sg_t *g, xmlNodePtr node, const char *attr, int z, bool zone, int *np)
-{
-    char *name;
-    steady_err_t rc = sg_need_attr(g, node, attr, &name);
-    if (rc)
-        return rc;
-    *np = sg_find_np(g, name);
-    const char *what = zone ? "zone" : "host or router";
-    if (*np < 0)
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
-                       "unknown %s in <%s> %s (%s): declare it with %s before the route", what,
-                       sg_element_name(node), attr, name,
-                       zone ? "<zone> or <cluster>" : "<host> or <router>");
-    else if (g->np[*np].zone != z || (g->np[*np].kind == SG_ZONE) != zone)
-        rc =
-            xml_error(g->err, STEADY_EINVAL, g->origin, node, "<%s> %s (%s) is not a %s of zone %s",
-                      sg_element_name(node), attr, name, what, g->zones[z].id);
-    xmlFree(name);
-    return rc;
-}
-
-/* True when netpoint v lies in zone z or a zone inside it. */
-static bool inside(const sg_t *g, int v, int z)
-{
-    for (int y = g->np[v].zone; y >= 0; y = g->zones[y].parent)
-        if (y == z)
-            return true;
-    return false;
-}
-
-static steady_err_t gateway(sg_t *g, xmlNodePtr node, const char *attr, int zone_np, int *np)
-{
-    char *name;
-    steady_err_t rc = sg_need_attr(g, node, attr, &name);
-    if (rc)
-        return rc;
-    *np = sg_find_np(g, name);
-    if (*np < 0 || g->np[*np].kind == SG_ZONE)
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
-                       "unknown gateway in <%s> %s (%s): a host or router declared before the "
-                       "route",
-                       sg_element_name(node), attr, name);
-    else if (!inside(g, *np, g->np[zone_np].sub))
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
-                       "gateway %s in <%s> %s is not in zone %s", name, sg_element_name(node), attr,
-                       g->np[zone_np].name);
-    xmlFree(name);
-    return rc;
-}
-
-/* <route> in a zone of hosts and routers, <zoneRoute> (<ASroute>) in a
- * zone of zones; symmetrical="YES" (the default) also declares the way
- * back. */
-static steady_err_t read_route(sg_t *g, xmlNodePtr node, int z, bool zone)
-{
-    char *sym = NULL;
-    sg_route_t r = {.gw_src = -1, .gw_dst = -1, .line = xml_line(node)};
-    sg_route_t back = r;
-    steady_err_t rc;
-    if ((rc = sg_check_attrs(
-             g, node, zone ? "src, dst, gw_src, gw_dst, symmetrical" : "src, dst, symmetrical")) ||
-        (rc = route_end(g, node, "src", z, zone, &r.src)) ||
-        (rc = route_end(g, node, "dst", z, zone, &r.dst)))
-        goto cleanup;
-    if (zone && ((rc = gateway(g, node, "gw_src", r.src, &r.gw_src)) ||
-                 (rc = gateway(g, node, "gw_dst", r.dst, &r.gw_dst))))
-        goto cleanup;
-    bool symmetrical = true; /* SimGrid's default */
-    if ((sym = xml_attr(node, "symmetrical"))) {
-        if (strcmp(sym, "NO") == 0 || strcmp(sym, "no") == 0) {
-            symmetrical = false;
-        } else if (strcmp(sym, "YES") != 0 && strcmp(sym, "yes") != 0) {
-            rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
-                           "bad symmetrical in <%s> (%s): expected YES or NO",
-                           sg_element_name(node), sym);
-            goto cleanup;
-        }
-    }
-    if ((rc = route_links(g, node, &r.links)))
-        goto cleanup;
-    fit_list(&r.links);
-    if (r.links.n == 0) {
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
-                       "route with no <link_ctn> (%s -> %s)", g->np[r.src].name, g->np[r.dst].name);
-        goto cleanup;
-    }
-    /* A route from a host to itself is SimGrid's loopback: the cost of a
-     * transfer inside one host, which steady's model does not have (a node
-     * never sends to itself).  Its links are checked, like any route's,
-     * and it adds nothing.  Many SimGrid platforms declare one per host. */
-    if (r.src == r.dst)
-        goto cleanup;
-    if (symmetrical) {
-        back = (sg_route_t){
-            .src = r.dst, .dst = r.src, .gw_src = r.gw_dst, .gw_dst = r.gw_src, .line = r.line};
-        if (!sg_reverse_list(g, &r.links, &back.links)) {
-            rc = oom(g);
-            goto cleanup;
-        }
-        fit_list(&back.links);
-    }
-    if (!add_route(g, z, &r)) {
-        rc = oom(g);
-        goto cleanup;
-    }
-    r.links = (sg_list_t){0};
-    if (symmetrical) {
-        if (!add_route(g, z, &back)) {
-            rc = oom(g);
-            goto cleanup;
-        }
-        back.links = (sg_list_t){0};
-    }
-cleanup:
-    sg_list_free(&r.links);
-    sg_list_free(&back.links);
-    xmlFree(sym);
-    return rc;
-}
-
 /* ---- <zone> and <platform> ------------------------------------------------------------ */
 
 static steady_err_t zone_prop(sg_t *g, void *ctx, const char *id, const char *value,
@@ -909,9 +649,9 @@ static steady_err_t zone_child(sg_t *g, open_zone_t *oz, xmlNodePtr c)
         rc = xml_error(g->err, STEADY_EINVAL, g->origin, c,
                        "a route in zone %s, whose routing is None", g->zones[z].id);
     else if (!star && xml_is(c, "route"))
-        rc = read_route(g, c, z, false);
+        rc = sg_read_route(g, c, z, false);
     else if (!star && (xml_is(c, "zoneRoute") || xml_is(c, "ASroute")))
-        rc = read_route(g, c, z, true);
+        rc = sg_read_route(g, c, z, true);
     else
         rc = sg_bad_element(g, c, node);
     return rc;
@@ -1134,7 +874,7 @@ static steady_err_t element_start(void *ctx, xmlNodePtr e)
         parent = oz->zone;
     }
     if (!array_grow((void **)&st->open, &st->capopen, st->nopen + 1, sizeof *st->open, 8))
-        return oom(g);
+        return sg_oom(g);
     steady_err_t rc = read_zone_start(g, e, parent, &z);
     if (!rc)
         st->open[st->nopen++] = (open_zone_t){.node = e, .zone = z};

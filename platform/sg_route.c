@@ -71,11 +71,6 @@ void sg_list_free(sg_list_t *l)
     l->n = l->cap = 0;
 }
 
-static steady_err_t oom(sg_t *g)
-{
-    return steady_error_set(g->err, STEADY_ENOMEM, "out of memory");
-}
-
 static const char *npname(const sg_t *g, int np)
 {
     return g->np[np].name;
@@ -97,7 +92,7 @@ static steady_err_t seal_index(sg_t *g, sg_zone_t *z)
     if (!tmp || !count || !z->bystart || !z->byvert) {
         free(tmp);
         free(count);
-        return oom(g);
+        return sg_oom(g);
     }
     /* by destination */
     for (int r = 0; r < nr; r++)
@@ -160,7 +155,7 @@ static steady_err_t seal_table(sg_t *g, sg_zone_t *z)
     size_t n = (size_t)z->nvert;
     z->table = malloc((n > 0 ? n * n : 1) * sizeof *z->table);
     if (!z->table)
-        return oom(g);
+        return sg_oom(g);
     for (size_t k = 0; k < n * n; k++)
         z->table[k] = -1;
     for (int r = 0; r < z->nroutes; r++) {
@@ -179,7 +174,7 @@ static steady_err_t seal_floyd(sg_t *g, sg_zone_t *z)
     z->pred = malloc((n > 0 ? n * n : 1) * sizeof *z->pred);
     z->cost = malloc((n > 0 ? n * n : 1) * sizeof *z->cost);
     if (!z->pred || !z->cost)
-        return oom(g);
+        return sg_oom(g);
     for (size_t a = 0; a < n; a++)
         for (size_t b = 0; b < n; b++) {
             int r = z->table[a * n + b];
@@ -207,7 +202,7 @@ static steady_err_t seal_dijkstra(sg_t *g, sg_zone_t *z)
     z->gout_start = calloc((size_t)n + 2, sizeof *z->gout_start);
     z->gout = malloc((size_t)(z->nroutes ? z->nroutes : 1) * sizeof *z->gout);
     if (!z->gnode || !z->gvid || !z->gout_start || !z->gout)
-        return oom(g);
+        return sg_oom(g);
     for (int v = 0; v < n; v++)
         z->gnode[v] = -1;
     z->ngnode = 0;
@@ -254,7 +249,7 @@ steady_err_t sg_seal(sg_t *g)
 
 static steady_err_t route_links(sg_t *g, const sg_route_t *r, sg_list_t *out)
 {
-    return sg_list_append(out, &r->links) ? STEADY_OK : oom(g);
+    return sg_list_append(out, &r->links) ? STEADY_OK : sg_oom(g);
 }
 
 /* Dijkstra from graph node s: pred and cost per graph node (SimGrid's
@@ -358,7 +353,7 @@ static steady_err_t star_route(sg_t *g, const sg_zone_t *z, int a, int b, sg_lis
             for (int j = start; j < out->n && !seen; j++)
                 seen = out->v[j].link == u.link && out->v[j].down == u.down;
             if (!seen && !sg_list_push(out, u))
-                return oom(g);
+                return sg_oom(g);
         }
     return STEADY_OK;
 }
@@ -393,7 +388,7 @@ steady_err_t sg_local_route(sg_t *g, int zone, int a, int b, sg_list_t *out, int
         /* the routes along the path, from the destination back */
         int *stack = malloc((n + 1) * sizeof *stack), ns = 0;
         if (!stack)
-            return oom(g);
+            return sg_oom(g);
         int cur = vb;
         do {
             int pr = z->pred[(size_t)va * n + (size_t)cur];
@@ -434,7 +429,7 @@ steady_err_t sg_local_route(sg_t *g, int zone, int a, int b, sg_list_t *out, int
         if (!pred || !cost || !dijkstra(g, z, s, pred, cost)) {
             free(pred);
             free(cost);
-            return oom(g);
+            return sg_oom(g);
         }
         steady_err_t rc = STEADY_OK;
         if (cost[d] == ULONG_MAX) {
@@ -447,7 +442,7 @@ steady_err_t sg_local_route(sg_t *g, int zone, int a, int b, sg_list_t *out, int
         if (!path) {
             free(pred);
             free(cost);
-            return oom(g);
+            return sg_oom(g);
         }
         for (int v = d; v != s && np <= ng; v = pred[v]) {
             int r = graph_route(g, z, pred[v], v);
@@ -504,7 +499,7 @@ steady_err_t sg_global_route(sg_t *g, int src, int dst, sg_list_t *out, bool *fo
     if (!ps || !pd) {
         free(ps);
         free(pd);
-        return oom(g);
+        return sg_oom(g);
     }
     int common, sa, da;
     if (g->np[src].zone == g->np[dst].zone) {
@@ -554,7 +549,7 @@ steady_err_t sg_global_route(sg_t *g, int src, int dst, sg_list_t *out, bool *fo
         if (src != gs)
             rc = sg_global_route(g, src, gs, out, &f1);
         if (!rc && f1 && !sg_list_append(out, &mid))
-            rc = oom(g);
+            rc = sg_oom(g);
         if (!rc && f1 && gd != dst)
             rc = sg_global_route(g, gd, dst, out, &f2);
         *found = f1 && f2;

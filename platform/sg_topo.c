@@ -83,11 +83,6 @@ struct sg_topo {
     int nrouters;
 };
 
-static steady_err_t oom(sg_t *g)
-{
-    return steady_error_set(g->err, STEADY_ENOMEM, "out of memory");
-}
-
 void sg_topo_free(sg_topo_t *t)
 {
     if (!t)
@@ -202,7 +197,7 @@ static steady_err_t ft_levels(sg_t *g, xmlNodePtr node, const sg_cluster_t *c, s
     unsigned L = t->levels;
     unsigned long *by_level = calloc(L + 1, sizeof *by_level), total = hosts;
     if (!by_level)
-        return oom(g);
+        return sg_oom(g);
     t->by_level = by_level;
     by_level[0] = hosts;
     for (unsigned i = 0; i < L; i++) {
@@ -389,11 +384,11 @@ static steady_err_t torus_route(sg_t *g, const sg_topo_t *t, unsigned long src, 
         if ((t->limiter[cur] >= 0 &&
              !sg_list_push(out, (sg_use_t){t->limiter[cur], false, false})) ||
             !sg_list_push(out, (sg_use_t){link, false, false}))
-            return oom(g);
+            return sg_oom(g);
         cur = next;
     }
     if (t->limiter[dst] >= 0 && !sg_list_push(out, (sg_use_t){t->limiter[dst], false, false}))
-        return oom(g);
+        return sg_oom(g);
     return STEADY_OK;
 }
 
@@ -431,7 +426,7 @@ static steady_err_t ft_upper_levels(sg_t *g, xmlNodePtr node, const sg_cluster_t
     steady_err_t rc = STEADY_OK;
     ft_node_t *nodes = realloc(t->nodes, total * sizeof *nodes);
     if (!nodes)
-        return oom(g);
+        return sg_oom(g);
     t->nodes = nodes;
     /* generate_switches: ids from 2 * hosts down */
     long k = 2L * t->nhosts;
@@ -444,14 +439,14 @@ static steady_err_t ft_upper_levels(sg_t *g, xmlNodePtr node, const sg_cluster_t
             if (!ft_node_init(&t->nodes[t->nnodes], (int)k, (int)i + 1, (int)j, limiter, L,
                               i + 1 < L ? t->up[i + 1] * t->count[i + 1] : 0,
                               t->down[i] * t->count[i]))
-                rc = oom(g);
+                rc = sg_oom(g);
             t->nnodes++;
         }
     /* generate_labels: each level's nodes counted in mixed radix, the
      * children counts below the level, the parent counts above */
     unsigned long *cur = calloc(L, sizeof *cur);
     if (!rc && !cur)
-        rc = oom(g);
+        rc = sg_oom(g);
     for (unsigned i = 0, n = 0; i <= L && !rc; i++) {
         memset(cur, 0, L * sizeof *cur);
         for (unsigned long j = 0; j < by_level[i]; j++, n++) {
@@ -473,7 +468,7 @@ static steady_err_t ft_upper_levels(sg_t *g, xmlNodePtr node, const sg_cluster_t
     int caplinks = 0;
     unsigned long *w = calloc(L, sizeof *w);
     if (!rc && !w)
-        rc = oom(g);
+        rc = sg_oom(g);
     for (unsigned i = 0, n = 0, first_parent = (unsigned)by_level[0]; i < L && !rc; i++) {
         for (unsigned j = 0, weight = 1; j < L; j++) {
             w[j] = weight;
@@ -494,7 +489,7 @@ static steady_err_t ft_upper_levels(sg_t *g, xmlNodePtr node, const sg_cluster_t
                         caplinks = caplinks ? 2 * caplinks : 64;
                         ft_link_t *links = realloc(t->links, (size_t)caplinks * sizeof *links);
                         if (!links) {
-                            rc = oom(g);
+                            rc = sg_oom(g);
                             break;
                         }
                         t->links = links;
@@ -556,7 +551,7 @@ static steady_err_t ft_route(sg_t *g, const sg_zone_t *z, int src, int dst, sg_l
             return ft_missing(g, z, cur);
         if ((cur->limiter >= 0 && !sg_list_push(out, (sg_use_t){cur->limiter, false, false})) ||
             !sg_list_push(out, (sg_use_t){t->links[lk].link.up, false, false}))
-            return oom(g);
+            return sg_oom(g);
         cur = &t->nodes[t->links[lk].up_node];
     }
     while (cur != d) {
@@ -573,7 +568,7 @@ static steady_err_t ft_route(sg_t *g, const sg_zone_t *z, int src, int dst, sg_l
                 return ft_missing(g, z, cur);
             if (!sg_list_push(out, (sg_use_t){t->links[lk].link.down, false, false}) ||
                 (cur->limiter >= 0 && !sg_list_push(out, (sg_use_t){cur->limiter, false, false})))
-                return oom(g);
+                return sg_oom(g);
             cur = &t->nodes[t->links[lk].down_node];
             moved = true;
         }
@@ -581,7 +576,7 @@ static steady_err_t ft_route(sg_t *g, const sg_zone_t *z, int src, int dst, sg_l
             return ft_missing(g, z, cur);
     }
     if (cur->limiter >= 0 && !sg_list_push(out, (sg_use_t){cur->limiter, false, false}))
-        return oom(g);
+        return sg_oom(g);
     return STEADY_OK;
 }
 
@@ -604,7 +599,7 @@ static steady_err_t df_upper_levels(sg_t *g, xmlNodePtr node, const sg_cluster_t
     if (ports > (unsigned long)TOPO_MAX || links > (unsigned long)TOPO_MAX)
         return too_large(g, node, c, ports > (unsigned long)TOPO_MAX ? "router ports" : "links");
     if (!(t->routers = calloc(R, sizeof *t->routers)))
-        return oom(g);
+        return sg_oom(g);
     steady_err_t rc = STEADY_OK;
     long id = 2L * t->nhosts;
     for (unsigned long r = 0; r < R && !rc; r++) {
@@ -618,7 +613,7 @@ static steady_err_t df_upper_levels(sg_t *g, xmlNodePtr node, const sg_cluster_t
         x->green = malloc(t->blades * sizeof *x->green);
         x->black = malloc(t->chassis * sizeof *x->black);
         if (!x->nodes || !x->green || !x->black)
-            rc = oom(g);
+            rc = sg_oom(g);
         else {
             for (unsigned long i = 0; i < t->blades; i++)
                 x->green[i] = -1;
@@ -731,7 +726,7 @@ static steady_err_t df_route(sg_t *g, const sg_zone_t *z, unsigned long src, uns
                                     "SimGrid does not make (a bug)",
                                     g->origin, z->line, z->id);
         if (!sg_list_push(out, (sg_use_t){hops[i], false, false}))
-            return oom(g);
+            return sg_oom(g);
     }
     return STEADY_OK;
 }
@@ -742,7 +737,7 @@ steady_err_t sg_topo_build(sg_t *g, xmlNodePtr node, int z, const sg_cluster_t *
 {
     sg_topo_t *t = calloc(1, sizeof *t);
     if (!t)
-        return oom(g);
+        return sg_oom(g);
     g->zones[z].topo = t;
     t->kind = g->zones[z].routing;
     unsigned long hosts = 0;
@@ -760,11 +755,11 @@ steady_err_t sg_topo_build(sg_t *g, xmlNodePtr node, int z, const sg_cluster_t *
         (t->kind == SG_TORUS &&
          !(t->torus = malloc(hosts * (unsigned long)t->ndims * sizeof *t->torus))) ||
         (t->kind == SG_FAT_TREE && !(t->nodes = malloc(hosts * sizeof *t->nodes))))
-        return oom(g);
+        return sg_oom(g);
     size_t cap = strlen(c->prefix) + strlen(c->suffix) + 32;
     char *name = malloc(cap);
     if (!name)
-        return oom(g);
+        return sg_oom(g);
     for (unsigned long i = 0; i < hosts && !rc; i++) {
         snprintf(name, cap, "%s%ld%s", c->prefix, c->rad[i], c->suffix);
         int v = sg_add_np(g, node, name, SG_HOST, z);
@@ -781,7 +776,7 @@ steady_err_t sg_topo_build(sg_t *g, xmlNodePtr node, int z, const sg_cluster_t *
             /* add_processing_node: positions run on across the file */
             if (!ft_node_init(&t->nodes[i], (int)i, 0, g->fat_tree_positions++, t->limiter[i],
                               t->levels, t->up[0] * t->count[0], 0))
-                rc = oom(g);
+                rc = sg_oom(g);
             t->nnodes++;
         }
     }
