@@ -571,9 +571,10 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
         rc = plan_choose_period(sc, s, tr, period, series, depth, weight, &cands, err);
     if (!rc && period == STEADY_PERIOD_AUTO && cands.score[0] < 1)
         rc = plan_whole_search(s, opts, series, depth, cands.score[0], &whole, err);
+    /* a vertex of several trees: one tree of the same TP, when one carries it */
     steady_solution_t *one = NULL;
-    if (!rc && period == STEADY_PERIOD_AUTO && (rc = steady_lp_single_tree(s, &one, err)) == 0 &&
-        one) {
+    if (!rc && period == STEADY_PERIOD_AUTO && tr->ntrees > 1 &&
+        (rc = steady_lp_single_tree(s, &one, err)) == 0 && one) {
         whole.sol[whole.n] = one;
         whole.score[whole.n++] = 1;
     }
