@@ -17,7 +17,8 @@
  * both share (written at every watch_tick: a few stores).  A parent that
  * receives a signal passes it on to the child; when it is one that ends
  * the job (the launcher's SIGTERM after another rank died, or MPI_Abort),
- * the child's death is the expected consequence and nothing is printed.
+ * the child's death is the expected consequence and nothing is printed;
+ * nor for SIGPIPE (the reader of our output went away).
  * Open MPI's single-copy transport is turned off unless asked for (see
  * supervise_start).
  * The child dies with its parent (PR_SET_PDEATHSIG): a launcher that
@@ -88,7 +89,9 @@ static void __attribute__((noreturn)) watch_child(void)
     if (WIFEXITED(st))
         _exit(WEXITSTATUS(st));
     int sig = WTERMSIG(st);
-    if (!ending) {
+    /* SIGPIPE: whoever read our output stopped (`steady-run --help | head`,
+     * or a launcher gone); a shell says nothing of it, nor do we */
+    if (!ending && sig != SIGPIPE) {
         const shared_t *s = shared;
         char who[STEADY_NAME_MAX + 32], when[128];
         /* before MPI_Comm_rank, the launcher's variables say which */

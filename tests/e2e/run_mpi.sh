@@ -212,6 +212,10 @@ expect 2 "^steady-run: --ops takes a positive integer up to 10\^9 \(0\) \(see 's
     "--ops 0" "${mpi[@]}" -np 4 "$run" --ops 0 "$s" "$p"
 expect 2 "^steady-run: unknown option \(--speed\)" "unknown option" "${mpi[@]}" -np 1 "$run" --speed "$s" "$p"
 "$run" --help | grep -q '^usage: steady-run --ops K' || fail "steady-run --help"
+# a reader that stops early (| head) ends the run by SIGPIPE, silently, as
+# for any command (the supervisor said "died (signal 13, Broken pipe)")
+"$run" --help 2>"$tmp/err" | true
+[ -s "$tmp/err" ] && fail "steady-run --help | true: $(head -c 300 "$tmp/err")"
 # a stalled peer: its neighbours see no progress for 2 s and end the job
 # (local ranks inherit mpirun's environment; across hosts add -x)
 expect fail '^steady-run: P[0-9] \(rank [0-9]\): no progress for 2 s: .*period [0-9]+ slot [0-9]+ (from|to) P[0-9]' \

@@ -68,9 +68,21 @@ done
 st=$?
 [ $st -eq 2 ] && grep -qE '^steady-run: .*scatter.sched: the schedule has 4 nodes but the job has 3 ranks' "$tmp/err" ||
     fail "wrong -np: exit $st: $(head -c 300 "$tmp/err")"
-STEADY_RUN_FAULT=2:stall@100 "${mpi[@]}" -np 4 "$run" --timeout 2 --ops 300 "$tmp/scatter.sched" "$tmp/small.plat" \
-    >/dev/null 2>"$tmp/err"
+# (once, a CI run saw mpirun.mpich exit 1 with nothing at all on stderr,
+# not even MPICH's own "Abort(1)" line; not reproduced in 80 runs since,
+# 4 at a time and beside busy loops.  Such a run is said and tried once
+# more: a second silent exit fails the test.)
+stalled() {
+    STEADY_RUN_FAULT=2:stall@100 "${mpi[@]}" -np 4 "$run" --timeout 2 --ops 300 "$tmp/scatter.sched" \
+        "$tmp/small.plat" >/dev/null 2>"$tmp/err"
+}
+stalled
 st=$?
+if [ $st -eq 1 ] && [ ! -s "$tmp/err" ]; then
+    echo "run_mpich: stalled peer: mpirun.mpich exited 1 and printed nothing; once more"
+    stalled
+    st=$?
+fi
 [ $st -ne 0 ] && [ $st -ne 124 ] && grep -qE '^steady-run: P[0-9] \(rank [0-9]\): no progress for 2 s: ' "$tmp/err" ||
     fail "stalled peer: exit $st: $(head -c 300 "$tmp/err")"
 
