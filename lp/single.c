@@ -1,113 +1,263 @@
 /*
- * single.c — steady_lp_single_tree(): a broadcast's optimum carried by one
- * tree, when one simple tree can carry it.
+ * single.c — steady_lp_single_tree(): one simple tree of a broadcast or a
+ * reduce, carrying the optimum or near it.
  *
  * The LP's vertex mixes trees: on SimGrid's 16-host fat tree every hop
  * between two hosts carries some flow, and the planner schedules what it
  * is given, 25 trees whose transfers share the fat tree's links slot after
  * slot (51% of the optimum planned, 55% replayed).  A tree that carries TP
  * alone is another optimal solution, far simpler to schedule: its
- * transfers are few and each rank's ports carry one message each way.  The
- * tree tried is the chain through the ranks in the platform's order from
- * the source — SimGrid numbers a cluster's hosts along its switches, so on
- * a flat cluster, a fat tree, a torus's rings, consecutive hosts are
- * neighbours and the chain crosses each uplink once — and it is taken when
- * every capacity row of the LP (ports, shared resources) holds TP times
- * its load, in exact arithmetic.  The planner offers it as one more
+ * transfers are few and each rank's ports carry one message each way; one
+ * that carries a little less may still run faster.
+ * The tree tried is a chain through the ranks in the platform's order —
+ * SimGrid numbers a cluster's hosts along its switches, so on a flat
+ * cluster, a fat tree, a torus's rings, consecutive hosts are neighbours
+ * and the chain crosses each uplink once:
+ *   broadcast  from the source through the other ranks in order;
+ *   reduce     the participants P0 .. PN-1 in the operator's order: when
+ *              the target is Pt, v[0,i] climbs from P0 to Pt and v[i,N-1]
+ *              comes down from PN-1 to Pt, which computes v[0,N-1] (one
+ *              task per participant but the ends, two at Pt); or v[i,N-1]
+ *              comes down to P0 (v[0,i] climbs to PN-1) and the result
+ *              goes on to the target; the shape that carries most.
+ * Its throughput is the largest that every capacity row of the LP (ports,
+ * shared resources, processors) holds, up to TP, in exact arithmetic; the
+ * planner offers it, when that is at least half of TP, as one more
  * candidate, replayed beside the others (schedule/plan.c).
  */
 #include "internal.h"
 
 #include <stdlib.h>
 
-/* The chain's hops: from the source through the other ranks in the
- * platform's order, each hop the first from one rank to the next; false
- * when some pair has no hop. */
-static bool chain_hops(const steady_solution_t *s, int *chain, int *n)
+/* A chain: its transfers (hop, type) and tasks (node, task), at most
+ * one per node each. */
+typedef struct {
+    int nsend, ntask;
+    int *hop, *type, *node, *task;
+} chain_t;
+
+/* The first hop from a to b, -1 when there is none. */
+static int hop_between(const steady_solution_t *s, int a, int b)
+{
+    int nout;
+    const int *out = steady_hop_graph_out(s->hops, a, &nout);
+    for (int k = 0; k < nout; k++)
+        if (steady_hop_graph_hop(s->hops, out[k])->dst == b)
+            return out[k];
+    return -1;
+}
+
+/* Adds the transfer of `type` from a to b; false when no hop joins them. */
+static bool send(const steady_solution_t *s, chain_t *c, int a, int b, int type)
+{
+    int h = hop_between(s, a, b);
+    if (h < 0)
+        return false;
+    c->hop[c->nsend] = h;
+    c->type[c->nsend++] = type;
+    return true;
+}
+
+/* Adds the task T(k,l,m) on participant i. */
+static void compute(const steady_solution_t *s, chain_t *c, int i, int k, int l, int m)
+{
+    c->node[c->ntask] = s->sources[i];
+    c->task[c->ntask++] = lp_task(s->nsources, k, l, m);
+}
+
+/* The broadcast's chain: from the source through the other ranks. */
+static bool broadcast_chain(const steady_solution_t *s, chain_t *c)
 {
     int nv = steady_platform_node_count(s->p), prev = s->sources[0];
-    *n = 0;
     for (int v = 0; v < nv; v++) {
         if (v == s->sources[0] || steady_platform_node(s->p, v)->kind == STEADY_SWITCH)
             continue;
-        int nout, hop = -1;
-        const int *out = steady_hop_graph_out(s->hops, prev, &nout);
-        for (int k = 0; k < nout && hop < 0; k++)
-            if (steady_hop_graph_hop(s->hops, out[k])->dst == v)
-                hop = out[k];
-        if (hop < 0)
+        if (!send(s, c, prev, v, 0))
             return false;
-        chain[(*n)++] = hop;
         prev = v;
     }
     return true;
 }
 
-/* Whether the hops h with cols[h] = 0 carry tp: each capacity row's load,
- * summed over its entries, times tp within its bound. */
-static bool carries(const steady_solution_t *s, const int *cols, const mpq_t tp, bool *oom)
+/* The reduce's chain of `shape`: 0, v[0,i] climbs to the target Pt and
+ * v[i,N-1] comes down to it (false when the target takes no part); 1,
+ * v[i,N-1] comes down to P0, 2, v[0,i] climbs to PN-1, and the result goes
+ * on to the target.  False when two consecutive ranks have no hop. */
+static bool reduce_chain(const steady_solution_t *s, int shape, chain_t *c)
 {
+    int N = s->nsources, target = s->targets[0], t = -1;
+    const int *P = s->sources;
+    for (int i = 0; i < N; i++)
+        if (P[i] == target)
+            t = i;
+    if (shape == 0 && t < 0)
+        return false;
+    int top = shape == 0 ? t : shape == 1 ? 0 : N - 1; /* where v[0,N-1] is computed */
+    for (int i = 0; i < top; i++) { /* v[0,i] from Pi to Pi+1, which computes v[0,i+1] */
+        if (!send(s, c, P[i], P[i + 1], lp_interval(N, 0, i)))
+            return false;
+        compute(s, c, i + 1, 0, i, i + 1);
+    }
+    for (int i = N - 1; i > top; i--) { /* v[i,N-1] from Pi to Pi-1 */
+        if (!send(s, c, P[i], P[i - 1], lp_interval(N, i, N - 1)))
+            return false;
+        if (i - 1 > top)
+            compute(s, c, i - 1, i - 1, i - 1, N - 1);
+        else
+            compute(s, c, top, 0, top, N - 1);
+    }
+    return shape == 0 || send(s, c, P[top], target, lp_interval(N, 0, N - 1));
+}
+
+/* Lowers tp to bound / load when load * tp exceeds bound. */
+static void cap_at(mpq_t tp, const mpq_t load, long bound, mpq_t q)
+{
+    mpq_mul(q, load, tp);
+    if (mpq_cmp_si(q, bound, 1) > 0) {
+        mpq_set_si(q, bound, 1);
+        mpq_div(tp, q, load);
+    }
+}
+
+/* The throughput the chain carries, at most lp's TP, into tp: every
+ * capacity row of the LP holds tp times the chain's load on it (the hops'
+ * times on ports and resources, the tasks' on processors).  The rows are
+ * built over one column per hop the chain crosses, each load counted as
+ * many times as the chain crosses the hop.  False when memory runs out. */
+static bool chain_tp(const steady_solution_t *s, const chain_t *c, mpq_t tp)
+{
+    int nv = steady_platform_node_count(s->p);
+    int *cols = malloc((size_t)s->nhops * sizeof *cols);
+    int *times = malloc((size_t)(c->nsend ? c->nsend : 1) * sizeof *times);
+    mpq_t *cpu = malloc((size_t)nv * sizeof *cpu);
     lp_model_t m;
     lp_model_init(&m);
-    lp_add_col(&m, "chain");
-    lp_capacity_rows(s, &m, cols, 1);
-    *oom = m.oom;
-    mpq_t *load = m.oom ? NULL : malloc((size_t)(m.nrows ? m.nrows : 1) * sizeof *load);
-    bool fits = load != NULL;
-    *oom = *oom || !load;
+    if (cols && times && cpu) {
+        for (int h = 0; h < s->nhops; h++)
+            cols[h] = -1;
+        for (int k = 0; k < c->nsend; k++) {
+            if (cols[c->hop[k]] < 0) {
+                times[m.ncols] = 0;
+                cols[c->hop[k]] = lp_add_col(&m, "hop");
+            }
+            if (cols[c->hop[k]] >= 0)
+                times[cols[c->hop[k]]]++;
+        }
+        lp_capacity_rows(s, &m, cols, 1);
+    }
+    mpq_t *load = m.oom || !cols || !times || !cpu
+                      ? NULL
+                      : malloc((size_t)(m.nrows ? m.nrows : 1) * sizeof *load);
+    mpq_set(tp, s->tp);
+    mpq_t q;
+    mpq_init(q);
     for (int r = 0; r < m.nrows && load; r++)
         mpq_init(load[r]);
-    for (int k = 0; k < m.nnz && load; k++)
-        mpq_add(load[m.a[k].row], load[m.a[k].row], m.a[k].val);
+    for (int k = 0; k < m.nnz && load; k++) {
+        mpq_set_si(q, times[m.a[k].col], 1);
+        mpq_mul(q, q, m.a[k].val);
+        mpq_add(load[m.a[k].row], load[m.a[k].row], q);
+    }
     for (int r = 0; r < m.nrows && load; r++) {
-        mpq_mul(load[r], load[r], tp);
-        fits = fits && mpq_cmp_si(load[r], m.row_bound[r], 1) <= 0;
+        cap_at(tp, load[r], m.row_bound[r], q);
         mpq_clear(load[r]);
     }
+    /* the processors: the tasks' times (the LP's (7), (9)) */
+    for (int v = 0; v < nv && load; v++)
+        mpq_init(cpu[v]);
+    for (int k = 0; k < c->ntask && load; k++)
+        mpq_add(cpu[c->node[k]], cpu[c->node[k]], s->work[c->node[k]]);
+    for (int v = 0; v < nv && load; v++) {
+        cap_at(tp, cpu[v], 1, q);
+        mpq_clear(cpu[v]);
+    }
+    mpq_clear(q);
+    bool done = load != NULL;
     free(load);
+    free(cpu);
+    free(times);
+    free(cols);
     lp_model_free(&m);
-    return fits;
+    return done;
+}
+
+/* The solution of the chain c at throughput tp into *out. */
+static steady_err_t chain_solution(const steady_solution_t *lp, const chain_t *c, const mpq_t tp,
+                                   steady_solution_t **out, bool *oom, steady_error_t *err)
+{
+    steady_problem_t prob = lp_problem_of(lp);
+    steady_solution_t *s;
+    steady_err_t rc = lp_solution_prepare(lp->p, &prob, &s, err);
+    if (rc)
+        return rc;
+    lp_rate_builder_t send, cons;
+    lp_rb_init(&send);
+    lp_rb_init(&cons);
+    for (int k = 0; k < c->nsend; k++)
+        lp_rb_add(&send, c->hop[k], c->type[k], tp);
+    for (int k = 0; k < c->ntask; k++)
+        lp_rb_add(&cons, c->node[k], c->task[k], tp);
+    mpq_set(s->tp, tp);
+    s->exact = true;
+    s->note = "";
+    s->formulation = lp->formulation;
+    lp_rates_free(&s->send);
+    lp_rates_free(&s->cons);
+    bool sent = lp_rb_finish(&send, s->nhops, &s->send);
+    if (sent && lp_rb_finish(&cons, steady_platform_node_count(lp->p), &s->cons)) {
+        *out = s;
+        return STEADY_OK;
+    }
+    if (!sent)
+        lp_rb_free(&cons);
+    steady_solution_destroy(s);
+    *oom = true;
+    return STEADY_OK;
 }
 
 steady_err_t steady_lp_single_tree(const steady_solution_t *lp, steady_solution_t **out,
                                    steady_error_t *err)
 {
     *out = NULL;
-    if (lp->op != STEADY_OP_BROADCAST || lp->bound || !lp->exact || lp->nhops == 0)
+    bool reduce = lp->op == STEADY_OP_REDUCE;
+    if ((lp->op != STEADY_OP_BROADCAST && !reduce) || lp->bound || !lp->exact || lp->nhops == 0 ||
+        (reduce && lp->nsources < 2))
         return STEADY_OK;
-    int nv = steady_platform_node_count(lp->p), n = 0;
-    int *chain = malloc((size_t)nv * sizeof *chain);
-    int *cols = malloc((size_t)lp->nhops * sizeof *cols);
-    bool oom = !chain || !cols;
+    int nv = steady_platform_node_count(lp->p);
+    chain_t c = {0};
+    c.hop = malloc((size_t)nv * sizeof *c.hop);
+    c.type = malloc((size_t)nv * sizeof *c.type);
+    c.node = malloc((size_t)nv * sizeof *c.node);
+    c.task = malloc((size_t)nv * sizeof *c.task);
+    bool oom = !c.hop || !c.type || !c.node || !c.task;
     steady_err_t rc = STEADY_OK;
-    if (!oom && chain_hops(lp, chain, &n)) {
-        for (int h = 0; h < lp->nhops; h++)
-            cols[h] = -1;
-        for (int k = 0; k < n; k++)
-            cols[chain[k]] = 0;
-        if (carries(lp, cols, lp->tp, &oom) && !oom) {
-            steady_problem_t prob = lp_problem_of(lp);
-            steady_solution_t *s;
-            if (!(rc = lp_solution_prepare(lp->p, &prob, &s, err))) {
-                lp_rate_builder_t send;
-                lp_rb_init(&send);
-                for (int k = 0; k < n; k++)
-                    lp_rb_add(&send, chain[k], 0, lp->tp);
-                mpq_set(s->tp, lp->tp);
-                s->exact = true;
-                s->note = "";
-                s->formulation = lp->formulation;
-                lp_rates_free(&s->send);
-                if (lp_rb_finish(&send, s->nhops, &s->send))
-                    *out = s;
-                else {
-                    steady_solution_destroy(s);
-                    oom = true;
-                }
-            }
+    mpq_t tp, best, half;
+    mpq_inits(tp, best, half, NULL);
+    mpq_set_ui(half, 1, 2);
+    mpq_mul(half, half, lp->tp);
+    int pick = -1;
+    for (int shape = 0; shape < (reduce ? 3 : 1) && !oom; shape++) {
+        c.nsend = c.ntask = 0;
+        if (!(reduce ? reduce_chain(lp, shape, &c) : broadcast_chain(lp, &c)))
+            continue;
+        oom = !chain_tp(lp, &c, tp);
+        if (!oom && mpq_cmp(tp, half) >= 0 && (pick < 0 || mpq_cmp(tp, best) > 0)) {
+            pick = shape;
+            mpq_set(best, tp);
         }
     }
-    free(chain);
-    free(cols);
+    if (pick >= 0 && !oom) {
+        c.nsend = c.ntask = 0;
+        if (reduce)
+            reduce_chain(lp, pick, &c);
+        else
+            broadcast_chain(lp, &c);
+        rc = chain_solution(lp, &c, best, out, &oom, err);
+    }
+    mpq_clears(tp, best, half, NULL);
+    free(c.hop);
+    free(c.type);
+    free(c.node);
+    free(c.task);
     return oom ? steady_error_set(err, STEADY_ENOMEM, "out of memory") : rc;
 }

@@ -11,8 +11,9 @@
  *     Fixed (§4.6): the user's T, each tree running floor(w_i T) operations;
  *     the loss TP - K/T is at most #trees / T.  Automatic (the default): a
  *     few short periods, built and replayed, the fastest kept (see
- *     plan_choose_period()), beside other solutions of the optimum in their
- *     exact periods (whole counts; a broadcast's single tree).
+ *     plan_choose_period()), beside other solutions in their exact periods
+ *     (whole counts; a broadcast's or a reduce's single chain, at the
+ *     optimum or below it).
  *  3. Lags.  A step works on the batch of period p - lag.  A task runs
  *     after its period's slots, in list order, so its lag is at least its
  *     producers'; a send after a task needs a later period; a send after a
@@ -571,12 +572,13 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
         rc = plan_choose_period(sc, s, tr, period, series, depth, weight, &cands, err);
     if (!rc && period == STEADY_PERIOD_AUTO && cands.score[0] < 1)
         rc = plan_whole_search(s, opts, series, depth, cands.score[0], &whole, err);
-    /* a vertex of several trees: one tree of the same TP, when one carries it */
+    /* a vertex of several trees: one chain, at the throughput it carries */
     steady_solution_t *one = NULL;
     if (!rc && period == STEADY_PERIOD_AUTO && tr->ntrees > 1 &&
         (rc = steady_lp_single_tree(s, &one, err)) == 0 && one) {
         whole.sol[whole.n] = one;
-        whole.score[whole.n++] = 1;
+        whole.score[whole.n++] =
+            steady_solution_throughput_d(one) / steady_solution_throughput_d(s);
     }
     double best_rate = 0, best_msgs = 0;
     if (!rc && cands.n + whole.n > 0) {

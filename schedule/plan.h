@@ -50,7 +50,7 @@ typedef struct {
 
 /* Other solutions of the same TP or less, each scheduled in its exact
  * period: whole-count solutions (steady_lp_solve_whole), best first, and
- * a broadcast's single tree (steady_lp_single_tree), last. */
+ * a broadcast's or a reduce's single tree (steady_lp_single_tree), last. */
 typedef struct {
     int n;
     steady_solution_t *sol[NCAND + 1];

@@ -139,11 +139,15 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
                              const steady_solve_options_t *opts, steady_solution_t **out,
                              steady_error_t *err);
 
-/* A broadcast's optimum carried by one tree (lp/single.c): the chain from
- * the source through the other ranks in the platform's order, when every
- * one-port and resource constraint holds it at lp's TP exactly.  *out is a
- * new exact solution of the same problem and TP, that tree alone, or NULL
- * (not a broadcast to every rank, or the chain does not carry TP). */
+/* One tree of a broadcast or a reduce (lp/single.c): a chain through the
+ * ranks in the platform's order — for a broadcast from the source through
+ * the others; for a reduce through the participants in the operator's
+ * order, towards the target — at the largest throughput every one-port,
+ * resource and processor constraint holds it at, up to lp's TP, computed
+ * exactly.  *out is a new exact solution of the same problem at that
+ * throughput, that tree alone, or NULL (not a broadcast to every rank nor
+ * a reduce, no hop between two consecutive ranks, or the chain carries
+ * less than half of lp's TP). */
 steady_err_t steady_lp_single_tree(const steady_solution_t *lp, steady_solution_t **out,
                                    steady_error_t *err);
 

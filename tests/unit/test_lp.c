@@ -260,6 +260,90 @@ static void test_homogeneous(void)
     steady_platform_destroy(p);
 }
 
+/* steady_lp_single_tree of prob on p: the chain's solution (NULL when
+ * none is offered), with *sends and *tasks its nonzero rates. */
+static steady_solution_t *single_of(const steady_platform_t *p, steady_problem_t prob, int *sends,
+                                    int *tasks)
+{
+    steady_solution_t *s = solve_ok(p, prob), *one = NULL;
+    steady_error_t err = {0};
+    CU_ASSERT_EQUAL(steady_lp_single_tree(s, &one, &err), STEADY_OK);
+    steady_solution_destroy(s);
+    *sends = *tasks = 0;
+    mpq_t r;
+    mpq_init(r);
+    for (int e = 0; one && e < steady_platform_edge_count(p); e++)
+        for (int t = 0; t < steady_solution_type_count(one); t++) {
+            steady_solution_send(one, e, t, r);
+            *sends += mpq_sgn(r) != 0;
+        }
+    for (int v = 0; one && v < steady_platform_node_count(p); v++)
+        for (int q = 0; q < steady_solution_task_count(one); q++) {
+            steady_solution_cons(one, v, q, r);
+            *tasks += mpq_sgn(r) != 0;
+        }
+    mpq_clear(r);
+    return one;
+}
+
+/* The single chains on the complete graph of 5 (unit costs, unit tasks),
+ * whose optimum is 1 for each op below. */
+static void test_single_chain(void)
+{
+    steady_platform_t *p = NULL;
+    steady_error_t err = {0};
+    CU_ASSERT_EQUAL_FATAL(steady_platform_read("examples/platforms/homogeneous-complete.plat",
+                                               STEADY_FORMAT_AUTO, &p, NULL, &err),
+                          STEADY_OK);
+    int sends, tasks;
+    /* reduce to P0: v[i,4] comes down from P4 to P0, one message on each
+     * port and one task on P0 .. P3 per operation: TP = 1, the optimum */
+    assert_tp(single_of(p, (steady_problem_t){.op = STEADY_OP_REDUCE, .target = 0}, &sends, &tasks),
+              1, 1);
+    CU_ASSERT_EQUAL(sends, 4);
+    CU_ASSERT_EQUAL(tasks, 4);
+    /* reduce to P2: v[0,1] climbs to P2, v[3,4] comes down to it; P2
+     * receives both and computes v[0,2] and v[0,4]: TP = 1/2 */
+    assert_tp(single_of(p, (steady_problem_t){.op = STEADY_OP_REDUCE, .target = 2}, &sends, &tasks),
+              1, 2);
+    CU_ASSERT_EQUAL(sends, 4);
+    CU_ASSERT_EQUAL(tasks, 4);
+    /* broadcast from P2: P2 -> P0 -> P1 -> P3 -> P4, TP = 1 */
+    assert_tp(single_of(p, (steady_problem_t){.op = STEADY_OP_BROADCAST, .source = 2}, &sends,
+                        &tasks),
+              1, 1);
+    CU_ASSERT_EQUAL(sends, 4);
+    CU_ASSERT_EQUAL(tasks, 0);
+    steady_platform_destroy(p);
+    /* links of cost 2: TP = 1/2 (P0 receives a message per operation),
+     * which the chain carries, its tasks (1 each) within their processors */
+    p = parse_ok("processor P0 speed=1\nprocessor P1 speed=1\nprocessor P2 speed=1\n"
+                 "link P0 P1 cost=2\nlink P1 P2 cost=2\nlink P0 P2 cost=2\n",
+                 STEADY_FORMAT_NATIVE);
+    assert_tp(single_of(p, (steady_problem_t){.op = STEADY_OP_REDUCE, .target = 0}, &sends, &tasks),
+              1, 2);
+    CU_ASSERT_EQUAL(sends, 2);
+    CU_ASSERT_EQUAL(tasks, 2);
+    steady_platform_destroy(p);
+    /* P1 - P0 of cost 10, the other links 1: the optimum is 1 (P1 sends
+     * v[1,1] to P2, which sends v[1,2] to P0), the chain P2 -> P1 -> P0
+     * carries 1/10, under half of it: none offered */
+    p = parse_ok("processor P0 speed=1\nprocessor P1 speed=1\nprocessor P2 speed=1\n"
+                 "link P0 P1 cost=10\nlink P1 P2 cost=1\nlink P0 P2 cost=1\n",
+                 STEADY_FORMAT_NATIVE);
+    assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_REDUCE, .target = 0}), 1, 1);
+    CU_ASSERT_PTR_NULL(
+        single_of(p, (steady_problem_t){.op = STEADY_OP_REDUCE, .target = 0}, &sends, &tasks));
+    steady_platform_destroy(p);
+    /* a star: no hop between two leaves, no chain */
+    p = parse_ok("processor S speed=1\nprocessor A speed=1\nprocessor B speed=1\n"
+                 "link S A cost=1\nlink S B cost=1\n",
+                 STEADY_FORMAT_NATIVE);
+    CU_ASSERT_PTR_NULL(
+        single_of(p, (steady_problem_t){.op = STEADY_OP_REDUCE, .target = 0}, &sends, &tasks));
+    steady_platform_destroy(p);
+}
+
 /* A star of costs 1, 2, 3 from S: scatter TP = 1 / (1 + 2 + 3). */
 static void test_star(void)
 {
@@ -629,6 +713,7 @@ void suite_lp(void)
     static const CU_TestInfo tests[] = {
         {"paper reduce example: TP = 1", test_paper_reduce},
         {"homogeneous complete graph", test_homogeneous},
+        {"single chains: reduce, broadcast", test_single_chain},
         {"star scatter: 1 / sum of costs", test_star},
         {"chain", test_chain},
         {"multi-path beats every single path", test_multipath},
