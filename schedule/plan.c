@@ -237,11 +237,33 @@ static steady_schedule_t *pick_fewest_messages(built_t *b, double *rate, double 
 static steady_err_t build(const steady_solution_t *s, const steady_plan_options_t *opts,
                           steady_schedule_t **out, double *rate, double *msgs, steady_error_t *err);
 
-static steady_err_t whole_schedule(const steady_solution_t *s, int ntrees,
-                                   const steady_solution_t *x, const steady_plan_options_t *opts,
-                                   steady_schedule_t **out, steady_error_t *err)
+/* Whether a message on some hop of x costs more than its bytes: a
+ * latency, or an overhead. */
+static bool pays_per_message(const steady_solution_t *x)
 {
-    steady_plan_options_t exact = {.period = STEADY_PERIOD_EXACT,
+    const steady_platform_t *p = steady_solution_platform(x);
+    const steady_hop_graph_t *g = steady_solution_hops(x);
+    for (int h = 0; h < steady_hop_graph_count(g); h++) {
+        const int *types;
+        const mpq_t *rates;
+        if (steady_solution_hop_rates(x, h, &types, &rates) == 0)
+            continue;
+        const steady_hop_t *hop = steady_hop_graph_hop(g, h);
+        if (steady_hop_latency(p, hop) > 0)
+            return true;
+        for (int k = 0; k < hop->nedges; k++)
+            if (steady_platform_edge(p, hop->edges[k])->overhead > 0)
+                return true;
+    }
+    return false;
+}
+
+static steady_err_t whole_schedule(const steady_solution_t *s, int ntrees,
+                                   const steady_solution_t *x, long repeat,
+                                   const steady_plan_options_t *opts, steady_schedule_t **out,
+                                   steady_error_t *err)
+{
+    steady_plan_options_t exact = {.period = -(double)repeat, /* repeat exact periods */
                                    .cost_model = opts ? opts->cost_model : STEADY_COST_RENDEZVOUS};
     steady_err_t rc = build(x, &exact, out, NULL, NULL, err);
     if (rc == STEADY_EINVAL)
@@ -346,7 +368,8 @@ static steady_err_t period_job(const pool_t *pl, int c, job_t *j, steady_error_t
 static steady_err_t whole_job(const pool_t *pl, int c, job_t *j, steady_error_t *err)
 {
     steady_schedule_t *x = NULL;
-    steady_err_t rc = whole_schedule(pl->s, pl->tr->ntrees, pl->whole->sol[c], pl->opts, &x, err);
+    steady_err_t rc = whole_schedule(pl->s, pl->tr->ntrees, pl->whole->sol[c],
+                                     pl->whole->repeat[c], pl->opts, &x, err);
     if (rc || !x)
         return rc;
     int k = j->n++;
@@ -572,14 +595,18 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
         rc = plan_choose_period(sc, s, tr, period, series, depth, weight, &cands, err);
     if (!rc && period == STEADY_PERIOD_AUTO && cands.score[0] < 1)
         rc = plan_whole_search(s, opts, series, depth, cands.score[0], &whole, err);
-    /* a vertex of several trees: one chain, at the throughput it carries */
+    /* a vertex of several trees: one chain, at the throughput it carries,
+     * in 1, 2, 4 and 8 operations per period where a message costs more
+     * than its bytes (else in one: merging buys nothing) */
     steady_solution_t *one = NULL;
     if (!rc && period == STEADY_PERIOD_AUTO && tr->ntrees > 1 &&
-        (rc = steady_lp_single_tree(s, &one, err)) == 0 && one) {
-        whole.sol[whole.n] = one;
-        whole.score[whole.n++] =
-            steady_solution_throughput_d(one) / steady_solution_throughput_d(s);
-    }
+        (rc = steady_lp_single_tree(s, &one, err)) == 0 && one)
+        for (int r = 0; r < (pays_per_message(one) ? CHAIN_REPEATS : 1); r++) {
+            whole.sol[whole.n] = one;
+            whole.repeat[whole.n] = 1L << r;
+            whole.score[whole.n++] =
+                steady_solution_throughput_d(one) / steady_solution_throughput_d(s);
+        }
     double best_rate = 0, best_msgs = 0;
     if (!rc && cands.n + whole.n > 0) {
         steady_schedule_t *best;

@@ -48,13 +48,21 @@ typedef struct {
     double score[NCAND];
 } candidates_t;
 
-/* Other solutions of the same TP or less, each scheduled in its exact
- * period: whole-count solutions (steady_lp_solve_whole), best first, and
- * a broadcast's or a reduce's single tree (steady_lp_single_tree), last. */
+/* A broadcast's or a reduce's single chain is tried in 1, 2, 4 and 8
+ * operations per period where a message costs more than its bytes:
+ * messages that merge several operations pay a latency or an overhead once
+ * for them all, a longer period fills the pipeline later. */
+#define CHAIN_REPEATS 4
+
+/* Other solutions of the same TP or less, each scheduled in `repeat`
+ * times its exact period: whole-count solutions (steady_lp_solve_whole),
+ * best first, once each, and a broadcast's or a reduce's single chain
+ * (steady_lp_single_tree), last, CHAIN_REPEATS times (the same solution). */
 typedef struct {
     int n;
-    steady_solution_t *sol[NCAND + 1];
-    double score[NCAND + 1];
+    steady_solution_t *sol[NCAND + CHAIN_REPEATS];
+    double score[NCAND + CHAIN_REPEATS];
+    long repeat[NCAND + CHAIN_REPEATS];
 } whole_cands_t;
 
 /* The replay decides among the automatic period's candidates; a series
@@ -119,9 +127,12 @@ typedef struct {
 /* plan_period.c */
 void plan_set_rates(steady_schedule_t *sc, int ntrees);
 void plan_candidates_free(candidates_t *c);
+/* period: STEADY_PERIOD_AUTO, a length > 0, or -K for K whole times the
+ * exact period (STEADY_PERIOD_EXACT: K = 1). */
 steady_err_t plan_choose_period(steady_schedule_t *sc, const steady_solution_t *s,
                                 const steady_trees_t *tr, double period, long series, int depth,
                                 long *weight, candidates_t *cands, steady_error_t *err);
+/* Destroys w's solutions (each once). */
 void plan_whole_free(whole_cands_t *w);
 steady_err_t plan_whole_search(const steady_solution_t *s, const steady_plan_options_t *opts,
                                long series, int depth, double best_score, whole_cands_t *w,

@@ -547,6 +547,8 @@ steady_err_t plan_choose_period(steady_schedule_t *sc, const steady_solution_t *
             mpz_mul(c, c, mpq_numref(tr->trees[i].weight));
             mpz_gcd(g, g, c);
         }
+        long times = period <= -1 ? lround(-period) : 1; /* -K: K exact periods */
+        mpz_mul_si(l, l, times);
         mpq_set_num(sc->period, l);
         mpq_set_den(sc->period, g);
         mpq_canonicalize(sc->period);
@@ -696,7 +698,8 @@ cleanup:
 void plan_whole_free(whole_cands_t *w)
 {
     for (int i = 0; i < w->n; i++)
-        steady_solution_destroy(w->sol[i]);
+        if (i == 0 || w->sol[i] != w->sol[i - 1])
+            steady_solution_destroy(w->sol[i]);
     w->n = 0;
 }
 
@@ -749,6 +752,7 @@ steady_err_t plan_whole_search(const steady_solution_t *s, const steady_plan_opt
         memmove(&w->score[at + 1], &w->score[at], (size_t)(w->n - at) * sizeof w->score[0]);
         w->sol[at] = x;
         w->score[at] = score;
+        w->repeat[at] = 1;
         w->n++;
         if (score > best_score)
             best_score = score;

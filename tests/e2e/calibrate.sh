@@ -34,7 +34,7 @@
 #     and broadcast on each example: the lp-schedule row is the direct run
 #     of part 3, and 1.3 times or more the best of MPI's own collective
 #     (SMPI's default selection; for the two-site reduce its named
-#     algorithms too) and the two-tree algorithms -- 1.1 on sg-crossbar,
+#     algorithms too) and the two-tree algorithms -- 1.15 on sg-crossbar,
 #     where the two trees are near-optimal (part 4 says why).
 #
 #   tests/e2e/calibrate.sh BUILD_DIR      (from the repository root)
@@ -269,7 +269,7 @@ done
 # library's own collective (MPI_Reduce / MPI_Bcast with SMPI's default
 # selection, what a program calling them gets under this configuration)
 # and the two-tree algorithms by 1.3 times or more -- except on
-# sg-crossbar, where 1.1: on that homogeneous crossbar the two trees reach
+# sg-crossbar, where 1.15 (1.19 measured): on that homogeneous crossbar the two trees reach
 # 0.977 of the optimum in the model, and 1.3 times their measured
 # throughput would be 0.99 of the calibrated optimum, which steady-run's one
 # message per port does not reach (docs/calibration.md, "Against MPI's
@@ -281,7 +281,7 @@ for plat in examples/platforms/sg-*.xml; do
     name=$(basename "$plat" .xml)
     [ -f "$tmp/$name.plat" ] || continue
     least=1.3
-    [ "$name" = sg-crossbar ] && least=1.1
+    [ "$name" = sg-crossbar ] && least=1.15
     for op in reduce broadcast; do
         rows=(--rows lp-schedule,mpi:default,twotreec,twotrees)
         [ "$name-$op" = sg-two-sites-reduce ] && rows=()

@@ -302,11 +302,13 @@ static double replay_makespan(const steady_schedule_t *sc, const steady_platform
 /* Two sites joined by a WAN of 10 MB/s and 5 ms (examples/platforms/
  * sg-two-sites.xml): a broadcast's segments each pay the WAN's latency
  * under rendezvous, so the automatic choice keeps the message whole, which
- * replays at 95% of the optimum.  The eager model is blind to it: 4
- * segments replay as fast as 1 there, and would lose more than 10% under
- * rendezvous; its automatic choice keeps the message whole too since the
- * message objective (within 0.5% of the fastest, the fewest messages per
- * operation). */
+ * replays at 95% of the optimum or more.  The eager model is blind to it:
+ * 4 segments replay as fast as 1 there, and run no faster than the
+ * automatic choice under rendezvous (0.837 of the optimum before the
+ * single chain, whose 2 operations per period pay the WAN's latency once
+ * for 8 segments: 0.975); its automatic choice keeps the message whole too
+ * since the message objective (within 0.5% of the fastest, the fewest
+ * messages per operation). */
 static void test_segments_cost_model(void)
 {
     steady_platform_t *p = NULL;
@@ -325,6 +327,7 @@ static void test_segments_cost_model(void)
     steady_replay_t r = {0};
     CU_ASSERT_EQUAL(steady_schedule_replay(sc, p, 1000, &r, NULL), STEADY_OK);
     CU_ASSERT(r.ratio >= 0.95);
+    double rendezvous = r.ratio;
     steady_schedule_destroy(sc);
     o.cost_model = STEADY_COST_EAGER;
     CU_ASSERT_EQUAL_FATAL(steady_schedule_plan(s, NULL, &o, &sc, &err), STEADY_OK);
@@ -344,7 +347,7 @@ static void test_segments_cost_model(void)
     CU_ASSERT(per4 > per1);
     sc->cost_model = STEADY_COST_RENDEZVOUS; /* what it would run at */
     CU_ASSERT_EQUAL(steady_schedule_replay(sc, p, 1000, &r, NULL), STEADY_OK);
-    CU_ASSERT(r.ratio < 0.9);
+    CU_ASSERT(r.ratio <= rendezvous);
     steady_schedule_destroy(sc);
     steady_solution_destroy(s);
     steady_platform_destroy(p);
