@@ -22,8 +22,9 @@
  *              goes on to the target; the shape that carries most.
  * Its throughput is the largest that every capacity row of the LP (ports,
  * shared resources, processors) holds, up to TP, in exact arithmetic; the
- * planner offers it, when that is at least half of TP, as one more
- * candidate, replayed beside the others (schedule/plan.c).
+ * planner offers it, when that is no less than what it expects of its own
+ * best period, as one more candidate, replayed beside the others
+ * (schedule/plan.c).
  */
 #include "internal.h"
 
@@ -107,6 +108,14 @@ static bool reduce_chain(const steady_solution_t *s, int shape, chain_t *c)
             compute(s, c, top, 0, top, N - 1);
     }
     return shape == 0 || send(s, c, P[top], target, lp_interval(N, 0, N - 1));
+}
+
+/* c := the chain of `shape` (a broadcast has one); false when two of its
+ * consecutive ranks have no hop. */
+static bool make_chain(const steady_solution_t *s, int shape, chain_t *c)
+{
+    c->nsend = c->ntask = 0;
+    return s->op == STEADY_OP_REDUCE ? reduce_chain(s, shape, c) : broadcast_chain(s, c);
 }
 
 /* Lowers tp to bound / load when load * tp exceeds bound. */
@@ -231,30 +240,21 @@ steady_err_t steady_lp_single_tree(const steady_solution_t *lp, steady_solution_
     c.task = malloc((size_t)nv * sizeof *c.task);
     bool oom = !c.hop || !c.type || !c.node || !c.task;
     steady_err_t rc = STEADY_OK;
-    mpq_t tp, best, half;
-    mpq_inits(tp, best, half, NULL);
-    mpq_set_ui(half, 1, 2);
-    mpq_mul(half, half, lp->tp);
+    mpq_t tp, best;
+    mpq_inits(tp, best, NULL);
     int pick = -1;
     for (int shape = 0; shape < (reduce ? 3 : 1) && !oom; shape++) {
-        c.nsend = c.ntask = 0;
-        if (!(reduce ? reduce_chain(lp, shape, &c) : broadcast_chain(lp, &c)))
+        if (!make_chain(lp, shape, &c))
             continue;
         oom = !chain_tp(lp, &c, tp);
-        if (!oom && mpq_cmp(tp, half) >= 0 && (pick < 0 || mpq_cmp(tp, best) > 0)) {
+        if (!oom && mpq_sgn(tp) > 0 && (pick < 0 || mpq_cmp(tp, best) > 0)) {
             pick = shape;
             mpq_set(best, tp);
         }
     }
-    if (pick >= 0 && !oom) {
-        c.nsend = c.ntask = 0;
-        if (reduce)
-            reduce_chain(lp, pick, &c);
-        else
-            broadcast_chain(lp, &c);
+    if (pick >= 0 && !oom && make_chain(lp, pick, &c))
         rc = chain_solution(lp, &c, best, out, &oom, err);
-    }
-    mpq_clears(tp, best, half, NULL);
+    mpq_clears(tp, best, NULL);
     free(c.hop);
     free(c.type);
     free(c.node);

@@ -595,18 +595,26 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
         rc = plan_choose_period(sc, s, tr, period, series, depth, weight, &cands, err);
     if (!rc && period == STEADY_PERIOD_AUTO && cands.score[0] < 1)
         rc = plan_whole_search(s, opts, series, depth, cands.score[0], &whole, err);
-    /* a vertex of several trees: one chain, at the throughput it carries,
-     * in 1, 2, 4 and 8 operations per period where a message costs more
-     * than its bytes (else in one: merging buys nothing) */
+    /* a vertex of several trees: one chain, at the throughput it carries
+     * if that is no less than the best period's estimate (its replay can
+     * only be lower), in 1, 2, 4 and 8 operations per period where a
+     * message costs more than its bytes (else in one: merging buys
+     * nothing) */
     steady_solution_t *one = NULL;
     if (!rc && period == STEADY_PERIOD_AUTO && tr->ntrees > 1 &&
-        (rc = steady_lp_single_tree(s, &one, err)) == 0 && one)
-        for (int r = 0; r < (pays_per_message(one) ? CHAIN_REPEATS : 1); r++) {
+        (rc = steady_lp_single_tree(s, &one, err)) == 0 && one) {
+        double share = steady_solution_throughput_d(one) / steady_solution_throughput_d(s);
+        int repeats = cands.n > 0 && share < cands.score[0] ? 0
+                      : pays_per_message(one)              ? CHAIN_REPEATS
+                                                           : 1;
+        for (int r = 0; r < repeats; r++) {
             whole.sol[whole.n] = one;
             whole.repeat[whole.n] = 1L << r;
-            whole.score[whole.n++] =
-                steady_solution_throughput_d(one) / steady_solution_throughput_d(s);
+            whole.score[whole.n++] = share;
         }
+        if (repeats == 0)
+            steady_solution_destroy(one);
+    }
     double best_rate = 0, best_msgs = 0;
     if (!rc && cands.n + whole.n > 0) {
         steady_schedule_t *best;

@@ -146,8 +146,7 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
  * resource and processor constraint holds it at, up to lp's TP, computed
  * exactly.  *out is a new exact solution of the same problem at that
  * throughput, that tree alone, or NULL (not a broadcast to every rank nor
- * a reduce, no hop between two consecutive ranks, or the chain carries
- * less than half of lp's TP). */
+ * a reduce, or no hop between two consecutive ranks). */
 steady_err_t steady_lp_single_tree(const steady_solution_t *lp, steady_solution_t **out,
                                    steady_error_t *err);
 
