@@ -750,6 +750,7 @@ steady_err_t plan_whole_search(const steady_solution_t *s, const steady_plan_opt
             steady_solution_destroy(w->sol[--w->n]);
         memmove(&w->sol[at + 1], &w->sol[at], (size_t)(w->n - at) * sizeof w->sol[0]);
         memmove(&w->score[at + 1], &w->score[at], (size_t)(w->n - at) * sizeof w->score[0]);
+        memmove(&w->repeat[at + 1], &w->repeat[at], (size_t)(w->n - at) * sizeof w->repeat[0]);
         w->sol[at] = x;
         w->score[at] = score;
         w->repeat[at] = 1;
