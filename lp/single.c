@@ -131,30 +131,25 @@ static void cap_at(mpq_t tp, const mpq_t load, long bound, mpq_t q)
 /* The throughput the chain carries, at most lp's TP, into tp: every
  * capacity row of the LP holds tp times the chain's load on it (the hops'
  * times on ports and resources, the tasks' on processors).  The rows are
- * built over one column per hop the chain crosses, each load counted as
- * many times as the chain crosses the hop.  False when memory runs out. */
+ * built over one column for all the chain's hops: a chain crosses each
+ * hop once (its transfers join distinct ordered pairs of ranks).  False
+ * when memory runs out. */
 static bool chain_tp(const steady_solution_t *s, const chain_t *c, mpq_t tp)
 {
     int nv = steady_platform_node_count(s->p);
     int *cols = malloc((size_t)s->nhops * sizeof *cols);
-    int *times = malloc((size_t)(c->nsend ? c->nsend : 1) * sizeof *times);
     mpq_t *cpu = malloc((size_t)nv * sizeof *cpu);
     lp_model_t m;
     lp_model_init(&m);
-    if (cols && times && cpu) {
+    if (cols && cpu) {
         for (int h = 0; h < s->nhops; h++)
             cols[h] = -1;
-        for (int k = 0; k < c->nsend; k++) {
-            if (cols[c->hop[k]] < 0) {
-                times[m.ncols] = 0;
-                cols[c->hop[k]] = lp_add_col(&m, "hop");
-            }
-            if (cols[c->hop[k]] >= 0)
-                times[cols[c->hop[k]]]++;
-        }
+        for (int k = 0; k < c->nsend; k++)
+            cols[c->hop[k]] = 0;
+        lp_add_col(&m, "chain");
         lp_capacity_rows(s, &m, cols, 1);
     }
-    mpq_t *load = m.oom || !cols || !times || !cpu
+    mpq_t *load = m.oom || !cols || !cpu
                       ? NULL
                       : malloc((size_t)(m.nrows ? m.nrows : 1) * sizeof *load);
     mpq_set(tp, s->tp);
@@ -162,11 +157,8 @@ static bool chain_tp(const steady_solution_t *s, const chain_t *c, mpq_t tp)
     mpq_init(q);
     for (int r = 0; r < m.nrows && load; r++)
         mpq_init(load[r]);
-    for (int k = 0; k < m.nnz && load; k++) {
-        mpq_set_si(q, times[m.a[k].col], 1);
-        mpq_mul(q, q, m.a[k].val);
-        mpq_add(load[m.a[k].row], load[m.a[k].row], q);
-    }
+    for (int k = 0; k < m.nnz && load; k++)
+        mpq_add(load[m.a[k].row], load[m.a[k].row], m.a[k].val);
     for (int r = 0; r < m.nrows && load; r++) {
         cap_at(tp, load[r], m.row_bound[r], q);
         mpq_clear(load[r]);
@@ -184,7 +176,6 @@ static bool chain_tp(const steady_solution_t *s, const chain_t *c, mpq_t tp)
     bool done = load != NULL;
     free(load);
     free(cpu);
-    free(times);
     free(cols);
     lp_model_free(&m);
     return done;
