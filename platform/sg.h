@@ -51,9 +51,12 @@ typedef struct {
     bool down, half;
 } sg_use_t;
 
+/* A route: its links in order, and the latency it adds to theirs (a
+ * Vivaldi zone's distance between its ends; 0 elsewhere). */
 typedef struct {
     sg_use_t *v;
     int n, cap;
+    double latency;
 } sg_list_t;
 
 typedef enum { SG_HOST, SG_ROUTER, SG_ZONE } sg_kind_t;
@@ -109,6 +112,12 @@ typedef struct {
     /* star (a <cluster>, or routing="Cluster"): each vertex's links up to
      * the star's centre and down from it */
     sg_list_t *up, *down;
+    /* routing="Vivaldi": a star whose vertices' links are their <peer>
+     * links, and whose routes add the distance between their ends' Vivaldi
+     * coordinates to the latency (sg_vivaldi_latency): per vertex x, y and
+     * height, in ms; NULL in other zones */
+    bool vivaldi;
+    double *coords;
     int router;   /* a cluster's router netpoint, -1 */
     int backbone; /* routing="Cluster": its <backbone> link, -1 */
     /* the declared routes by source vertex, each source's by destination
@@ -184,6 +193,8 @@ steady_err_t sg_quantity(sg_t *g, xmlNodePtr node, const char *text, unit_kind_t
 /* An optional attribute's quantity (unchanged when absent or empty). */
 steady_err_t sg_opt_quantity(sg_t *g, xmlNodePtr node, const char *attr, unit_kind_t kind,
                              const char *field, double *out, bool *given);
+/* "unsupported attribute ..." when attr (a trace file) is given. */
+steady_err_t sg_no_profile(sg_t *g, xmlNodePtr node, const char *attr);
 /* SimGrid's sharing policies; cluster_bb: a cluster's backbone's. */
 steady_err_t sg_sharing_policy(sg_t *g, xmlNodePtr node, const char *attr, const char *deflt,
                                bool cluster_bb, steady_sharing_t *out);
@@ -222,6 +233,13 @@ steady_err_t sg_read_cluster(sg_t *g, xmlNodePtr node, int parent);
 steady_err_t sg_read_host_link(sg_t *g, xmlNodePtr node, int z);
 steady_err_t sg_read_cabinet(sg_t *g, xmlNodePtr node, int z);
 steady_err_t sg_star_backbone(sg_t *g, int z);
+/* <peer> in a Vivaldi zone z: a host with a link up (bw_out) and a link
+ * down (bw_in) of its own; and the Vivaldi coordinates of vertex v of z
+ * from a host's or peer's coordinates attribute (sg_vivaldi.c). */
+steady_err_t sg_read_peer(sg_t *g, xmlNodePtr node, int z);
+steady_err_t sg_vivaldi_coords(sg_t *g, xmlNodePtr node, int z, int v);
+/* SimGrid's latency between vertices va and vb of Vivaldi zone z, s. */
+double sg_vivaldi_latency(const sg_zone_t *z, int va, int vb);
 
 /* ---- clusters of topology TORUS, FAT_TREE, DRAGONFLY (sg_topo.c) ------------------ */
 
@@ -245,7 +263,10 @@ void sg_topo_free(sg_topo_t *t);
 /* ---- lists (sg_route.c) ---------------------------------------------------- */
 
 bool sg_list_push(sg_list_t *l, sg_use_t u);
+/* m's links after l's, its latency added to l's. */
 bool sg_list_append(sg_list_t *l, const sg_list_t *m);
+/* Empty (its memory kept), latency 0. */
+void sg_list_clear(sg_list_t *l);
 void sg_list_free(sg_list_t *l);
 
 /* ---- routing (sg_route.c) ---------------------------------------------------- */

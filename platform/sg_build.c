@@ -12,6 +12,11 @@
  *       (the backbone), which the way up already crossed: a message between
  *       two hosts goes host -> centre -> host and crosses SimGrid's route,
  *       each link once, as StarZone::get_local_route does;
+ *   a Vivaldi zone (a star of <peer>s)
+ *       an edge between every two hosts, crossing the source's link up and
+ *       the destination's link down, its latency the distance between
+ *       their coordinates (which no centre could give: it is not a sum of
+ *       one term per host);
  *   a zone of hosts and routers (Full, Floyd, Dijkstra), and a TORUS,
  *   FAT_TREE or DRAGONFLY cluster (sg_topo.c)
  *       an edge between every two hosts SimGrid routes between, crossing
@@ -132,7 +137,7 @@ static steady_err_t route_edge(sg_t *g, int a, int b, const sg_list_t *route, lo
     int old = rc ? -1 : steady_platform_find_edge(g->p, a, b);
     if (old >= 0) {
         const steady_edge_t *e = steady_platform_edge(g->p, old);
-        bool same = e->ncross == route->n;
+        bool same = e->ncross == route->n && e->latency == route->latency;
         for (int k = 0; k < route->n && same; k++)
             same = e->cross[k].channel == cross[k].channel && e->cross[k].down == cross[k].down;
         if (!same)
@@ -141,7 +146,8 @@ static steady_err_t route_edge(sg_t *g, int a, int b, const sg_list_t *route, lo
                                   "different links, which steady cannot tell apart",
                                   g->origin, line, an, bn);
     } else if (!rc) {
-        steady_edge_t e = {.src = a, .dst = b, .ncross = route->n, .cross = cross};
+        steady_edge_t e = {
+            .src = a, .dst = b, .latency = route->latency, .ncross = route->n, .cross = cross};
         if ((rc = steady_platform_add_edge(g->p, &e, NULL, g->err)))
             steady_error_prefix(g->err, "%s:%ld: ", g->origin, line);
     }
@@ -166,7 +172,8 @@ static bool in_list(const sg_list_t *l, sg_use_t u)
 
 /* A star's hosts around a centre switch (see the top of the file), or,
  * when the links shared by every route are not the only ones two hosts'
- * routes have in common, an edge between every two hosts. */
+ * routes have in common, or in a Vivaldi zone (whose routes' latencies
+ * are the distances between their ends), an edge between every two hosts. */
 static steady_err_t build_star(sg_t *g, int z)
 {
     sg_zone_t *zz = &g->zones[z];
@@ -178,11 +185,12 @@ static steady_err_t build_star(sg_t *g, int z)
             if (first < 0)
                 first = i;
             if (zz->up[i].n == 0 || zz->down[i].n == 0)
-                return steady_error_set(g->err, STEADY_EUNSUPPORTED,
-                                        "%s:%ld: host %s of zone %s has no link (no <host_link>): "
-                                        "steady models no unbounded link",
-                                        g->origin, g->np[zz->vert[i]].line, g->np[zz->vert[i]].name,
-                                        zz->id);
+                return steady_error_set(
+                    g->err, STEADY_EUNSUPPORTED, "%s:%ld: host %s of zone %s has no link %s",
+                    g->origin, g->np[zz->vert[i]].line, g->np[zz->vert[i]].name, zz->id,
+                    zz->vivaldi ? "(SimGrid routes no message from or to a <host> of a Vivaldi "
+                                  "zone): declare it as a <peer> with bw_in and bw_out"
+                                : "(no <host_link>): steady models no unbounded link");
         }
     if (nhosts == 0)
         return STEADY_OK;
@@ -203,7 +211,7 @@ static steady_err_t build_star(sg_t *g, int z)
      * links down beyond those: each (link, direction) down is marked with
      * its host (-2 when several hosts have it), then each host's links up
      * are looked up */
-    bool exact = true;
+    bool exact = !zz->vivaldi;
     int *owner = malloc((size_t)(2 * g->nlinks + 1) * sizeof *owner);
     if (!owner) {
         sg_list_free(&common);
@@ -259,7 +267,7 @@ static steady_err_t build_star(sg_t *g, int z)
         }
         if (g->np[v].kind != SG_HOST)
             continue;
-        down.n = 0;
+        sg_list_clear(&down);
         for (int k = 0; k < zz->down[i].n && !rc; k++)
             if (!in_list(&common, zz->down[i].v[k]) && !sg_list_push(&down, zz->down[i].v[k]))
                 rc = sg_oom(g);
@@ -472,13 +480,13 @@ static steady_err_t zone_route(sg_t *g, const inside_t *in, ports_t *ports, int 
     }
     for (int h = in->start[za]; h < in->start[za + 1] && !rc; h++) {
         int u = in->hosts[h];
-        pre.n = 0;
+        sg_list_clear(&pre);
         found = true;
         if (u != gs)
             rc = sg_global_route(g, u, gs, &pre, &found);
         if (rc || !found)
             continue;
-        route.n = 0;
+        sg_list_clear(&route);
         if (!sg_list_append(&route, &pre) || !sg_list_append(&route, &mid)) {
             rc = sg_oom(g);
             break;

@@ -14,11 +14,12 @@
  * need and the names in shared blocks.
  *
  * Read: <zone> (and the old <AS>) with routing Full, Floyd, Dijkstra,
- * DijkstraCache or Cluster (a star: <host_link>, <backbone>, <cabinet>);
+ * DijkstraCache, Cluster (a star: <host_link>, <backbone>, <cabinet>) or
+ * Vivaldi (a star of <peer>s, sg_vivaldi.c);
  * <cluster> of FLAT, TORUS, FAT_TREE or DRAGONFLY topology; <host>,
  * <router>, <link>, <route>, <zoneRoute> (<ASroute>); <prop>.  Refused
- * with the element's line: bypass routes, other routings, traces,
- * storage, disks, peers, deployment.  An attribute SimGrid does not define is an error, so
+ * with the element's line: bypass routes, other routings (Wifi), traces,
+ * storage, disks, deployment.  An attribute SimGrid does not define is an error, so
  * that a misspelt `latency` cannot silently leave a latency at 0.
  *
  * libxml2 does the XML parsing (xml.c); string maps (common/strmap.h)
@@ -42,7 +43,6 @@
 static const struct {
     const char *name, *why;
 } unsupported[] = {
-    {"peer", "declare the peer as a <host> with explicit <link> and <route> elements"},
     {"bypassRoute", "bypass routes change SimGrid's routes in ways steady does not follow"},
     {"bypassZoneRoute", "bypass routes change SimGrid's routes in ways steady does not follow"},
     {"bypassASroute", "bypass routes change SimGrid's routes in ways steady does not follow"},
@@ -63,7 +63,7 @@ static const struct {
 static const char *const understood[] = {
     "platform", "config",   "prop",      "zone",    "AS",       "cluster",
     "host",     "router",   "link",      "route",   "link_ctn", "zoneRoute",
-    "ASroute",  "backbone", "host_link", "cabinet", NULL};
+    "ASroute",  "backbone", "host_link", "cabinet", "peer",     NULL};
 
 /* An element that is out of place: unsupported, misplaced or unknown. */
 steady_err_t sg_bad_element(sg_t *g, xmlNodePtr node, xmlNodePtr parent)
@@ -155,7 +155,7 @@ steady_err_t sg_opt_quantity(sg_t *g, xmlNodePtr node, const char *attr, unit_ki
 }
 
 /* A time-varying profile cannot be represented by a constant attribute. */
-static steady_err_t no_profile(sg_t *g, xmlNodePtr node, const char *attr)
+steady_err_t sg_no_profile(sg_t *g, xmlNodePtr node, const char *attr)
 {
     char *file = xml_attr(node, attr);
     steady_err_t rc = STEADY_OK;
@@ -299,6 +299,12 @@ int sg_add_np(sg_t *g, xmlNodePtr node, const char *name, sg_kind_t kind, int z)
                 sg_oom(g);
                 return -1;
             }
+            int cap_coords = zz->capvert;
+            if (zz->vivaldi &&
+                !array_grow((void **)&zz->coords, &cap_coords, cap_up, 3 * sizeof *zz->coords, 8)) {
+                sg_oom(g);
+                return -1;
+            }
             zz->capvert = cap_up;
         }
         g->np[v].vid = zz->nvert;
@@ -433,8 +439,9 @@ static steady_err_t read_host(sg_t *g, xmlNodePtr node, int z)
                              "id, speed, core, speed_file, availability_file, state_file, "
                              "coordinates, pstate")) ||
         (rc = sg_need_attr(g, node, "id", &id)) || (rc = sg_need_attr(g, node, "speed", &speeds)) ||
-        (rc = no_profile(g, node, "speed_file")) ||
-        (rc = no_profile(g, node, "availability_file")) || (rc = no_profile(g, node, "state_file")))
+        (rc = sg_no_profile(g, node, "speed_file")) ||
+        (rc = sg_no_profile(g, node, "availability_file")) ||
+        (rc = sg_no_profile(g, node, "state_file")))
         goto cleanup;
     if ((pstate_text = xml_attr(node, "pstate"))) {
         char *end;
@@ -529,9 +536,9 @@ static steady_err_t read_link(sg_t *g, xmlNodePtr node, bool backbone, int z)
     } else if ((rc = sg_check_attrs(g, node,
                                     "id, bandwidth, latency, sharing_policy, bandwidth_file, "
                                     "latency_file, state_file")) ||
-               (rc = no_profile(g, node, "bandwidth_file")) ||
-               (rc = no_profile(g, node, "latency_file")) ||
-               (rc = no_profile(g, node, "state_file")) ||
+               (rc = sg_no_profile(g, node, "bandwidth_file")) ||
+               (rc = sg_no_profile(g, node, "latency_file")) ||
+               (rc = sg_no_profile(g, node, "state_file")) ||
                (rc = sg_sharing_policy(g, node, "sharing_policy", "SHARED", false, &sharing))) {
         goto cleanup;
     }
@@ -602,7 +609,8 @@ static steady_err_t zone_mix(sg_t *g, open_zone_t *oz, xmlNodePtr c)
     bool is_inner = xml_is(c, "zone") || xml_is(c, "AS") || xml_is(c, "cluster") ||
                     xml_is(c, "zoneRoute") || xml_is(c, "ASroute");
     bool is_leaf = xml_is(c, "host") || xml_is(c, "router") || xml_is(c, "route") ||
-                   xml_is(c, "host_link") || xml_is(c, "cabinet") || xml_is(c, "backbone");
+                   xml_is(c, "host_link") || xml_is(c, "cabinet") || xml_is(c, "backbone") ||
+                   xml_is(c, "peer");
     if ((is_inner && oz->leaf) || (is_leaf && oz->inner))
         return xml_error(g->err, STEADY_EPARSE, g->origin, c,
                          "unexpected element (<%s>) in <%s> %s: a zone holds either zones "
@@ -613,14 +621,35 @@ static steady_err_t zone_mix(sg_t *g, open_zone_t *oz, xmlNodePtr c)
     return STEADY_OK;
 }
 
+/* A Vivaldi zone holds peers and hosts (and links, props); a peer only a
+ * Vivaldi zone. */
+static steady_err_t vivaldi_child(sg_t *g, int z, xmlNodePtr c)
+{
+    bool vivaldi = g->zones[z].vivaldi;
+    if (vivaldi && !xml_is(c, "prop") && !xml_is(c, "host") && !xml_is(c, "peer") &&
+        !xml_is(c, "link"))
+        return xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, c,
+                         "unsupported element (<%s>) in Vivaldi zone %s: steady reads the "
+                         "<peer>s and <host>s of a Vivaldi zone",
+                         sg_element_name(c), g->zones[z].id);
+    if (!vivaldi && xml_is(c, "peer"))
+        return xml_error(g->err, STEADY_EINVAL, g->origin, c,
+                         "<peer> in zone %s, whose routing is not Vivaldi (SimGrid takes peers "
+                         "only in Vivaldi zones)",
+                         g->zones[z].id);
+    return STEADY_OK;
+}
+
 /* A child of zone z (its element `node`), streamed: complete, in the
  * file's order. */
 static steady_err_t zone_child(sg_t *g, open_zone_t *oz, xmlNodePtr c)
 {
     int z = oz->zone;
     xmlNodePtr node = oz->node;
-    bool star = g->zones[z].routing == SG_STAR;
+    bool vivaldi = g->zones[z].vivaldi, star = g->zones[z].routing == SG_STAR && !vivaldi;
     steady_err_t rc = zone_mix(g, oz, c);
+    if (!rc)
+        rc = vivaldi_child(g, z, c);
     if (rc)
         return rc;
     if (xml_is(c, "prop")) { /* the zone's props: steady_routes */
@@ -632,8 +661,12 @@ static steady_err_t zone_child(sg_t *g, open_zone_t *oz, xmlNodePtr c)
         xmlFree(value);
     } else if (xml_is(c, "cluster"))
         rc = sg_read_cluster(g, c, z);
-    else if (xml_is(c, "host"))
+    else if (xml_is(c, "host")) {
         rc = read_host(g, c, z);
+        if (!rc && vivaldi)
+            rc = sg_vivaldi_coords(g, c, z, g->zones[z].nvert - 1);
+    } else if (xml_is(c, "peer"))
+        rc = sg_read_peer(g, c, z);
     else if (xml_is(c, "router"))
         rc = read_router(g, c, z);
     else if (xml_is(c, "link"))
@@ -675,11 +708,12 @@ static steady_err_t read_zone_start(sg_t *g, xmlNodePtr node, int parent, int *o
                  {"Dijkstra", SG_DIJKSTRA, false},
                  {"DijkstraCache", SG_DIJKSTRA, true},
                  {"Cluster", SG_STAR, false},
+                 {"Vivaldi", SG_STAR, false},
                  /* EmptyZone: no route between its vertices; a zone of one
                   * host, its own gateway */
                  {"None", SG_FULL, false}};
     static const char *const other[] = {"ClusterTorus", "ClusterFatTree", "ClusterDragonfly",
-                                        "Vivaldi",      "Wifi",           NULL};
+                                        "Wifi", NULL};
     int nknown = (int)(sizeof known / sizeof *known), k = 0;
     while (k < nknown && strcmp(routing, known[k].name) != 0)
         k++;
@@ -698,6 +732,12 @@ static steady_err_t read_zone_start(sg_t *g, xmlNodePtr node, int parent, int *o
                            "a valid model\"); a <cluster> of topology TORUS, FAT_TREE or "
                            "DRAGONFLY makes that zone",
                            sg_element_name(node), routing);
+        else if (strcmp(routing, "Wifi") == 0)
+            rc = xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, node,
+                           "unsupported routing in <%s> (Wifi): a WIFI link's rate depends on "
+                           "each station's signal and on how many share it, which steady does "
+                           "not model",
+                           sg_element_name(node));
         else if (spelt && !is_known)
             rc = xml_error(g->err, STEADY_EPARSE, g->origin, node,
                            "unknown routing in <%s> (%s): SimGrid's routing names are "
@@ -706,7 +746,7 @@ static steady_err_t read_zone_start(sg_t *g, xmlNodePtr node, int parent, int *o
         else
             rc = xml_error(g->err, is_known ? STEADY_EUNSUPPORTED : STEADY_EPARSE, g->origin, node,
                            "%s routing in <%s> (%s): steady reads Full, Floyd, Dijkstra, "
-                           "DijkstraCache, Cluster and None zones",
+                           "DijkstraCache, Cluster, Vivaldi and None zones",
                            is_known ? "unsupported" : "unknown", sg_element_name(node), routing);
         goto cleanup;
     }
@@ -717,6 +757,7 @@ static steady_err_t read_zone_start(sg_t *g, xmlNodePtr node, int parent, int *o
     }
     *out = z;
     g->zones[z].cached = known[k].cached;
+    g->zones[z].vivaldi = strcmp(routing, "Vivaldi") == 0;
     g->zones[z].empty = strcasecmp(routing, "None") == 0;
     if (parent < 0 && valid_node_name(id) && (rc = steady_platform_set_name(g->p, id, g->err)))
         goto cleanup;
@@ -786,6 +827,7 @@ static void sg_free(sg_t *g)
         free(z->routes);
         free(z->up);
         free(z->down);
+        free(z->coords);
         free(z->bystart);
         free(z->byvert);
         free(z->table);
@@ -869,6 +911,8 @@ static steady_err_t element_start(void *ctx, xmlNodePtr e)
     } else {
         open_zone_t *oz = &st->open[st->nopen - 1];
         steady_err_t rc = zone_mix(g, oz, e);
+        if (!rc)
+            rc = vivaldi_child(g, oz->zone, e);
         if (rc)
             return rc;
         parent = oz->zone;

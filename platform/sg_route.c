@@ -61,14 +61,20 @@ bool sg_list_append(sg_list_t *l, const sg_list_t *m)
     for (int k = 0; k < m->n; k++)
         if (!sg_list_push(l, m->v[k]))
             return false;
+    l->latency += m->latency;
     return true;
+}
+
+void sg_list_clear(sg_list_t *l)
+{
+    l->n = 0;
+    l->latency = 0;
 }
 
 void sg_list_free(sg_list_t *l)
 {
     free(l->v);
-    l->v = NULL;
-    l->n = l->cap = 0;
+    *l = (sg_list_t){0};
 }
 
 static const char *npname(const sg_t *g, int np)
@@ -341,9 +347,12 @@ static int graph_route(const sg_t *g, const sg_zone_t *z, int a, int b)
 }
 
 /* A star's route: the source's links up, then the destination's down,
- * each link once (StarZone::add_links_to_route). */
+ * each link once (StarZone::add_links_to_route); a Vivaldi zone adds the
+ * distance between the two to the latency (VivaldiZone::get_local_route). */
 static steady_err_t star_route(sg_t *g, const sg_zone_t *z, int a, int b, sg_list_t *out)
 {
+    if (z->vivaldi)
+        out->latency += sg_vivaldi_latency(z, g->np[a].vid, g->np[b].vid);
     const sg_list_t *lists[2] = {&z->up[g->np[a].vid], &z->down[g->np[b].vid]};
     int start = out->n;
     for (int k = 0; k < 2; k++)

@@ -30,8 +30,10 @@
 #     line and exit status 2 before SimGrid aborts on MPI's own traffic,
 #     and so is a mistake on it; hosts named with blanks ("Host 1", as
 #     SimGrid's simulacrum_7_hosts.xml) plan, run, calibrate;
-#  5. SimGrid's torus, fat tree and dragonfly clusters (tests/sg/clusters/):
-#     every operation verified, the replay within 0.01 of the run.
+#  5. SimGrid's torus, fat tree and dragonfly clusters (tests/sg/clusters/),
+#     and a Vivaldi zone of peers, whose latencies are the distances between
+#     their coordinates (tests/sg/platforms/vivaldi-peers.xml): every
+#     operation verified, the replay within 0.01 of the run.
 #
 #   tests/e2e/smpi_network.sh BUILD_DIR      (from the repository root)
 set -u
@@ -242,10 +244,11 @@ printf '  host names with blanks ("Host 1"): broadcast %.4f (%.4f), 100 verified
 # clusters of tests/sg/clusters/ (tests/e2e/sg_topologies.sh), 200
 # operations of each op, every one verified, and the replay predicts the run
 # within 0.01 (0.006 at most seen): the routes steady reads are the links
-# SimGrid's messages share
-echo "steady-run-smpi on SimGrid's torus, fat tree and dragonfly clusters, 200 operations of 1 MiB, achieved / TP (replay):"
+# SimGrid's messages share; and so on a Vivaldi zone, whose routes' latencies
+# no link holds (0.0002 seen)
+echo "steady-run-smpi on SimGrid's torus, fat tree and dragonfly clusters and Vivaldi peers, 200 operations of 1 MiB, achieved / TP (replay):"
 for plat in tests/sg/clusters/torus-shared.xml tests/sg/clusters/fat-tree-3.xml \
-    tests/sg/clusters/dragonfly-2.xml; do
+    tests/sg/clusters/dragonfly-2.xml tests/sg/platforms/vivaldi-peers.xml; do
     "$steady" export --hostfile "$tmp/t.hosts" "$plat" || { fail "export --hostfile $plat"; continue; }
     line="  $(basename "$plat" .xml):"
     for op in scatter reduce broadcast; do

@@ -1,9 +1,11 @@
 /*
  * sg_routes.c — SimGrid's own routes between every two hosts of a
- * platform file, one line each: "SRC DST LINK LINK ...", links in order
- * (a SPLITDUPLEX link's halves as SimGrid names them, LINK_UP and
- * LINK_DOWN).  The reference tests/sg/routes.sh compares steady's reading
- * of the same file with: built against SimGrid (libsimgrid-dev), it asks
+ * platform file, one line each: "SRC DST LINK LINK ... @LATENCY", links
+ * in order (a SPLITDUPLEX link's halves as SimGrid names them, LINK_UP and
+ * LINK_DOWN), then the route's latency in seconds, to 6 digits (a Vivaldi
+ * zone's distances are in no link).  The reference tests/sg/routes.sh
+ * compares steady's reading of the same file with: built against SimGrid
+ * (libsimgrid-dev), it asks
  * SimGrid itself rather than anyone's idea of its rules.
  *   sg_routes PLATFORM.xml
  */
@@ -43,7 +45,7 @@ int main(int argc, char **argv)
             sg_link_t l;
             xbt_dynar_foreach (links, k, l)
                 printf(" %s", sg_link_get_name(l));
-            printf("\n");
+            printf(" @%.6g\n", sg_host_get_route_latency(hosts[i], hosts[j]));
             xbt_dynar_free(&links);
         }
     free(hosts);

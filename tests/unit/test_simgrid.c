@@ -386,6 +386,58 @@ static void test_cluster_hop_limit(void)
     steady_platform_destroy(p);
 }
 
+/* A Vivaldi zone of three peers (SimGrid's VivaldiZone): a message from
+ * one to another crosses the source's link up (bw_out) and the
+ * destination's link down (bw_in), and its latency is the distance between
+ * their coordinates, sqrt(dx^2 + dy^2) + |h1| + |h2| ms.  a at (0, 0, 1),
+ * b at (3, 4, 0), c at (-6, -8, -2): a -> b 5 + 1 ms, a -> c 10 + 1 + 2,
+ * b -> c 15 + 0 + 2.  Scatters of 1 MB: from a, b receives its message
+ * over its 1 MB/s link down, TP = 1; from b, its two messages leave over
+ * its 8 MB/s link up, 0.125 s each, TP = 4 (the links' directions
+ * swapped would give 4 and 1/2). */
+static void test_vivaldi(void)
+{
+    steady_platform_t *p =
+        parse_ok(HEAD "<zone id=\"v\" routing=\"Vivaldi\">\n"
+                      "<peer id=\"a\" coordinates=\"0 0 1\" speed=\"1Gf\" bw_in=\"8MBps\" "
+                      "bw_out=\"8MBps\"/>\n"
+                      "<peer id=\"b\" coordinates=\"3 4 0\" speed=\"1Gf\" bw_in=\"1MBps\" "
+                      "bw_out=\"8MBps\" lat=\"1s\"/>\n"
+                      "<peer id=\"c\" coordinates=\"-6 -8 -2\" speed=\"1Gf\" bw_in=\"8MBps\" "
+                      "bw_out=\"8MBps\"/>\n"
+                      "</zone>\n" TAIL,
+                 STEADY_FORMAT_SIMGRID);
+    if (!p)
+        return;
+    CU_ASSERT_EQUAL(steady_platform_processor_count(p), 3);
+    CU_ASSERT_EQUAL(steady_platform_switch_count(p), 0);
+    CU_ASSERT_EQUAL(steady_platform_edge_count(p), 6);
+    CU_ASSERT_STRING_EQUAL(crossings(p, "a", "b"), "link_a_UP link_b_DOWN");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "c", "a"), "link_c_UP link_a_DOWN");
+    CU_ASSERT_EQUAL(channel_named(p, "link_b_DOWN")->bandwidth, 1e6);
+    CU_ASSERT_EQUAL(channel_named(p, "link_b_UP")->bandwidth, 8e6);
+    CU_ASSERT_EQUAL(channel_named(p, "link_b_UP")->sharing, STEADY_SHARED);
+    CU_ASSERT_EQUAL(channel_named(p, "link_b_UP")->latency, 0); /* lat: unused, as SimGrid */
+    CU_ASSERT_DOUBLE_EQUAL(steady_platform_edge_latency(p, edge_id(p, "a", "b")), 0.006, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(steady_platform_edge_latency(p, edge_id(p, "b", "a")), 0.006, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(steady_platform_edge_latency(p, edge_id(p, "a", "c")), 0.013, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(steady_platform_edge_latency(p, edge_id(p, "c", "b")), 0.017, 1e-15);
+    const long want[2][2] = {{1, 1}, {4, 1}};
+    for (int src = 0; src < 2; src++) {
+        steady_problem_t prob = {.op = STEADY_OP_SCATTER, .source = src, .msg_size = 1e6};
+        steady_solution_t *sol = solve_ok(p, prob);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sol);
+        mpq_t tp;
+        mpq_init(tp);
+        steady_solution_throughput(sol, tp);
+        CU_ASSERT_EQUAL(mpz_cmp_si(mpq_numref(tp), want[src][0]), 0);
+        CU_ASSERT_EQUAL(mpz_cmp_si(mpq_denref(tp), want[src][1]), 0);
+        mpq_clear(tp);
+        steady_solution_destroy(sol);
+    }
+    steady_platform_destroy(p);
+}
+
 /* Zones of zones: a message from one cluster to the other crosses the
  * first's links up to its router, the zone route's link, and the second's
  * links down, as SimGrid's route does; no path leaves a zone it entered. */
@@ -776,15 +828,15 @@ static void test_document_errors(void)
          "test:3: unsupported routing in <zone> (ClusterFatTree): SimGrid 3.32 refuses it too "
          "(\"Not a valid model\"); a <cluster> of topology TORUS, FAT_TREE or DRAGONFLY makes "
          "that zone"},
-        {HEAD "<AS id=\"z\" routing=\"Vivaldi\">\n</AS>\n" TAIL, STEADY_EUNSUPPORTED,
-         "test:3: unsupported routing in <AS> (Vivaldi): steady reads Full, Floyd, Dijkstra, "
-         "DijkstraCache, Cluster and None zones"},
+        {HEAD "<AS id=\"z\" routing=\"Wifi\">\n</AS>\n" TAIL, STEADY_EUNSUPPORTED,
+         "test:3: unsupported routing in <AS> (Wifi): a WIFI link's rate depends on each "
+         "station's signal and on how many share it, which steady does not model"},
         {HEAD "<zone id=\"z\" routing=\"full\">\n</zone>\n" TAIL, STEADY_EPARSE,
          "test:3: unknown routing in <zone> (full): SimGrid's routing names are case-sensitive: "
          "Full"},
         {HEAD "<zone id=\"z\" routing=\"Rand\">\n</zone>\n" TAIL, STEADY_EPARSE,
          "test:3: unknown routing in <zone> (Rand): steady reads Full, Floyd, Dijkstra, "
-         "DijkstraCache, Cluster and None zones"},
+         "DijkstraCache, Cluster, Vivaldi and None zones"},
         {HEAD "<zone id=\"z\">\n</zone>\n" TAIL, STEADY_EPARSE,
          "test:3: missing attribute routing in <zone> (z)"},
         {HEAD "<zone id=\"world\" routing=\"Full\">\n<zone id=\"site\" routing=\"Full\"/>\n"
@@ -923,6 +975,82 @@ static void test_link_errors(void)
     "<link id=\"l\" bandwidth=\"1GBps\" latency=\"1ms\"/>\n"                                       \
     "<link id=\"d\" bandwidth=\"1GBps\" sharing_policy=\"SPLITDUPLEX\"/>\n"
 
+/* A Vivaldi zone of peer a (line 4) and the given line 5. */
+#define VIV(body)                                                                                  \
+    HEAD "<zone id=\"v\" routing=\"Vivaldi\">\n"                                                   \
+         "<peer id=\"a\" coordinates=\"0 0 0\" speed=\"1Gf\" bw_in=\"1MBps\" "                     \
+         "bw_out=\"1MBps\"/>\n" body "</zone>\n" TAIL
+
+static void test_vivaldi_errors(void)
+{
+    static const bad_case_t cases[] = {
+        {VIV("<peer id=\"b\" speed=\"1Gf\" bw_in=\"1MBps\" bw_out=\"1MBps\"/>\n"), STEADY_EINVAL,
+         "test:5: missing attribute coordinates in <peer>: a vertex of Vivaldi zone v needs its "
+         "coordinates (\"x y height\", ms)"},
+        {VIV("<peer id=\"b\" coordinates=\"1 2\" speed=\"1Gf\" bw_in=\"1MBps\" "
+             "bw_out=\"1MBps\"/>\n"),
+         STEADY_EPARSE,
+         "test:5: bad coordinates in <peer> (1 2): expected three numbers separated by single "
+         "spaces (x y height, ms)"},
+        {VIV("<peer id=\"b\" coordinates=\"1  2 3\" speed=\"1Gf\" bw_in=\"1MBps\" "
+             "bw_out=\"1MBps\"/>\n"),
+         STEADY_EPARSE,
+         "test:5: bad coordinates in <peer> (1  2 3): expected three numbers separated by single "
+         "spaces (x y height, ms)"},
+        {VIV("<peer id=\"b\" coordinates=\"1 2 3ms\" speed=\"1Gf\" bw_in=\"1MBps\" "
+             "bw_out=\"1MBps\"/>\n"),
+         STEADY_EPARSE,
+         "test:5: bad coordinates in <peer> (1 2 3ms): expected three numbers separated by "
+         "single spaces (x y height, ms)"},
+        {VIV("<peer id=\"b\" coordinates=\"1 2 1e9\" speed=\"1Gf\" bw_in=\"1MBps\" "
+             "bw_out=\"1MBps\"/>\n"),
+         STEADY_EINVAL, "test:5: coordinate out of range in <peer> (1 2 1e9): from -1e8 to 1e8 ms"},
+        {VIV("<peer id=\"b\" coordinates=\"1 2 3\" speed=\"1Gf\" bw_out=\"1MBps\"/>\n"),
+         STEADY_EPARSE, "test:5: missing attribute bw_in in <peer> (b)"},
+        {VIV("<peer id=\"b\" coordinates=\"1 2 3\" speed=\"1Gf\" bw_in=\"0Bps\" "
+             "bw_out=\"1MBps\"/>\n"),
+         STEADY_EINVAL, "test:5: non-positive bandwidth (0Bps)"},
+        {VIV("<peer id=\"b\" coordinates=\"1 2 3\" speed=\"1Gf\" bw_in=\"1MBps\" "
+             "bw_out=\"1MBps\" lat=\"soon\"/>\n"),
+         STEADY_EPARSE,
+         "test:5: not a number (soon): use s, ms, us, ns, ps, m, h, d, w, or no unit for "
+         "seconds"},
+        {VIV("<peer id=\"b\" coordinates=\"1 2 3\" speed=\"1Gf\" bw_in=\"1MBps\" "
+             "bw_out=\"1MBps\" state_file=\"b.trace\"/>\n"),
+         STEADY_EUNSUPPORTED,
+         "test:5: unsupported attribute state_file in <peer> (b.trace): steady models constant "
+         "bandwidths, latencies and speeds"},
+        {VIV("<peer id=\"a\" coordinates=\"1 2 3\" speed=\"1Gf\" bw_in=\"1MBps\" "
+             "bw_out=\"1MBps\"/>\n"),
+         STEADY_EINVAL, "test:5: duplicate host, router or zone (a)"},
+        {VIV("<host id=\"h\" coordinates=\"1 2 3\" speed=\"1Gf\"/>\n"), STEADY_EUNSUPPORTED,
+         "test:5: host h of zone v has no link (SimGrid routes no message from or to a <host> of "
+         "a Vivaldi zone): declare it as a <peer> with bw_in and bw_out"},
+        {VIV("<host id=\"h\" speed=\"1Gf\"/>\n"), STEADY_EINVAL,
+         "test:5: missing attribute coordinates in <host>: a vertex of Vivaldi zone v needs its "
+         "coordinates (\"x y height\", ms)"},
+        {VIV("<router id=\"r\" coordinates=\"1 2 3\"/>\n"), STEADY_EUNSUPPORTED,
+         "test:5: unsupported element (<router>) in Vivaldi zone v: steady reads the <peer>s and "
+         "<host>s of a Vivaldi zone"},
+        {VIV("<zone id=\"w\" routing=\"Full\"><host id=\"h\" speed=\"1f\"/></zone>\n"),
+         STEADY_EPARSE,
+         "test:5: unexpected element (<zone>) in <zone> v: a zone holds either zones (and zone "
+         "routes) or hosts and routers (and routes)"},
+        {HEAD "<zone id=\"v\" routing=\"Vivaldi\">\n"
+              "<zone id=\"w\" routing=\"Full\"><host id=\"h\" speed=\"1f\"/></zone>\n"
+              "</zone>\n" TAIL,
+         STEADY_EUNSUPPORTED,
+         "test:4: unsupported element (<zone>) in Vivaldi zone v: steady reads the <peer>s and "
+         "<host>s of a Vivaldi zone"},
+        {ABC("<peer id=\"p\" coordinates=\"1 2 3\" speed=\"1Gf\" bw_in=\"1MBps\" "
+             "bw_out=\"1MBps\"/>\n"),
+         STEADY_EINVAL,
+         "test:7: <peer> in zone z, whose routing is not Vivaldi (SimGrid takes peers only in "
+         "Vivaldi zones)"},
+    };
+    check_bad(cases, sizeof cases / sizeof *cases);
+}
+
 static void test_route_errors(void)
 {
     static const bad_case_t cases[] = {
@@ -1013,6 +1141,7 @@ void suite_simgrid(void)
         {"clusters: a switch at the centre", test_cluster},
         {"clusters: at most STEADY_HOPS_MAX hops", test_cluster_hop_limit},
         {"zones of zones", test_nested_zones},
+        {"Vivaldi zones: peers, distances as latencies", test_vivaldi},
         {"written text", test_write_text},
         {"written text, switches and channels", test_write_network},
         {"round trip, bandwidth platform", test_round_trip_bandwidth},
@@ -1023,6 +1152,7 @@ void suite_simgrid(void)
         {"host errors", test_host_errors},
         {"link errors", test_link_errors},
         {"route errors", test_route_errors},
+        {"Vivaldi errors", test_vivaldi_errors},
         CU_TEST_INFO_NULL,
     };
     add_suite("simgrid", tests);
