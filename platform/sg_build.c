@@ -188,8 +188,9 @@ static steady_err_t build_star(sg_t *g, int z)
                 return steady_error_set(
                     g->err, STEADY_EUNSUPPORTED, "%s:%ld: host %s of zone %s has no link %s",
                     g->origin, g->np[zz->vert[i]].line, g->np[zz->vert[i]].name, zz->id,
-                    zz->vivaldi ? "(SimGrid routes no message from or to a <host> of a Vivaldi "
-                                  "zone): declare it as a <peer> with bw_in and bw_out"
+                    zz->vivaldi ? "(in a Vivaldi zone only a <peer> has links; SimGrid's "
+                                  "messages from and to a <host> cross none, at an unbounded "
+                                  "bandwidth): declare it as a <peer> with bw_in and bw_out"
                                 : "(no <host_link>): steady models no unbounded link");
         }
     if (nhosts == 0)

@@ -621,16 +621,16 @@ static steady_err_t zone_mix(sg_t *g, open_zone_t *oz, xmlNodePtr c)
     return STEADY_OK;
 }
 
-/* A Vivaldi zone holds peers and hosts (and links, props); a peer only a
- * Vivaldi zone. */
+/* A Vivaldi zone routes by its vertices' links and coordinates, and
+ * declares no route; a peer belongs in a Vivaldi zone only. */
 static steady_err_t vivaldi_child(sg_t *g, int z, xmlNodePtr c)
 {
     bool vivaldi = g->zones[z].vivaldi;
-    if (vivaldi && !xml_is(c, "prop") && !xml_is(c, "host") && !xml_is(c, "peer") &&
-        !xml_is(c, "link"))
-        return xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, c,
-                         "unsupported element (<%s>) in Vivaldi zone %s: steady reads the "
-                         "<peer>s and <host>s of a Vivaldi zone",
+    if (vivaldi && (xml_is(c, "route") || xml_is(c, "zoneRoute") || xml_is(c, "ASroute") ||
+                    xml_is(c, "host_link") || xml_is(c, "backbone") || xml_is(c, "cabinet")))
+        return xml_error(g->err, STEADY_EINVAL, g->origin, c,
+                         "unexpected element (<%s>) in Vivaldi zone %s: its routes are its "
+                         "peers' links and the distances between its vertices' coordinates",
                          sg_element_name(c), g->zones[z].id);
     if (!vivaldi && xml_is(c, "peer"))
         return xml_error(g->err, STEADY_EINVAL, g->origin, c,
@@ -667,9 +667,11 @@ static steady_err_t zone_child(sg_t *g, open_zone_t *oz, xmlNodePtr c)
             rc = sg_vivaldi_coords(g, c, z, g->zones[z].nvert - 1);
     } else if (xml_is(c, "peer"))
         rc = sg_read_peer(g, c, z);
-    else if (xml_is(c, "router"))
+    else if (xml_is(c, "router")) {
         rc = read_router(g, c, z);
-    else if (xml_is(c, "link"))
+        if (!rc && vivaldi)
+            rc = sg_vivaldi_coords(g, c, z, g->zones[z].nvert - 1);
+    } else if (xml_is(c, "link"))
         rc = read_link(g, c, false, z);
     else if (star && xml_is(c, "backbone"))
         rc = read_link(g, c, true, z);

@@ -11,8 +11,10 @@
  *   - every route between two vertices of the zone adds the distance
  *     between their coordinates (x y h, in ms) to its latency:
  *       sqrt((xa - xb)^2 + (ya - yb)^2) + |ha| + |hb|   ms.
- * A <host> of a Vivaldi zone has no link (SimGrid's XML gives it none, and
- * its StarZone refuses any route from or to it); sg_build.c says so.
+ * A <host> (or <router>) of a Vivaldi zone has no link: SimGrid's XML gives
+ * it none, and its StarZone then routes over no link, at an unbounded
+ * bandwidth, which sg_build.c refuses for a host.  Between two zones of a
+ * Vivaldi zone SimGrid 3.32 has no route (sg_local_route).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sg.h"
