@@ -377,7 +377,9 @@ steady_err_t sg_read_props(sg_t *g, xmlNodePtr node, sg_prop_fn fn, void *ctx)
 
 /* The speed of a host: SimGrid's `speed` is a comma-separated list of
  * pstate speeds, and the host runs at pstate `pstate` (default 0).  Every
- * entry is checked, as SimGrid does, but only the running one is kept. */
+ * entry is checked, as SimGrid does, but only the running one is kept; an
+ * other one may be 0 (a host's off, booting or shutting-down states, as
+ * SimGrid's energy_boot.xml writes them). */
 steady_err_t sg_speed_list(sg_t *g, xmlNodePtr node, const char *speeds, long pstate, double *speed)
 {
     steady_err_t rc = STEADY_OK;
@@ -397,7 +399,9 @@ steady_err_t sg_speed_list(sg_t *g, xmlNodePtr node, const char *speeds, long ps
         memcpy(item, s, len);
         item[len] = '\0';
         double v;
-        if ((rc = sg_quantity(g, node, item, UNIT_SPEED, "speed", &v)))
+        const char *why;
+        bool off = items != pstate && parse_quantity(item, UNIT_SPEED, &v, &why) && v == 0;
+        if (!off && (rc = sg_quantity(g, node, item, UNIT_SPEED, "speed", &v)))
             break;
         if (items++ == pstate)
             *speed = v;
@@ -769,17 +773,11 @@ cleanup:
     return rc;
 }
 
-/* The zone's end: a star's backbone, and a zone must hold something. */
-static steady_err_t read_zone_end(sg_t *g, xmlNodePtr node, int z)
+/* The zone's end: a star's backbone.  A zone may be empty (SimGrid's
+ * prop.xml has two): a platform without a host is refused once read. */
+static steady_err_t read_zone_end(sg_t *g, int z)
 {
-    steady_err_t rc = STEADY_OK;
-    if (g->zones[z].routing == SG_STAR)
-        rc = sg_star_backbone(g, z);
-    if (!rc && g->zones[z].nvert == 0)
-        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
-                       "empty zone: no <host>, <router>, <cluster> or <zone> in <%s> (%s)",
-                       sg_element_name(node), g->zones[z].id);
-    return rc;
+    return g->zones[z].routing == SG_STAR ? sg_star_backbone(g, z) : STEADY_OK;
 }
 
 /* Only version 4.x files are read: earlier ones used other units and
@@ -941,7 +939,7 @@ static steady_err_t element_end(void *ctx, xmlNodePtr e)
     }
     if (st->nopen > 0 && e == st->open[st->nopen - 1].node) {
         int z = st->open[--st->nopen].zone;
-        steady_err_t rc = read_zone_end(g, e, z);
+        steady_err_t rc = read_zone_end(g, z);
         xml_drop(e);
         return rc;
     }

@@ -68,7 +68,7 @@ static void test_units(void)
     steady_platform_t *p =
         parse_ok(HEAD "<zone id=\"units\" routing=\"Full\">\n"
                       "<host id=\"a\" speed=\"1Gf\"/>\n"
-                      "<host id=\"b\" speed=\"100Mf,50Mf,20Mf\"/>\n"
+                      "<host id=\"b\" speed=\"100Mf,50Mf,20Mf, 0f,0f\"/>\n"
                       "<host id=\"c\" speed=\"100Mf, 50Mf\" pstate=\"1\"/>\n"
                       "<host id=\"d\" speed=\"2500000\" core=\"4\"/>\n"
                       "<link id=\"l1\" bandwidth=\"1.5MBps\" latency=\"10us\"/>\n"
@@ -85,7 +85,7 @@ static void test_units(void)
         return;
     CU_ASSERT_STRING_EQUAL(steady_platform_name(p), "units");
     CU_ASSERT_EQUAL(steady_platform_node(p, 0)->speed, 1e9);
-    CU_ASSERT_EQUAL(steady_platform_node(p, 1)->speed, 1e8); /* first pstate */
+    CU_ASSERT_EQUAL(steady_platform_node(p, 1)->speed, 1e8); /* first pstate; 0f: off */
     CU_ASSERT_EQUAL(steady_platform_node(p, 2)->speed, 5e7); /* pstate="1" */
     CU_ASSERT_EQUAL(steady_platform_node(p, 3)->speed, 2.5e6);
     CU_ASSERT_EQUAL(steady_platform_channel_count(p), 4);
@@ -833,7 +833,7 @@ static void test_document_errors(void)
          "test:2: unknown attribute in <platform> (id): expected version"},
         {HEAD TAIL, STEADY_EINVAL, "test:2: empty platform: no <zone> in <platform>"},
         {HEAD "<zone id=\"nothing\" routing=\"Full\">\n</zone>\n" TAIL, STEADY_EINVAL,
-         "test:3: empty zone: no <host>, <router>, <cluster> or <zone> in <zone> (nothing)"},
+         "test:3: no <host> in the platform (nothing): steady's ranks run on hosts"},
         {HEAD "<zone id=\"z\" routing=\"Full\">\n<router id=\"r\"/>\n</zone>\n" TAIL, STEADY_EINVAL,
          "test:3: no <host> in the platform (z): steady's ranks run on hosts"},
         {HEAD
@@ -862,8 +862,7 @@ static void test_document_errors(void)
          "test:3: missing attribute routing in <zone> (z)"},
         {HEAD "<zone id=\"world\" routing=\"Full\">\n<zone id=\"site\" routing=\"Full\"/>\n"
               "</zone>\n" TAIL,
-         STEADY_EINVAL,
-         "test:4: empty zone: no <host>, <router>, <cluster> or <zone> in <zone> (site)"},
+         STEADY_EINVAL, "test:3: no <host> in the platform (world): steady's ranks run on hosts"},
         {HEAD "<cluster id=\"c\"/>\n" TAIL, STEADY_EPARSE,
          "test:3: missing attribute prefix in <cluster> (c)"},
         {HEAD "<zone id=\"z\" routing=\"Full\">\n<host id=\"a\" speed=\"1f\"/>\n"
@@ -903,6 +902,10 @@ static void test_host_errors(void)
         {ABC("<host id=\"d\" speed=\"NaNf\"/>\n"), STEADY_EINVAL,
          "test:7: speed is not a finite number (NaNf)"},
         {ABC("<host id=\"d\" speed=\"0f\"/>\n"), STEADY_EINVAL, "test:7: non-positive speed (0f)"},
+        {ABC("<host id=\"d\" speed=\"100Mf,0f\" pstate=\"1\"/>\n"), STEADY_EINVAL,
+         "test:7: non-positive speed (0f)"},
+        {ABC("<host id=\"d\" speed=\"100Mf,-1f\"/>\n"), STEADY_EINVAL,
+         "test:7: non-positive speed (-1f)"},
         {ABC("<host id=\"d\" speed=\"-1Gf\"/>\n"), STEADY_EINVAL,
          "test:7: non-positive speed (-1Gf)"},
         {ABC("<host id=\"d\" speed=\"1GHz\"/>\n"), STEADY_EPARSE,
