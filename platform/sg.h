@@ -108,6 +108,12 @@ typedef struct {
     int nvert, capvert;
     sg_route_t *routes; /* the declared routes, each direction apart */
     int nroutes, caproutes;
+    /* <bypassRoute>s and <bypassZoneRoute>s between two of its vertices,
+     * which replace its route between them (sg_local_route); indexed by
+     * "SRC>DST" (netpoints) */
+    sg_route_t *bypass;
+    int nbypass, capbypass;
+    strmap_t bypass_index;
     bool has_zones; /* its vertices are zones (and zone routes) */
     /* star (a <cluster>, or routing="Cluster"): each vertex's links up to
      * the star's centre and down from it */
@@ -224,6 +230,11 @@ bool sg_reverse_list(const sg_t *g, const sg_list_t *fwd, sg_list_t *back);
 /* A <route> (zone false) or <zoneRoute> in zone z, and its way back when
  * symmetrical. */
 steady_err_t sg_read_route(sg_t *g, xmlNodePtr node, int z, bool zone);
+/* A <bypassRoute> (zone false) or <bypassZoneRoute> (<bypassASroute>) in
+ * zone z, between two of its vertices. */
+steady_err_t sg_read_bypass(sg_t *g, xmlNodePtr node, int z, bool zone);
+/* Zone z's bypass route from vertex netpoint a to vertex netpoint b, or -1. */
+int sg_bypass_of(const sg_zone_t *z, int a, int b);
 
 /* ---- stars (sg_cluster.c) ----------------------------------------------------- */
 
@@ -286,8 +297,9 @@ int sg_declared_route(const sg_t *g, const sg_zone_t *z, int va, int vb);
 steady_err_t sg_global_route(sg_t *g, int src, int dst, sg_list_t *out, bool *found);
 
 /* A zone's route between two of its vertices (netpoints a and b), as
- * SimGrid's get_local_route: appended to *out, with the gateways of a zone
- * route (-1 otherwise); *found false when there is none. */
+ * SimGrid's get_local_route, or its bypass route between them: appended to
+ * *out, with the gateways of a zone route (-1 otherwise); *found false
+ * when there is none. */
 steady_err_t sg_local_route(sg_t *g, int zone, int a, int b, sg_list_t *out, int *gw_src,
                             int *gw_dst, bool *found);
 

@@ -22,6 +22,10 @@
  *       an edge between every two hosts SimGrid routes between, crossing
  *       the route's links; routers and switches are not nodes (no rank
  *       runs on them);
+ *   bypass routes (<bypassRoute>, <bypassZoneRoute>) between two vertices
+ *       of a zone are that zone's route between them (sg_local_route):
+ *       an edge between two hosts, or a zone route; a star with any is
+ *       laid out as an edge between every two hosts;
  *   a zone of zones
  *       for each zone route A -> B (gateways g in A, g' in B), SimGrid's
  *       route from a host u of A to a host v of B is route(u, g), the zone
@@ -212,7 +216,7 @@ static steady_err_t build_star(sg_t *g, int z)
      * links down beyond those: each (link, direction) down is marked with
      * its host (-2 when several hosts have it), then each host's links up
      * are looked up */
-    bool exact = !zz->vivaldi;
+    bool exact = !zz->vivaldi && zz->nbypass == 0;
     int *owner = malloc((size_t)(2 * g->nlinks + 1) * sizeof *owner);
     if (!owner) {
         sg_list_free(&common);
@@ -285,7 +289,8 @@ static steady_err_t build_star(sg_t *g, int z)
 /* ---- zones of hosts and routers ------------------------------------------------------ */
 
 /* A Full zone: its declared routes between hosts, in the order of the
- * pairs of vertices (as build_leaf's), without visiting every pair. */
+ * pairs of vertices (as build_leaf's), without visiting every pair; then
+ * its bypass routes between hosts, which replace the declared ones. */
 static steady_err_t build_full(sg_t *g, int z)
 {
     sg_zone_t *zz = &g->zones[z];
@@ -296,9 +301,14 @@ static steady_err_t build_full(sg_t *g, int z)
         for (int k = zz->bystart[i]; k < zz->bystart[i + 1] && !rc; k++) {
             const sg_route_t *r = &zz->routes[zz->byvert[k]];
             progress(g, k, zz->nroutes);
-            if (g->np[r->dst].kind == SG_HOST)
+            if (g->np[r->dst].kind == SG_HOST && sg_bypass_of(zz, r->src, r->dst) < 0)
                 rc = route_edge(g, g->np[r->src].node, g->np[r->dst].node, &r->links, r->line);
         }
+    }
+    for (int k = 0; k < zz->nbypass && !rc; k++) {
+        const sg_route_t *r = &zz->bypass[k];
+        if (g->np[r->src].kind == SG_HOST && g->np[r->dst].kind == SG_HOST)
+            rc = route_edge(g, g->np[r->src].node, g->np[r->dst].node, &r->links, r->line);
     }
     return rc;
 }

@@ -17,9 +17,10 @@
  * DijkstraCache, Cluster (a star: <host_link>, <backbone>, <cabinet>) or
  * Vivaldi (a star of <peer>s, sg_vivaldi.c);
  * <cluster> of FLAT, TORUS, FAT_TREE or DRAGONFLY topology; <host>,
- * <router>, <link>, <route>, <zoneRoute> (<ASroute>); <prop>.  Refused
- * with the element's line: bypass routes, other routings (Wifi), traces,
- * storage, disks, deployment.  An attribute SimGrid does not define is an error, so
+ * <router>, <link>, <route>, <zoneRoute> (<ASroute>), <bypassRoute>,
+ * <bypassZoneRoute> (<bypassASroute>); <prop>.  Refused with the
+ * element's line: other routings (Wifi), traces, storage, disks,
+ * deployment.  An attribute SimGrid does not define is an error, so
  * that a misspelt `latency` cannot silently leave a latency at 0.
  *
  * libxml2 does the XML parsing (xml.c); string maps (common/strmap.h)
@@ -43,9 +44,6 @@
 static const struct {
     const char *name, *why;
 } unsupported[] = {
-    {"bypassRoute", "bypass routes change SimGrid's routes in ways steady does not follow"},
-    {"bypassZoneRoute", "bypass routes change SimGrid's routes in ways steady does not follow"},
-    {"bypassASroute", "bypass routes change SimGrid's routes in ways steady does not follow"},
     {"trace", "steady models constant bandwidths, latencies and speeds"},
     {"trace_connect", "steady models constant bandwidths, latencies and speeds"},
     {"storage", "steady does not model storage"},
@@ -61,9 +59,10 @@ static const struct {
 
 /* Elements steady reads (somewhere). */
 static const char *const understood[] = {
-    "platform", "config",   "prop",      "zone",    "AS",       "cluster",
-    "host",     "router",   "link",      "route",   "link_ctn", "zoneRoute",
-    "ASroute",  "backbone", "host_link", "cabinet", "peer",     NULL};
+    "platform", "config",   "prop",      "zone",    "AS",          "cluster",
+    "host",     "router",   "link",      "route",   "link_ctn",    "zoneRoute",
+    "ASroute",  "backbone", "host_link", "cabinet", "peer",        "bypassRoute",
+    "bypassZoneRoute",      "bypassASroute",        NULL};
 
 /* An element that is out of place: unsupported, misplaced or unknown. */
 steady_err_t sg_bad_element(sg_t *g, xmlNodePtr node, xmlNodePtr parent)
@@ -611,10 +610,11 @@ typedef struct {
 static steady_err_t zone_mix(sg_t *g, open_zone_t *oz, xmlNodePtr c)
 {
     bool is_inner = xml_is(c, "zone") || xml_is(c, "AS") || xml_is(c, "cluster") ||
-                    xml_is(c, "zoneRoute") || xml_is(c, "ASroute");
+                    xml_is(c, "zoneRoute") || xml_is(c, "ASroute") ||
+                    xml_is(c, "bypassZoneRoute") || xml_is(c, "bypassASroute");
     bool is_leaf = xml_is(c, "host") || xml_is(c, "router") || xml_is(c, "route") ||
                    xml_is(c, "host_link") || xml_is(c, "cabinet") || xml_is(c, "backbone") ||
-                   xml_is(c, "peer");
+                   xml_is(c, "peer") || xml_is(c, "bypassRoute");
     if ((is_inner && oz->leaf) || (is_leaf && oz->inner))
         return xml_error(g->err, STEADY_EPARSE, g->origin, c,
                          "unexpected element (<%s>) in <%s> %s: a zone holds either zones "
@@ -691,6 +691,10 @@ static steady_err_t zone_child(sg_t *g, open_zone_t *oz, xmlNodePtr c)
         rc = sg_read_route(g, c, z, false);
     else if (!star && (xml_is(c, "zoneRoute") || xml_is(c, "ASroute")))
         rc = sg_read_route(g, c, z, true);
+    else if (xml_is(c, "bypassRoute"))
+        rc = sg_read_bypass(g, c, z, false);
+    else if (xml_is(c, "bypassZoneRoute") || xml_is(c, "bypassASroute"))
+        rc = sg_read_bypass(g, c, z, true);
     else
         rc = sg_bad_element(g, c, node);
     return rc;
@@ -818,6 +822,10 @@ static void sg_free(sg_t *g)
         sg_zone_t *z = &g->zones[i];
         for (int r = 0; r < z->nroutes; r++)
             sg_list_free(&z->routes[r].links);
+        for (int r = 0; r < z->nbypass; r++)
+            sg_list_free(&z->bypass[r].links);
+        free(z->bypass);
+        strmap_free(&z->bypass_index);
         for (int v = 0; v < z->nvert; v++) {
             sg_list_free(&z->up[v]);
             sg_list_free(&z->down[v]);

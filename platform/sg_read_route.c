@@ -3,12 +3,15 @@
  * into the reader's model (sg.h): each route's links in the direction it
  * names them (<link_ctn>, the halves of SPLITDUPLEX links), its ends and a
  * zone route's gateways checked as SimGrid checks them, and the way back
- * of a symmetrical route.  The elements' common rules (attributes, names)
+ * of a symmetrical route; and the bypass routes (<bypassRoute>,
+ * <bypassZoneRoute>, <bypassASroute>) that replace a zone's route between
+ * two of its vertices.  The elements' common rules (attributes, names)
  * are sg_read.c's.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sg.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -259,5 +262,88 @@ cleanup:
     sg_list_free(&r.links);
     sg_list_free(&back.links);
     xmlFree(sym);
+    return rc;
+}
+
+/* ---- bypass routes ------------------------------------------------------------ */
+
+/* SimGrid (NetZoneImpl::get_bypass_route) looks a bypass route up in the
+ * common ancestor of a route's two ends: by the ends themselves when both
+ * are its vertices, else by the zones on their ways up to it, deepest
+ * first.  Read here: bypass routes between two vertices of the zone that
+ * declares them (hosts and routers, or zones with gateways), which is then
+ * the lookup exactly: the route between those two vertices is the bypass,
+ * and a route between hosts of two zones crosses the bypass of the zones
+ * as it would their zone route.  One between netpoints of other zones,
+ * which SimGrid uses for some pairs of hosts and not others, is refused
+ * (route_end), and so is a bypass zone route whose gateway is a host:
+ * SimGrid then routes from the host to itself (through its zone's
+ * loopback link) before the bypass, or after it.  Not symmetrical:
+ * SimGrid's bypass routes have one direction. */
+static void bypass_key(char key[32], int a, int b)
+{
+    snprintf(key, 32, "%d>%d", a, b);
+}
+
+int sg_bypass_of(const sg_zone_t *z, int a, int b)
+{
+    if (z->nbypass == 0)
+        return -1;
+    char key[32];
+    bypass_key(key, a, b);
+    return strmap_get(&z->bypass_index, key);
+}
+
+steady_err_t sg_read_bypass(sg_t *g, xmlNodePtr node, int z, bool zone)
+{
+    sg_route_t r = {.gw_src = -1, .gw_dst = -1, .line = xml_line(node)};
+    sg_zone_t *zz = &g->zones[z];
+    steady_err_t rc;
+    if ((rc = sg_check_attrs(g, node, zone ? "src, dst, gw_src, gw_dst" : "src, dst")) ||
+        (rc = route_end(g, node, "src", z, zone, &r.src)) ||
+        (rc = route_end(g, node, "dst", z, zone, &r.dst)) ||
+        (zone && ((rc = gateway(g, node, "gw_src", r.src, &r.gw_src)) ||
+                  (rc = gateway(g, node, "gw_dst", r.dst, &r.gw_dst)))) ||
+        (rc = route_links(g, node, &r.links)))
+        goto cleanup;
+    fit_list(&r.links);
+    char key[32];
+    bypass_key(key, r.src, r.dst);
+    int host_gw = zone && g->np[r.gw_src].kind == SG_HOST   ? r.gw_src
+                  : zone && g->np[r.gw_dst].kind == SG_HOST ? r.gw_dst
+                                                            : -1;
+    if (host_gw >= 0) {
+        rc = xml_error(g->err, STEADY_EUNSUPPORTED, g->origin, node,
+                       "host %s as a gateway of <%s>: SimGrid routes a message from that host "
+                       "to itself first (its loopback), which steady does not model; name a "
+                       "router",
+                       g->np[host_gw].name, sg_element_name(node));
+    } else if (r.links.n == 0) {
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                       "bypass route with no <link_ctn> (%s -> %s)", g->np[r.src].name,
+                       g->np[r.dst].name);
+    } else if (strmap_get(&zz->bypass_index, key) >= 0) {
+        rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
+                       "a second bypass route from %s to %s", g->np[r.src].name, g->np[r.dst].name);
+    } else if (r.src != r.dst) { /* a loopback adds nothing, as a <route>'s */
+        if (zz->nbypass == zz->capbypass) {
+            int ncap = zz->capbypass ? 2 * zz->capbypass : 8;
+            sg_route_t *n = realloc(zz->bypass, (size_t)ncap * sizeof *n);
+            if (!n) {
+                rc = sg_oom(g);
+                goto cleanup;
+            }
+            zz->bypass = n;
+            zz->capbypass = ncap;
+        }
+        if (strmap_put(&zz->bypass_index, key, zz->nbypass) != 1) {
+            rc = sg_oom(g);
+            goto cleanup;
+        }
+        zz->bypass[zz->nbypass++] = r;
+        r.links = (sg_list_t){0};
+    }
+cleanup:
+    sg_list_free(&r.links);
     return rc;
 }

@@ -375,6 +375,13 @@ steady_err_t sg_local_route(sg_t *g, int zone, int a, int b, sg_list_t *out, int
     int va = g->np[a].vid, vb = g->np[b].vid;
     *gw_src = *gw_dst = -1;
     *found = false;
+    int bp = sg_bypass_of(z, a, b);
+    if (bp >= 0) { /* SimGrid's bypass route replaces the zone's own */
+        *found = true;
+        *gw_src = z->bypass[bp].gw_src;
+        *gw_dst = z->bypass[bp].gw_dst;
+        return route_links(g, &z->bypass[bp], out);
+    }
     switch (z->routing) {
     case SG_STAR:
         /* SimGrid 3.32 aborts between two zones of a Vivaldi zone: its

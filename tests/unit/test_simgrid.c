@@ -493,6 +493,44 @@ static void test_nested_zones(void)
     steady_platform_destroy(p);
 }
 
+/* Bypass routes replace a zone's route between two of its vertices, one
+ * way (SimGrid's get_bypass_route): between two hosts of a Full zone, and
+ * between two zones, through other gateways and links. */
+static void test_bypass(void)
+{
+    steady_platform_t *p =
+        parse_ok(HEAD "<zone id=\"world\" routing=\"Full\">\n"
+                      "<zone id=\"A\" routing=\"Full\">\n"
+                      "<host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>\n"
+                      "<router id=\"ra\"/><router id=\"ra2\"/>\n"
+                      "<link id=\"l1\" bandwidth=\"1MBps\"/><link id=\"l2\" bandwidth=\"2MBps\"/>\n"
+                      "<route src=\"a\" dst=\"b\"><link_ctn id=\"l1\"/></route>\n"
+                      "<route src=\"a\" dst=\"ra\"><link_ctn id=\"l1\"/></route>\n"
+                      "<route src=\"a\" dst=\"ra2\"><link_ctn id=\"l2\"/></route>\n"
+                      "<bypassRoute src=\"a\" dst=\"b\"><link_ctn id=\"l2\"/></bypassRoute>\n"
+                      "</zone>\n"
+                      "<cluster id=\"B\" prefix=\"b\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
+                      "bw=\"1GBps\" lat=\"1us\" router_id=\"rb\"/>\n"
+                      "<link id=\"wan\" bandwidth=\"10MBps\" latency=\"10ms\"/>\n"
+                      "<link id=\"wan2\" bandwidth=\"20MBps\" latency=\"1ms\"/>\n"
+                      "<zoneRoute src=\"A\" dst=\"B\" gw_src=\"ra\" gw_dst=\"rb\">"
+                      "<link_ctn id=\"wan\"/></zoneRoute>\n"
+                      "<bypassZoneRoute src=\"A\" dst=\"B\" gw_src=\"ra2\" gw_dst=\"rb\">"
+                      "<link_ctn id=\"wan2\"/></bypassZoneRoute>\n"
+                      "</zone>\n" TAIL,
+                 STEADY_FORMAT_SIMGRID);
+    if (!p)
+        return;
+    CU_ASSERT_STRING_EQUAL(crossings(p, "a", "b"), "l2");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "b", "a"), "l1"); /* the route's way back */
+    /* A -> B leaves through ra2 and wan2; B -> A comes back through wan and ra */
+    CU_ASSERT_STRING_EQUAL(crossings(p, "a", "ra2_out"), "l2");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "ra2_out", "rb_in"), "wan2");
+    CU_ASSERT_STRING_EQUAL(crossings(p, "rb", "ra_in"), "wan");
+    CU_ASSERT_EQUAL(steady_platform_find_node(p, "ra_out"), -1); /* no A -> B through ra */
+    steady_platform_destroy(p);
+}
+
 /* ---- writing ------------------------------------------------------------- */
 
 static void test_write_text(void)
@@ -865,11 +903,6 @@ static void test_document_errors(void)
          STEADY_EINVAL, "test:3: no <host> in the platform (world): steady's ranks run on hosts"},
         {HEAD "<cluster id=\"c\"/>\n" TAIL, STEADY_EPARSE,
          "test:3: missing attribute prefix in <cluster> (c)"},
-        {HEAD "<zone id=\"z\" routing=\"Full\">\n<host id=\"a\" speed=\"1f\"/>\n"
-              "<bypassRoute src=\"a\" dst=\"a\"/>\n</zone>\n" TAIL,
-         STEADY_EUNSUPPORTED,
-         "test:5: unsupported element (<bypassRoute>): bypass routes change SimGrid's routes in "
-         "ways steady does not follow"},
         {HEAD "<zone id=\"z\" routing=\"Full\">\n<host id=\"a\" speed=\"1f\"/>\n</zone>\n"
               "<actor host=\"a\" function=\"main\"/>\n" TAIL,
          STEADY_EUNSUPPORTED,
@@ -1077,6 +1110,33 @@ static void test_vivaldi_errors(void)
 static void test_route_errors(void)
 {
     static const bad_case_t cases[] = {
+        {ABC(LINKS "<bypassRoute src=\"a\" dst=\"b\"/>\n"), STEADY_EINVAL,
+         "test:9: bypass route with no <link_ctn> (a -> b)"},
+        {ABC(LINKS "<bypassRoute src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></bypassRoute>\n"
+                   "<bypassRoute src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></bypassRoute>\n"),
+         STEADY_EINVAL, "test:10: a second bypass route from a to b"},
+        {ABC(LINKS "<bypassRoute src=\"a\" dst=\"b\" gw_src=\"a\"><link_ctn id=\"l\"/>"
+                   "</bypassRoute>\n"),
+         STEADY_EPARSE, "test:9: unknown attribute in <bypassRoute> (gw_src): expected src, dst"},
+        {HEAD "<zone id=\"w\" routing=\"Full\">\n"
+              "<zone id=\"A\" routing=\"Full\"><host id=\"a\" speed=\"1f\"/></zone>\n"
+              "<zone id=\"B\" routing=\"Full\"><host id=\"b\" speed=\"1f\"/></zone>\n"
+              "<link id=\"l\" bandwidth=\"1MBps\"/>\n"
+              "<bypassRoute src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></bypassRoute>\n"
+              "</zone>\n" TAIL,
+         STEADY_EPARSE,
+         "test:7: unexpected element (<bypassRoute>) in <zone> w: a zone holds either zones (and "
+         "zone routes) or hosts and routers (and routes)"},
+        {HEAD "<zone id=\"w\" routing=\"Full\">\n"
+              "<zone id=\"A\" routing=\"Full\"><host id=\"a\" speed=\"1f\"/></zone>\n"
+              "<zone id=\"B\" routing=\"Full\"><host id=\"b\" speed=\"1f\"/></zone>\n"
+              "<link id=\"l\" bandwidth=\"1MBps\"/>\n"
+              "<bypassZoneRoute src=\"A\" dst=\"B\" gw_src=\"a\" gw_dst=\"b\">"
+              "<link_ctn id=\"l\"/></bypassZoneRoute>\n"
+              "</zone>\n" TAIL,
+         STEADY_EUNSUPPORTED,
+         "test:7: host a as a gateway of <bypassZoneRoute>: SimGrid routes a message from that "
+         "host to itself first (its loopback), which steady does not model; name a router"},
         {ABC(LINKS "<route src=\"a\" dst=\"x\"><link_ctn id=\"l\"/></route>\n"), STEADY_EINVAL,
          "test:9: unknown host or router in <route> dst (x): declare it with <host> or <router> "
          "before the route"},
@@ -1164,6 +1224,7 @@ void suite_simgrid(void)
         {"clusters: a switch at the centre", test_cluster},
         {"clusters: at most STEADY_HOPS_MAX hops", test_cluster_hop_limit},
         {"zones of zones", test_nested_zones},
+        {"bypass routes", test_bypass},
         {"Vivaldi zones: peers, distances as latencies", test_vivaldi},
         {"written text", test_write_text},
         {"written text, switches and channels", test_write_network},
