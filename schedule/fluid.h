@@ -29,6 +29,9 @@ typedef struct {
     int *first;
     int *act; /* the resources the running transfers cross: act[0 .. nact) */
     int nact;
+    int *live; /* those of them that transfers not alone on theirs cross */
+    int *rest; /* those transfers (run[] indices); caprest of them */
+    int caprest;
     int *list;    /* the running transfers (run[] indices), by resource */
     int *touched; /* the FATPIPE resources a round of the filling froze (caplist too) */
     int caplist;
