@@ -43,14 +43,34 @@ steady_err_t crossings_parse(const steady_platform_t *p, const char *text,
         next = strchr(item, ',');
         if (next)
             *next++ = '\0';
-        char *dir = strchr(item, ':');
-        if (dir)
-            *dir++ = '\0';
         if (*n == STEADY_MAX_CROSSINGS) {
             e->why = "too many crossed channels";
             return STEADY_EPARSE;
         }
-        int c = *item ? steady_platform_find_channel(p, item) : -1;
+        /* a channel's name may hold ':' (the node-name rules): the item
+         * is a channel's whole name, or a name and a direction after its
+         * last ':' — not both */
+        int whole = *item ? steady_platform_find_channel(p, item) : -1, c = whole;
+        char *dir = strrchr(item, ':');
+        if (dir) {
+            *dir = '\0';
+            int named = *item ? steady_platform_find_channel(p, item) : -1;
+            if (whole >= 0 && named >= 0 &&
+                steady_platform_channel(p, named)->sharing == STEADY_SPLITDUPLEX) {
+                *dir = ':';
+                e->why = "ambiguous crossing";
+                snprintf(e->value, sizeof e->value, "%.255s", item);
+                e->hint = "a channel has that name, and another that name up to its last ':'";
+                return STEADY_EINVAL;
+            }
+            if (whole >= 0) {
+                *dir = ':';
+                dir = NULL;
+            } else {
+                dir++;
+                c = named;
+            }
+        }
         if (c < 0) {
             e->why = *item ? "unknown channel" : "empty channel name";
             if (*item)

@@ -9,10 +9,11 @@
 #ifndef STEADY_SCHEDULE_H
 #define STEADY_SCHEDULE_H
 
+#include <stdio.h> /* before gmp.h, which declares gmp_fprintf only after it */
+
 #include <gmp.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "steady/decompose.h"
 #include "steady/error.h"

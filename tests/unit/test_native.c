@@ -205,6 +205,37 @@ static void test_round_trip(void)
     steady_platform_destroy(q);
     steady_platform_destroy(h);
 
+    /* channel names with ':' (SimGrid's link ids can hold one): a crossing
+     * names a channel whole, or up to its last ':' and a direction; both
+     * formats read back what they wrote */
+    steady_platform_t *c = parse_ok("processor a speed=1\nprocessor b speed=1\nswitch s\n"
+                                    "channel x:up bandwidth=1GBps\n"
+                                    "channel https://w:1 bandwidth=1GBps sharing=splitduplex\n"
+                                    "edge a s bandwidth=1MBps crosses=x:up,https://w:1:up\n"
+                                    "edge s a bandwidth=1MBps crosses=https://w:1:down\n"
+                                    "link b s bandwidth=1MBps\n",
+                                    STEADY_FORMAT_NATIVE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    const steady_edge_t *as = steady_platform_edge(c, 0);
+    CU_ASSERT(as->ncross == 2 && as->cross[0].channel == 0 && !as->cross[0].down &&
+              as->cross[1].channel == 1 && !as->cross[1].down);
+    CU_ASSERT(steady_platform_edge(c, 1)->cross[0].down);
+    for (int f = 0; f < 2; f++) {
+        text = write_string(c, f ? STEADY_FORMAT_GRAPHML : STEADY_FORMAT_NATIVE, NULL);
+        q = parse_ok(text, STEADY_FORMAT_AUTO);
+        if (q)
+            ASSERT_PLATFORMS_EQUAL(c, q);
+        free(text);
+        steady_platform_destroy(q);
+    }
+    steady_platform_destroy(c);
+    CU_ASSERT_STRING_EQUAL(
+        parse_err("processor a speed=1\nswitch s\nchannel x bandwidth=1GBps sharing=splitduplex\n"
+                  "channel x:up bandwidth=1GBps\nedge a s bandwidth=1MBps crosses=x:up\n",
+                  STEADY_FORMAT_NATIVE, STEADY_EINVAL),
+        "test:5:26: ambiguous crossing (x:up): a channel has that name, and another that name up "
+        "to its last ':'");
+
     /* abstract costs */
     steady_platform_t *a = parse_ok(paper_reduce, STEADY_FORMAT_NATIVE);
     text = write_string(a, STEADY_FORMAT_NATIVE, NULL);
