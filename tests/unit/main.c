@@ -22,6 +22,7 @@ int main(void)
     suite_native();
     suite_graphml();
     suite_simgrid();
+    suite_simgrid_errors();
     suite_gen();
     suite_summary();
     suite_lp();

@@ -15,6 +15,7 @@ void suite_platform(void);
 void suite_native(void);
 void suite_graphml(void);
 void suite_simgrid(void);
+void suite_simgrid_errors(void);
 void suite_gen(void);
 void suite_summary(void);
 void suite_lp(void);
@@ -46,6 +47,16 @@ steady_platform_t *parse_ok(const char *text, steady_format_t format);
 /* Parses text expecting failure with code; returns the message in a static
  * buffer ("" when parsing succeeded, which fails the test). */
 const char *parse_err(const char *text, steady_format_t format, steady_err_t code);
+
+/* A platform text to refuse: with this code and exactly this message. */
+typedef struct {
+    const char *text;
+    steady_err_t code;
+    const char *msg;
+} parse_case_t;
+
+/* Each case read (the format found from the text): refused as it says. */
+void check_parse_cases(const parse_case_t *cases, size_t n);
 
 /* Solves prob on p / decomposes s into trees; fails the current test (and returns
  * NULL) on error.  Caller destroys the result. */

@@ -18,6 +18,17 @@ const steady_problem_t paper_reduce_to_p0 = {.op = STEADY_OP_REDUCE,
                                              .target = 0,
                                              .task_cost = 1};
 
+void check_parse_cases(const parse_case_t *cases, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        const char *got = parse_err(cases[k].text, STEADY_FORMAT_AUTO, cases[k].code);
+        if (strcmp(got, cases[k].msg) != 0)
+            fprintf(stderr, "\n    case %zu:\n      want: %s\n      got:  %s\n", k, cases[k].msg,
+                    got);
+        CU_ASSERT_STRING_EQUAL(got, cases[k].msg);
+    }
+}
+
 steady_platform_t *parse_ok(const char *text, steady_format_t format)
 {
     steady_platform_t *p = NULL;
