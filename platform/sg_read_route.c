@@ -11,6 +11,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sg.h"
 
+#include "../common/array.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,17 +328,9 @@ steady_err_t sg_read_bypass(sg_t *g, xmlNodePtr node, int z, bool zone)
         rc = xml_error(g->err, STEADY_EINVAL, g->origin, node,
                        "a second bypass route from %s to %s", g->np[r.src].name, g->np[r.dst].name);
     } else if (r.src != r.dst) { /* a loopback adds nothing, as a <route>'s */
-        if (zz->nbypass == zz->capbypass) {
-            int ncap = zz->capbypass ? 2 * zz->capbypass : 8;
-            sg_route_t *n = realloc(zz->bypass, (size_t)ncap * sizeof *n);
-            if (!n) {
-                rc = sg_oom(g);
-                goto cleanup;
-            }
-            zz->bypass = n;
-            zz->capbypass = ncap;
-        }
-        if (strmap_put(&zz->bypass_index, key, zz->nbypass) != 1) {
+        if (!array_grow((void **)&zz->bypass, &zz->capbypass, zz->nbypass + 1, sizeof *zz->bypass,
+                        8) ||
+            strmap_put(&zz->bypass_index, key, zz->nbypass) != 1) {
             rc = sg_oom(g);
             goto cleanup;
         }
