@@ -4,8 +4,6 @@
  * included) and a Vivaldi zone gets its exact one-line message, its line
  * and its error code.
  */
-#include <string.h>
-
 #include "sg_text.h"
 #include "tests.h"
 
