@@ -55,19 +55,18 @@ steady_err_t crossings_parse(const steady_platform_t *p, const char *text,
         if (dir) {
             *dir = '\0';
             int named = *item ? steady_platform_find_channel(p, item) : -1;
+            *dir = ':';
             if (whole >= 0 && named >= 0 &&
                 steady_platform_channel(p, named)->sharing == STEADY_SPLITDUPLEX) {
-                *dir = ':';
                 e->why = "ambiguous crossing";
                 snprintf(e->value, sizeof e->value, "%.255s", item);
                 e->hint = "a channel has that name, and another that name up to its last ':'";
                 return STEADY_EINVAL;
             }
             if (whole >= 0) {
-                *dir = ':';
                 dir = NULL;
             } else {
-                dir++;
+                *dir++ = '\0';
                 c = named;
             }
         }

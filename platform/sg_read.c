@@ -665,17 +665,13 @@ static steady_err_t zone_child(sg_t *g, open_zone_t *oz, xmlNodePtr c)
         xmlFree(value);
     } else if (xml_is(c, "cluster"))
         rc = sg_read_cluster(g, c, z);
-    else if (xml_is(c, "host")) {
+    else if (xml_is(c, "host"))
         rc = read_host(g, c, z);
-        if (!rc && vivaldi)
-            rc = sg_vivaldi_coords(g, c, z, g->zones[z].nvert - 1);
-    } else if (xml_is(c, "peer"))
+    else if (xml_is(c, "peer"))
         rc = sg_read_peer(g, c, z);
-    else if (xml_is(c, "router")) {
+    else if (xml_is(c, "router"))
         rc = read_router(g, c, z);
-        if (!rc && vivaldi)
-            rc = sg_vivaldi_coords(g, c, z, g->zones[z].nvert - 1);
-    } else if (xml_is(c, "link"))
+    else if (xml_is(c, "link"))
         rc = read_link(g, c, false, z);
     else if (star && xml_is(c, "backbone"))
         rc = read_link(g, c, true, z);
@@ -697,6 +693,10 @@ static steady_err_t zone_child(sg_t *g, open_zone_t *oz, xmlNodePtr c)
         rc = sg_read_bypass(g, c, z, true);
     else
         rc = sg_bad_element(g, c, node);
+    /* a host's or router's coordinates, in a Vivaldi zone (a peer's are
+     * read with it) */
+    if (!rc && vivaldi && (xml_is(c, "host") || xml_is(c, "router")))
+        rc = sg_vivaldi_coords(g, c, z, g->zones[z].nvert - 1);
     return rc;
 }
 
