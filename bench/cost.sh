@@ -5,8 +5,10 @@
 #   lp:tuned    the LP schedule under SMPI, one-port-faithful flags
 #   lp:default  the LP schedule under SimGrid's default configuration,
 #               planned on a calibration of the platform under that
-#               configuration (steady-run --calibrate over size/4, size,
-#               4 size; steady compare --calibrated)
+#               configuration (steady-run --calibrate from size/4 by
+#               factors of 4 to the first size at or above 128 operations'
+#               worth, at most 64 MiB: the sizes the plan may send;
+#               steady compare --calibrated)
 #   mpi:default SMPI's own MPI_Bcast / MPI_Reduce (its default selection),
 #               default configuration
 #   mpi:best    the best of the SMPI algorithms compare measures, default
@@ -17,27 +19,24 @@
 #               allows which the schedule reaches
 # and the messages per operation of the LP schedule (MPI messages the
 # executor sends, steady_schedule_message_ids).  Every other ratio is to the
-# optimum of the platform file.  Measured (quick, 50 operations, 2026-11-27,
-# with the replay that keeps steady-run's rings and posts a message once
-# all its parts' data is there; 2 minutes):
+# optimum of the platform file.  Measured (quick, 50 operations, 2026-11-28,
+# calibrated over the sizes the plan may send; 8.5 minutes):
 #   platform      op          size  replay  lp:tuned lp:default mpi:default  mpi:best 2tree:best  cal:opt  lp:def/cal   msgs
-#   sg-backbone   broadcast  64KiB   0.798     0.798      0.313       0.105     0.675      0.322    0.611       0.513  3.833
-#   sg-backbone   broadcast   1MiB   0.935     0.935      0.751       0.429     0.971      0.330    0.896       0.839      7
-#   sg-backbone   reduce     64KiB   0.772     0.770      0.401       0.045     0.132      0.316    0.611       0.656      7
-#   sg-backbone   reduce      1MiB   0.952     0.954      0.746       0.186     0.435      0.477    0.896       0.832     14
-#   sg-two-sites  broadcast  64KiB   0.799     0.805      0.409       0.093     0.374      0.115    0.726       0.563      1
-#   sg-two-sites  broadcast   1MiB   0.948     0.949      0.735       0.532     0.926      0.216    0.896       0.820      7
-#   sg-two-sites  reduce     64KiB   0.713     0.707      0.542       0.024     0.093      0.101    0.726       0.746      2
-#   sg-two-sites  reduce      1MiB   0.950     0.950      0.692       0.142     0.532      0.221    0.896       0.772  4.333
-# The 1 MiB rows are as before.  At 64 KiB the calibrated optimum is lower
-# than when this header was last measured (cal:opt 0.731 -> 0.611 on
-# sg-backbone, 0.802 -> 0.726 on sg-two-sites), not traced to one change:
-# the calibration over 16-256 KiB now writes every sg-backbone hop at
-# 0.6105 of the model (the fit spans two of SMPI's bandwidth-factor
-# regimes, 0.70 from 15 KiB and 0.94 from 64 KiB), and its backbone, which
-# does not bind, at 3.05e8 B/s (what its hops carried at once: 3.09e8);
-# lp:default moved 0.394 -> 0.313 and 0.432 -> 0.409 for the broadcasts,
-# 0.388 -> 0.401 and 0.512 -> 0.542 for the reduces.
+#   sg-backbone   broadcast  64KiB   0.831     0.831      0.482       0.105     0.675      0.322    0.894       0.540    3.5
+#   sg-backbone   broadcast   1MiB   0.953     0.953      0.776       0.429     0.971      0.330    0.896       0.866      7
+#   sg-backbone   reduce     64KiB   0.920     0.916      0.479       0.045     0.132      0.316    0.894       0.536      7
+#   sg-backbone   reduce      1MiB   0.988     0.987      0.839       0.186     0.435      0.477    0.896       0.937     28
+#   sg-two-sites  broadcast  64KiB   0.863     0.871      0.463       0.093     0.374      0.115    0.895       0.518  0.875
+#   sg-two-sites  broadcast   1MiB   0.960     0.961      0.797       0.532     0.926      0.216    0.896       0.890   1.75
+#   sg-two-sites  reduce     64KiB   0.858     0.847      0.454       0.024     0.093      0.101    0.895       0.507  0.875
+#   sg-two-sites  reduce      1MiB   0.956     0.956      0.783       0.142     0.532      0.221    0.896       0.874   1.75
+# Calibrated over size/4, size and 4 size (2026-11-27, before), the 64 KiB
+# rows had cal:opt 0.611 and 0.726 — the fit over 16-256 KiB spanned two of
+# SMPI's bandwidth-factor regimes (0.70 up to 64 KiB, 0.94 above) while
+# the plan's messages gather up to 8 operations — and lp:default 0.313,
+# 0.401, 0.409 and 0.542 (0.542 -> 0.454 for sg-two-sites' reduce, the
+# only row that lost: docs/calibration.md, "The sizes to calibrate
+# over"); the 1 MiB rows had lp:default 0.751, 0.746, 0.735 and 0.692.
 # 50 operations are short: the pipeline's fill weighs on lp:def/cal (0.87-1.04
 # at 1000 operations, docs/calibration.md).  mpi:best runs above cal:opt
 # on both broadcasts of 1 MiB: on sg-backbone it is SMPI's NTSL broadcast,
@@ -45,9 +44,9 @@
 # calibration's messages get 0.94 (docs/calibration.md, "Where SMPI's own
 # broadcast wins").
 # (lp:default planned on the file itself: 0.24-0.69)
-# Full (200 operations, COST_ROW_TIMEOUT=150, 2026-11-27, with this
-# session's replay, phase D's feeders across a backbone and eager
-# receptions; sg-backbone and sg-crossbar in one run, sg-two-sites in a
+# Full (200 operations, COST_ROW_TIMEOUT=150, 2026-11-27, calibrated over
+# size/4, size and 4 size only, with that session's replay, phase D's
+# feeders across a backbone and eager receptions; sg-backbone and sg-crossbar in one run, sg-two-sites in a
 # second beside it (COST_PLATFORMS), about 70 minutes on this 2-core machine
 # with other work running; every row complete).  mpi:best leaves out the
 # rows that timed out (NTSL's broadcasts of 1 MiB and 16 MiB):
@@ -135,10 +134,18 @@ for plat in $plats; do
                 python3 -c 'import json,sys; print("%.3f" % json.load(sys.stdin)["ratio"])')
             msgs=$(sed -n 's/^messages .*, \([0-9.]*\) per operation.*/\1/p' "$tmp/plan.txt")
             bytes=$(python3 -c 'import sys; u = {"KiB": 1024, "MiB": 1048576}; s = sys.argv[1]; print(int(s[:-3]) * u[s[-3:]])' "$size")
+            # the calibration spans the sizes the plan may send: from a quarter
+            # of the operation's message by factors of 4 to the first at or
+            # above 128 of them (the automatic period's messages carry up to
+            # 128 operations), 64 MiB at most
+            cal=$((bytes / 4)) calsizes=$((bytes / 4))
+            while [ $cal -lt $((bytes * 128)) ] && [ $cal -lt $((64 << 20)) ]; do
+                cal=$((cal * 4)) calsizes=$calsizes,$cal
+            done
             "$steady" export --hostfile "$tmp/p.hosts" "$plat"
             smpirun -no-privatize --log=root.thres:warning -platform "$plat" -hostfile "$tmp/p.hosts" \
                 -np "$(wc -l <"$tmp/p.hosts")" "$run_smpi" --calibrate --quiet --reps 2 \
-                --sizes $((bytes / 4)),$bytes,$((bytes * 4)) -o "$tmp/cal.plat" "$plat" >/dev/null 2>&1
+                --sizes $calsizes -o "$tmp/cal.plat" "$plat" >/dev/null 2>&1
             "$steady" solve --op $op --msg-size $size --json "$plat" >"$tmp/file.json"
             "$steady" solve --op $op --msg-size $size --json "$tmp/cal.plat" >"$tmp/cal.json"
             compare tuned --op $op --msg-size $size --smpi-cfg tuned "$plat"

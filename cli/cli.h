@@ -160,5 +160,9 @@ void problem_progress_report(void *ctx, const char *stage, double done, double t
 
 /* Human-readable quantities: "125 MB/s", "10 us", "2.5 Gflop/s". */
 void human(char *buf, size_t n, double value, const char *unit);
+/* A message size: exact, in the largest of bytes, KiB, MiB, GiB that
+ * divides it ("64 KiB", "65537 bytes"); or to 4 digits, in the largest of
+ * B, KiB, MiB, GiB it reaches ("96.5 KiB"). */
+void bytes_text(char *buf, size_t n, double bytes, bool exact);
 
 #endif

@@ -161,16 +161,6 @@ static const char *extra_operator(const steady_comparison_t *c, const char *name
     return strncmp(name, "mpi:", 4) == 0 ? "commutative" : "any";
 }
 
-static void print_size(double bytes, char *buf, size_t n)
-{
-    int k = 0;
-    while (k < 3 && bytes >= 1024 && fmod(bytes, 1024) == 0) {
-        bytes /= 1024;
-        k++;
-    }
-    snprintf(buf, n, "%.17g %s", bytes, (const char *[]){"bytes", "KiB", "MiB", "GiB"}[k]);
-}
-
 /* The --cfg flags, as many per line as fit in 80 columns, indented. */
 static void print_flags(const char *const *flags, int n)
 {
@@ -252,7 +242,7 @@ static void print_measure_header(const smpi_measure_t *s, const steady_platform_
             snprintf(buf, sizeof buf, "1 segment");
         else {
             char size[48];
-            print_size(s->lp_segment_size, size, sizeof size);
+            bytes_text(size, sizeof size, s->lp_segment_size, true);
             snprintf(buf, sizeof buf, "%ld segment%s of %s", s->lp_segments,
                      s->lp_segments == 1 ? "" : "s", size);
         }
@@ -284,7 +274,7 @@ static void print_text(const steady_comparison_t *c, const steady_platform_t *p,
     if (abstract) {
         printf("%-13sabstract costs (a chunk of 1/C of a message costs cost/C)\n", "messages");
     } else {
-        print_size(c->msg_size, buf, sizeof buf);
+        bytes_text(buf, sizeof buf, c->msg_size, true);
         printf("%-13s%s per message\n", "messages", buf);
     }
     if (c->op != STEADY_COLL_BROADCAST)

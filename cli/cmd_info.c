@@ -13,8 +13,9 @@ void help_info(FILE *out)
                  "\n"
                  "Reads and validates PLATFORM ('-' for standard input) and prints a summary:\n"
                  "nodes (processors, routers, switches), channels, directed edges and duplex\n"
-                 "pairs, whether the graph is strongly connected, and the ranges of bandwidth,\n"
-                 "latency, overhead (or abstract cost) and processor speed.\n"
+                 "pairs, whether the graph is strongly connected, the ranges of bandwidth,\n"
+                 "latency, overhead (or abstract cost) and processor speed, and for a\n"
+                 "calibrated platform the message sizes it was measured over.\n"
                  "\n"
                  "  --from FORMAT  auto (default: by content), native, graphml or simgrid\n"
                  "  --list         also list every node and edge\n"
@@ -68,6 +69,13 @@ static void print_text(const steady_platform_t *p, const steady_platform_summary
                    weight_s);
         else
             printf("flows        share a channel fairly\n");
+    }
+    double cal[2];
+    if (steady_platform_calibrated(p, &cal[0], &cal[1])) {
+        char lo[32], hi[32];
+        bytes_text(lo, sizeof lo, cal[0], false);
+        bytes_text(hi, sizeof hi, cal[1], false);
+        printf("calibrated   over messages of %s to %s (steady-run --calibrate)\n", lo, hi);
     }
     if (s->strongly_connected)
         printf("connected    strongly connected\n");
@@ -147,6 +155,11 @@ static int print_json(const steady_platform_t *p, const steady_platform_summary_
     json_object_set_new(j, "flows", json_string(penalty ? "penalty" : "fair"));
     if (penalty)
         json_object_set_new(j, "weight_s", json_real(weight_s));
+    double cal[2];
+    json_object_set_new(j, "calibrated",
+                        steady_platform_calibrated(p, &cal[0], &cal[1])
+                            ? json_pack("{s:f, s:f}", "min_size", cal[0], "max_size", cal[1])
+                            : json_null());
     json_object_set_new(j, "latency", range_json(s->latency));
     json_object_set_new(j, "speed", range_json(s->speed));
     if (s->abstract) {

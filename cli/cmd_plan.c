@@ -72,7 +72,8 @@ void help_plan(FILE *out)
             "  --json                the summary as JSON: {\"optimum\", \"throughput\",\n"
             "                        \"replayed\", \"period\", \"ops_per_period\", \"segments\",\n"
             "                        \"trees\", \"slots\", \"transfers\", \"max_lag\",\n"
-            "                        \"messages_per_period\", \"messages_per_operation\"}\n"
+            "                        \"messages_per_period\", \"messages_per_operation\",\n"
+            "                        \"message_bytes\": [smallest, largest] MPI message}\n"
             "                        (rates in operations per second, or per time unit)\n"
             "  -o, --output SCHED    the schedule file (default: standard output)\n"
             "  -h, --help            this help\n",
@@ -99,9 +100,10 @@ static double latency_share(const steady_schedule_t *sc, const steady_platform_t
     return worst;
 }
 
-/* The summary as JSON (--json); false when it cannot be written. */
+/* The summary as JSON (--json); false when it cannot be written.  bytes:
+ * the smallest and largest MPI message (0 when not counted). */
 static bool print_json(FILE *f, const steady_schedule_t *sc, double replayed, long nmsg,
-                       double per_op)
+                       double per_op, const double bytes[2])
 {
     int transfers = 0;
     for (int k = 0; k < sc->nslots; k++)
@@ -114,6 +116,9 @@ static bool print_json(FILE *f, const steady_schedule_t *sc, double replayed, lo
         "ops_per_period", (json_int_t)sc->ops_per_period, "segments", (json_int_t)sc->segments,
         "trees", sc->ntrees, "slots", sc->nslots, "transfers", transfers, "max_lag", sc->max_lag,
         "messages_per_period", (json_int_t)nmsg, "messages_per_operation", per_op);
+    if (j)
+        json_object_set_new(j, "message_bytes",
+                            bytes[1] > 0 ? json_pack("[f, f]", bytes[0], bytes[1]) : json_null());
     bool ok = j && json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0 &&
               fputc('\n', f) != EOF;
     json_decref(j);
@@ -140,14 +145,38 @@ static double replayed(const steady_schedule_t *sc, const steady_platform_t *p, 
     return makespan;
 }
 
+/* A calibrated platform's values are a fit of the sizes it was measured
+ * over (docs/calibration.md): a note when the MPI messages leave them. */
+static void calibration_note(FILE *f, const steady_platform_t *p, const double bytes[2])
+{
+    double lo, hi;
+    if (!steady_platform_calibrated(p, &lo, &hi) || bytes[1] <= 0 ||
+        (bytes[0] >= lo && bytes[1] <= hi))
+        return;
+    char a[32], b[32], c[32], d[32];
+    bytes_text(a, sizeof a, bytes[0], false);
+    bytes_text(b, sizeof b, bytes[1], false);
+    bytes_text(c, sizeof c, lo, false);
+    bytes_text(d, sizeof d, hi, false);
+    fprintf(f,
+            "note         MPI messages of %s%s%s, on a platform calibrated over %s to %s:\n"
+            "             its values beyond those sizes extrapolate the fit; calibrate over\n"
+            "             the sizes sent (steady-run --calibrate --sizes)\n",
+            a, bytes[1] > bytes[0] ? " to " : "", bytes[1] > bytes[0] ? b : "", c, d);
+}
+
 static bool print_summary(FILE *f, const steady_schedule_t *sc, const steady_platform_t *p,
                           long series, bool json)
 {
     long nmsg = 0;
-    double per_op = 0;
+    double per_op = 0, bytes[2] = {0, 0};
     double makespan = replayed(sc, p, series, &nmsg, &per_op);
+    steady_error_t err = {0};
+    if (!sc->abstract && steady_schedule_message_bytes(sc, p, &bytes[0], &bytes[1], &err))
+        bytes[0] = bytes[1] = 0;
     if (json)
-        return print_json(f, sc, makespan > 0 ? (double)series / makespan : 0, nmsg, per_op);
+        return print_json(f, sc, makespan > 0 ? (double)series / makespan : 0, nmsg, per_op,
+                          bytes);
     const char *unit = sc->abstract ? "time units" : "s";
     const char *per = sc->abstract ? "time unit" : "second";
     /* in operations: the schedule's rates are per message */
@@ -198,6 +227,7 @@ static bool print_summary(FILE *f, const steady_schedule_t *sc, const steady_pla
     if (nmsg >= 0)
         fprintf(f, "messages     %ld per period, %.4g per operation (steady-run's MPI messages)\n",
                 nmsg, per_op);
+    calibration_note(f, p, bytes);
     return true;
 }
 

@@ -170,14 +170,9 @@ static void print_text(const steady_solution_t *s)
         printf("%-13sabstract costs (one message per edge cost, time in abstract units)\n",
                "messages");
     } else {
-        double size = steady_solution_msg_size(s);
-        int k = 0;
-        while (k < 3 && size >= 1024 && fmod(size, 1024) == 0) {
-            size /= 1024;
-            k++;
-        }
-        printf("%-13s%.17g %s per message\n", "messages", size,
-               (const char *[]){"bytes", "KiB", "MiB", "GiB"}[k]);
+        char size[64];
+        bytes_text(size, sizeof size, steady_solution_msg_size(s), true);
+        printf("%-13s%s per message\n", "messages", size);
     }
     if (steady_solution_op(s) == STEADY_OP_REDUCE)
         printf("%-13s%.17g %s per task\n", "tasks", steady_solution_task_cost(s),

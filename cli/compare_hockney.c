@@ -111,16 +111,6 @@ static void quantity(char *buf, size_t n, double value, const char *unit)
         buf[--len] = 0;
 }
 
-static void print_bytes(double bytes, char *buf, size_t n)
-{
-    int k = 0;
-    while (k < 3 && bytes >= 1024) {
-        bytes /= 1024;
-        k++;
-    }
-    snprintf(buf, n, "%.4g %s", bytes, (const char *[]){"B", "KiB", "MiB", "GiB"}[k]);
-}
-
 /* "binomial (1)" or "twotreec (4) = chain (4)" */
 static void pick_names(const hockney_pick_t *s, const steady_comparison_t *c, char *buf, size_t n)
 {
@@ -156,7 +146,7 @@ void hockney_print(const hockney_report_t *h, const steady_comparison_t *c,
         char t1[32], ts[32], mem[32], meas[32] = "-", ratio[32] = "-";
         quantity(t1, sizeof t1, m->one_op, tu);
         quantity(ts, sizeof ts, m->series, tu);
-        print_bytes(m->memory, mem, sizeof mem);
+        bytes_text(mem, sizeof mem, m->memory, false);
         human(e1, sizeof e1, m->energy_one_op, "J");
         human(e2, sizeof e2, m->energy_series, "J");
         printf("%-12s %6d  %-11s %-11s ", steady_algo_name(m->algo), m->chunks, t1, ts);
@@ -181,7 +171,7 @@ void hockney_print(const hockney_report_t *h, const steady_comparison_t *c,
     for (int k = 0; k < h->nsel; k++) {
         static const char *const what[3] = {"one op", "series", "least energy"};
         char size[32];
-        print_bytes(h->sel[k].size, size, sizeof size);
+        bytes_text(size, sizeof size, h->sel[k].size, false);
         if (abstract)
             snprintf(size, sizeof size, "abstract");
         for (int q = 0; q < 3; q++) {

@@ -175,6 +175,18 @@ bool parse_format(const char *cmd, const char *value, bool allow_auto, steady_fo
     return true;
 }
 
+void bytes_text(char *buf, size_t n, double bytes, bool exact)
+{
+    int k = 0;
+    while (k < 3 && bytes >= 1024 && (!exact || fmod(bytes, 1024) == 0)) {
+        bytes /= 1024;
+        k++;
+    }
+    snprintf(buf, n, exact ? "%.17g %s" : "%.4g %s", bytes,
+             (exact ? (const char *[]){"bytes", "KiB", "MiB", "GiB"}
+                    : (const char *[]){"B", "KiB", "MiB", "GiB"})[k]);
+}
+
 void human(char *buf, size_t n, double value, const char *unit)
 {
     static const struct {

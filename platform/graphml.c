@@ -27,6 +27,9 @@
  *     graph  name       the platform's name; without it the graph's id if valid
  *            flows      how flows share a channel: fair | penalty (default fair)
  *            weight-S   bytes, required with flows=penalty
+ *            calibrated-min-size, calibrated-max-size
+ *                       bytes: the sizes a calibrated platform was measured
+ *                       over (both or neither)
  *
  * Numbers are in base units; SimGrid unit suffixes ("10MBps", "5us", "2Gf")
  * are accepted too.  A <key>'s <default> applies to the elements that have no
@@ -90,6 +93,8 @@ typedef enum {
     F_GRAPH_NAME,
     F_FLOWS,
     F_WEIGHT_S,
+    F_CAL_MIN,
+    F_CAL_MAX,
     F_COUNT
 } field_t;
 
@@ -116,6 +121,8 @@ static const struct {
     [F_GRAPH_NAME] = {"name", D_GRAPH, false, UNIT_NONE},
     [F_FLOWS] = {"flows", D_GRAPH, false, UNIT_NONE},
     [F_WEIGHT_S] = {"weight-S", D_GRAPH, true, UNIT_NONE},
+    [F_CAL_MIN] = {"calibrated-min-size", D_GRAPH, true, UNIT_SIZE},
+    [F_CAL_MAX] = {"calibrated-max-size", D_GRAPH, true, UNIT_SIZE},
 };
 
 static int field_of(const char *attr_name, domain_t d)
@@ -621,6 +628,30 @@ static steady_err_t read_flows(reader_t *r, xmlNodePtr g, const values_t *v)
     return rc ? xml_locate(r->err, rc, r->origin, g) : STEADY_OK;
 }
 
+/* The calibration's sizes: the graph's "calibrated-min-size" and
+ * "calibrated-max-size" data, both or neither. */
+static steady_err_t read_calibrated(reader_t *r, const values_t *v)
+{
+    const char *lo = v->text[F_CAL_MIN], *hi = v->text[F_CAL_MAX];
+    if (!lo && !hi)
+        return STEADY_OK;
+    if (!lo || !hi)
+        return xml_error(r->err, STEADY_EINVAL, r->origin, v->where[lo ? F_CAL_MIN : F_CAL_MAX],
+                         "%s (%.300s) without %s", fields[lo ? F_CAL_MIN : F_CAL_MAX].name,
+                         lo ? lo : hi, fields[lo ? F_CAL_MAX : F_CAL_MIN].name);
+    double size[2];
+    for (int k = 0; k < 2; k++) {
+        field_t f = k ? F_CAL_MAX : F_CAL_MIN;
+        const char *why;
+        if (!parse_quantity(v->text[f], UNIT_SIZE, &size[k], &why))
+            return xml_error(r->err, STEADY_EPARSE, r->origin, v->where[f],
+                             "bad %s (%.300s): %s; %s", fields[f].name, v->text[f], why,
+                             unit_hint(UNIT_SIZE));
+    }
+    steady_err_t rc = steady_platform_set_calibrated(r->p, size[0], size[1], r->err);
+    return rc ? xml_locate(r->err, rc, r->origin, v->where[F_CAL_MIN]) : STEADY_OK;
+}
+
 /* The graph's data: the platform's name (its "name" data, else its id
  * when that is a valid name: tools write ids such as "G" that are names
  * too) and the flow sharing rule. */
@@ -639,6 +670,8 @@ static steady_err_t read_graph_data(reader_t *r, xmlNodePtr g)
     }
     if (!rc)
         rc = read_flows(r, g, &v);
+    if (!rc)
+        rc = read_calibrated(r, &v);
     values_free(&v);
     return rc;
 }
@@ -813,8 +846,9 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
         factors = factors || steady_platform_edge(p, k)->recv_factor != 1;
         penalties = penalties || steady_platform_edge(p, k)->penalty != 0;
     }
-    double weight_s;
+    double weight_s, cal[2];
     bool penalty = steady_platform_flow_sharing(p, &weight_s) == STEADY_FLOWS_PENALTY;
+    bool calibrated = steady_platform_calibrated(p, &cal[0], &cal[1]);
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
           "<!-- steady platform: bandwidth in B/s, latency and overhead in s, speed in "
           "flop/s -->\n"
@@ -855,6 +889,12 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
               "  <key id=\"weight-S\" for=\"graph\" attr.name=\"weight-S\" "
               "attr.type=\"double\"/>\n",
               out);
+    if (calibrated)
+        fputs("  <key id=\"calibrated-min-size\" for=\"graph\" "
+              "attr.name=\"calibrated-min-size\" attr.type=\"double\"/>\n"
+              "  <key id=\"calibrated-max-size\" for=\"graph\" "
+              "attr.name=\"calibrated-max-size\" attr.type=\"double\"/>\n",
+              out);
     if (channels)
         fprintf(out,
                 "  <key id=\"crosses\" for=\"edge\" attr.name=\"crosses\" attr.type=\"string\"/>\n"
@@ -872,6 +912,10 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
     if (penalty) {
         fputs("    <data key=\"flows\">penalty</data>\n", out);
         put_data(out, "weight-S", weight_s);
+    }
+    if (calibrated) {
+        put_data(out, "calibrated-min-size", cal[0]);
+        put_data(out, "calibrated-max-size", cal[1]);
     }
     for (int c = 0; c < steady_platform_channel_count(p); c++) {
         const steady_channel_t *ch = steady_platform_channel(p, c);

@@ -93,9 +93,10 @@ steady_err_t parse_graphml(const source_t *src, const char *origin, steady_platf
 steady_err_t parse_simgrid(const source_t *src, const char *origin, steady_platform_t *p,
                            steady_error_t *err);
 
-/* `flows`: with the flow sharing rule and the edges' penalties, which
- * steady_platform_hash leaves out (a schedule is valid whatever they are). */
-steady_err_t write_native(const steady_platform_t *p, FILE *out, bool flows, steady_error_t *err);
+/* `extras`: with the flow sharing rule, the edges' penalties and the
+ * calibration's sizes, which steady_platform_hash leaves out (a schedule
+ * is valid whatever they are). */
+steady_err_t write_native(const steady_platform_t *p, FILE *out, bool extras, steady_error_t *err);
 steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t *err);
 steady_err_t write_simgrid(const steady_platform_t *p, FILE *out,
                            const steady_write_options_t *opts, steady_error_t *err);

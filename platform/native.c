@@ -204,6 +204,31 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
         return STEADY_OK;
     }
 
+    if (strcmp(kw, "calibrated") == 0) {
+        const char *usage = "calibrated min-size=BYTES max-size=BYTES";
+        if ((rc = need_tokens(l, 2, usage, err)))
+            return rc;
+        double lo = 0, hi = 0;
+        unsigned seen = 0;
+        attr_t attrs[] = {{"min-size", UNIT_SIZE, &lo, NULL},
+                          {"max-size", UNIT_SIZE, &hi, NULL},
+                          {NULL, UNIT_NONE, NULL, NULL}};
+        if ((rc = parse_attrs(l, 1, attrs, &seen, "calibrated", "expected min-size or max-size",
+                              err)))
+            return rc;
+        if (seen != 3)
+            return fail(err, STEADY_EPARSE, l, 1,
+                        seen & 1 ? "missing attribute max-size= for calibrated"
+                                 : "missing attribute min-size= for calibrated",
+                        l->tok[1], usage);
+        double before[2];
+        if (steady_platform_calibrated(p, &before[0], &before[1]))
+            return fail(err, STEADY_EPARSE, l, 0, "calibrated given twice", kw, NULL);
+        if ((rc = steady_platform_set_calibrated(p, lo, hi, err)))
+            return locate(err, rc, l, 1);
+        return STEADY_OK;
+    }
+
     if (strcmp(kw, "processor") == 0 || strcmp(kw, "router") == 0 || strcmp(kw, "switch") == 0) {
         steady_node_kind_t kind = kw[0] == 'p'   ? STEADY_PROCESSOR
                                   : kw[0] == 'r' ? STEADY_ROUTER
@@ -327,7 +352,8 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
     }
 
     return fail(err, STEADY_EPARSE, l, 0, "unknown statement", kw,
-                "expected platform, flows, processor, router, switch, channel, edge or link");
+                "expected platform, flows, calibrated, processor, router, switch, channel, edge "
+                "or link");
 }
 
 steady_err_t parse_native(const source_t *src, const char *origin, steady_platform_t *p,
@@ -382,7 +408,7 @@ static const char *quoted(const char *name, char *buf, size_t n)
     return buf;
 }
 
-steady_err_t write_native(const steady_platform_t *p, FILE *out, bool flows, steady_error_t *err)
+steady_err_t write_native(const steady_platform_t *p, FILE *out, bool extras, steady_error_t *err)
 {
     (void)err;
     char a[32], b[32], q1[STEADY_NAME_MAX + 3], q2[STEADY_NAME_MAX + 3];
@@ -390,9 +416,15 @@ steady_err_t write_native(const steady_platform_t *p, FILE *out, bool flows, ste
     fprintf(out, "# units: bandwidth B/s, latency and overhead s, speed flop/s\n");
     fprintf(out, "platform %s\n", quoted(steady_platform_name(p), q1, sizeof q1));
     double weight_s;
-    if (flows && steady_platform_flow_sharing(p, &weight_s) == STEADY_FLOWS_PENALTY) {
+    if (extras && steady_platform_flow_sharing(p, &weight_s) == STEADY_FLOWS_PENALTY) {
         format_double(a, weight_s);
         fprintf(out, "flows penalty weight-S=%s\n", a);
+    }
+    double lo, hi;
+    if (extras && steady_platform_calibrated(p, &lo, &hi)) {
+        format_double(a, lo);
+        format_double(b, hi);
+        fprintf(out, "calibrated min-size=%s max-size=%s\n", a, b);
     }
     for (int v = 0; v < steady_platform_node_count(p); v++) {
         const steady_node_t *n = steady_platform_node(p, v);
@@ -433,7 +465,7 @@ steady_err_t write_native(const steady_platform_t *p, FILE *out, bool flows, ste
             format_double(b, e->recv_factor);
             fprintf(out, " recv-factor=%s", b);
         }
-        if (flows && e->penalty != 0) {
+        if (extras && e->penalty != 0) {
             format_double(b, e->penalty);
             fprintf(out, " penalty=%s", b);
         }

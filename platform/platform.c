@@ -47,6 +47,7 @@ struct steady_platform {
     char *name;
     steady_flow_sharing_t flows;
     double weight_s;
+    double cal_min, cal_max; /* the calibration's sizes; 0: not calibrated */
     steady_node_t *nodes;
     int node_count, node_cap;
     steady_edge_t *edges;
@@ -299,6 +300,27 @@ steady_flow_sharing_t steady_platform_flow_sharing(const steady_platform_t *p, d
     if (weight_s)
         *weight_s = p->weight_s;
     return p->flows;
+}
+
+steady_err_t steady_platform_set_calibrated(steady_platform_t *p, double min_bytes,
+                                            double max_bytes, steady_error_t *err)
+{
+    if (!(min_bytes >= STEADY_MSG_SIZE_MIN && min_bytes <= max_bytes &&
+          max_bytes <= STEADY_MSG_SIZE_MAX))
+        return steady_error_set(err, STEADY_EINVAL,
+                                "calibrated over %.17g to %.17g bytes: expected 1 <= min-size <= "
+                                "max-size <= 1e12",
+                                min_bytes, max_bytes);
+    p->cal_min = min_bytes;
+    p->cal_max = max_bytes;
+    return STEADY_OK;
+}
+
+bool steady_platform_calibrated(const steady_platform_t *p, double *min_bytes, double *max_bytes)
+{
+    *min_bytes = p->cal_min;
+    *max_bytes = p->cal_max;
+    return p->cal_max > 0;
 }
 
 bool steady_node_kind_is_rank(steady_node_kind_t kind)

@@ -326,7 +326,8 @@ static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs, 
     double weight_s;
     steady_flow_sharing_t flows = steady_platform_flow_sharing(p, &weight_s);
     if ((rc = steady_platform_create(&q, err)) || (rc = steady_platform_set_name(q, name, err)) ||
-        (rc = steady_platform_set_flow_sharing(q, flows, weight_s, err)))
+        (rc = steady_platform_set_flow_sharing(q, flows, weight_s, err)) ||
+        (rc = steady_platform_set_calibrated(q, c->sizes[0], c->sizes[c->nsizes - 1], err)))
         goto done;
     for (int r = 0; r < steady_platform_rank_count(p); r++) {
         const steady_node_t *v = steady_platform_node(p, steady_platform_rank_node(p, r));

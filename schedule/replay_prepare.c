@@ -819,6 +819,26 @@ steady_err_t steady_schedule_message_ids(const steady_schedule_t *sc, const stea
     return rc;
 }
 
+steady_err_t steady_schedule_message_bytes(const steady_schedule_t *sc, const steady_platform_t *p,
+                                           double *min, double *max, steady_error_t *err)
+{
+    replay_t r = {.sc = sc, .p = p};
+    steady_err_t rc = replay_prepare(&r, err);
+    double *bytes = rc ? NULL : calloc((size_t)r.nmsg + 1, sizeof *bytes);
+    if (!rc && !bytes)
+        rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    *min = *max = 0;
+    for (int t = 0; !rc && t < r.nx; t++)
+        bytes[r.x[t].msg] += (r.x[t].to - r.x[t].from) * sc->msg_size;
+    for (int k = 0; !rc && k < r.nmsg; k++) {
+        *min = k == 0 || bytes[k] < *min ? bytes[k] : *min;
+        *max = bytes[k] > *max ? bytes[k] : *max;
+    }
+    free(bytes);
+    replay_free(&r);
+    return rc;
+}
+
 steady_err_t steady_schedule_message_count(const steady_schedule_t *sc, const steady_platform_t *p,
                                            long *count, double *per_op, steady_error_t *err)
 {

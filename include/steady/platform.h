@@ -170,6 +170,15 @@ steady_err_t steady_platform_set_flow_sharing(steady_platform_t *p, steady_flow_
 /* The rule, and its weight-S in *weight_s (may be NULL; 0 under FAIR). */
 steady_flow_sharing_t steady_platform_flow_sharing(const steady_platform_t *p, double *weight_s);
 
+/* The message sizes a calibrated platform was measured over (steady-run
+ * --calibrate --sizes, docs/calibration.md): its values are a fit of
+ * them, outside them an extrapolation.  Default: not calibrated.  Errors:
+ * unless 1 <= min <= max <= 1e12 bytes -> EINVAL. */
+steady_err_t steady_platform_set_calibrated(steady_platform_t *p, double min_bytes,
+                                            double max_bytes, steady_error_t *err);
+/* True when p was calibrated, over [*min_bytes, *max_bytes]. */
+bool steady_platform_calibrated(const steady_platform_t *p, double *min_bytes, double *max_bytes);
+
 /* True when SimGrid's network model `name` (network/model: SMPI, LV08,
  * CM02, raw) shares links by penalty; its default weight-S in *weight_s
  * (may be NULL). */

@@ -158,6 +158,11 @@ steady_err_t steady_schedule_message_ids(const steady_schedule_t *sc, const stea
  * steady_schedule_message_ids. */
 steady_err_t steady_schedule_message_count(const steady_schedule_t *sc, const steady_platform_t *p,
                                            long *count, double *per_op, steady_error_t *err);
+/* The smallest and the largest of those MPI messages in bytes, in a
+ * period of full batches (0 and 0 without any).  Errors: as
+ * steady_schedule_message_ids. */
+steady_err_t steady_schedule_message_bytes(const steady_schedule_t *sc, const steady_platform_t *p,
+                                           double *min, double *max, steady_error_t *err);
 int steady_sched_step_dst(const steady_schedule_t *sc, const steady_platform_t *p,
                           const steady_sched_step_t *st);
 

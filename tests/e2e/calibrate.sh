@@ -162,6 +162,8 @@ bb=$(awk '$1 == "channel" && $2 == "bb" {sub("bandwidth=", "", $3); print $3}' "
 echo "  lat.xml: channel bb (20 MB/s) calibrated at $bb B/s"
 python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1]) / 20e6 - 1) <= 0.01 else 1)' "${bb:-0}" ||
     fail "lat.xml: channel bb calibrated at ${bb:-nothing} B/s, not its 20 MB/s"
+grep -qx "calibrated min-size=65536 max-size=4194304" "$tmp/lat.plat" ||
+    fail "lat.plat does not record the sizes it was calibrated over (64KiB,4MiB)"
 
 # 2. SimGrid's default configuration: the per-size cost against a direct ping-pong
 smpicc -O2 -o "$tmp/pingpong" bench/pingpong.c 2>"$tmp/err" || fail "smpicc pingpong.c: $(head -c 300 "$tmp/err")"

@@ -258,6 +258,33 @@ for bad in 0 -1 1025 two 2x; do
         fail "--threads $bad: $(cat "$tmp/err")"
 done
 
+# A calibrated platform's values are a fit of the sizes it was measured
+# over: the plan says when its MPI messages leave them.  Two processors, a
+# latency of 10 transfers of 64 KiB: the automatic period carries K
+# operations in each message, which therefore holds K x 64 KiB.
+cat >"$tmp/cal.plat" <<'PLAT'
+calibrated min-size=16KiB max-size=256KiB
+processor a speed=1Gf
+processor b speed=1Gf
+link a b bandwidth=100MBps latency=6.5536ms
+PLAT
+"$steady" plan --json --op broadcast --msg-size 64KiB --series 1000 -o "$tmp/cal.sched" \
+    "$tmp/cal.plat" >"$tmp/cal.json" || fail "plan on a calibrated platform"
+python3 - "$tmp/cal.json" <<'PY' || fail "message_bytes: $(cat "$tmp/cal.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = d["ops_per_period"]
+assert k > 4 and d["message_bytes"] == [k * 65536.0, k * 65536.0], d
+PY
+"$steady" plan --op broadcast --msg-size 64KiB --series 1000 -o "$tmp/cal.sched" "$tmp/cal.plat" \
+    >"$tmp/cal.out" 2>&1
+grep -q "^note         MPI messages of [0-9.]* [KM]iB, on a platform calibrated over 16 KiB to 256 KiB:$" \
+    "$tmp/cal.out" || fail "no note on messages beyond the calibration: $(cat "$tmp/cal.out")"
+sed -i 's/max-size=256KiB/max-size=64MiB/' "$tmp/cal.plat"
+"$steady" plan --op broadcast --msg-size 64KiB --series 1000 -o "$tmp/cal.sched" "$tmp/cal.plat" \
+    >"$tmp/cal.out" 2>&1
+grep -q "calibrated over" "$tmp/cal.out" && fail "a note on messages within the calibration: $(cat "$tmp/cal.out")"
+
 if [ "$failures" -eq 0 ]; then
     echo "PASS plan"
 else

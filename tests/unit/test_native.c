@@ -120,13 +120,27 @@ static void test_errors(void)
         {"platform a b\n", STEADY_EPARSE, "test:1:12: unexpected token (b)"},
         {"processor A speed=1\nprocessor B speed=1\nedge A B cost=1 latency=1 overhead=1\n",
          STEADY_EINVAL, "test:3:6: an overhead has no meaning on a cost edge (A -> B)"},
+        {"calibrated min-size=1KiB\n", STEADY_EPARSE,
+         "test:1:12: missing attribute max-size= for calibrated (min-size): calibrated "
+         "min-size=BYTES max-size=BYTES"},
+        {"calibrated max-size=4MiB\n", STEADY_EPARSE,
+         "test:1:12: missing attribute min-size= for calibrated (max-size): calibrated "
+         "min-size=BYTES max-size=BYTES"},
+        {"calibrated min-size=4MiB max-size=1KiB\n", STEADY_EINVAL,
+         "test:1:12: calibrated over 4194304 to 1024 bytes: expected 1 <= min-size <= "
+         "max-size <= 1e12"},
+        {"calibrated min-size=1KiB max-size=4Mbit\n", STEADY_EPARSE,
+         "test:1:26: unknown size unit (4Mbit): use B, kB, MB, GB, KiB, MiB, GiB, or no unit for "
+         "bytes"},
+        {"calibrated min-size=1 max-size=2\ncalibrated min-size=1 max-size=2\n", STEADY_EPARSE,
+         "test:2:1: calibrated given twice (calibrated)"},
         {"processor A speed=1 speed=2\n", STEADY_EPARSE,
          "test:1:21: attribute given twice (speed)"},
         {"processor A speed=1 bandwidth=2\n", STEADY_EPARSE,
          "test:1:21: unknown attribute for a processor (bandwidth): expected speed"},
         {"PROCESSOR A speed=1\n", STEADY_EPARSE,
-         "test:1:1: unknown statement (PROCESSOR): expected platform, flows, processor, router, "
-         "switch, channel, edge or link"},
+         "test:1:1: unknown statement (PROCESSOR): expected platform, flows, calibrated, processor, "
+         "router, switch, channel, edge or link"},
         {"processor A speed=1 a b c d e f g h i j k l m n\n", STEADY_EPARSE,
          "test:1:47: too many tokens on one line"},
         {"processor \"Host 1 speed=1\n", STEADY_EPARSE,
@@ -177,10 +191,24 @@ static void test_round_trip(void)
     }
     CU_ASSERT_EQUAL(steady_platform_set_flow_sharing(p, STEADY_FLOWS_PENALTY, speeds[1], NULL),
                     STEADY_OK);
+    CU_ASSERT_EQUAL(steady_platform_set_calibrated(p, 16384, 4194304.5, NULL), STEADY_OK);
     char *text = write_string(p, STEADY_FORMAT_NATIVE, NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\ncalibrated min-size=16384 max-size=4194304.5\n"));
     steady_platform_t *q = parse_ok(text, STEADY_FORMAT_AUTO);
     CU_ASSERT_PTR_NOT_NULL_FATAL(q);
     ASSERT_PLATFORMS_EQUAL(p, q);
+    steady_platform_destroy(q);
+    free(text);
+    /* GraphML carries the same */
+    text = write_string(p, STEADY_FORMAT_GRAPHML, NULL);
+    q = parse_ok(text, STEADY_FORMAT_AUTO);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    ASSERT_PLATFORMS_EQUAL(p, q);
+    steady_platform_destroy(q);
+    free(text);
+    text = write_string(p, STEADY_FORMAT_NATIVE, NULL);
+    q = parse_ok(text, STEADY_FORMAT_AUTO);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
     /* and the output is a fixed point */
     char *again = write_string(q, STEADY_FORMAT_NATIVE, NULL);
     CU_ASSERT_STRING_EQUAL(text, again);

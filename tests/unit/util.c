@@ -126,6 +126,14 @@ int platforms_equal(const steady_platform_t *a, const steady_platform_t *b, char
                  (int)steady_platform_flow_sharing(b, NULL), wb);
         return 0;
     }
+    double ca[2], cb[2];
+    bool cal_a = steady_platform_calibrated(a, &ca[0], &ca[1]),
+         cal_b = steady_platform_calibrated(b, &cb[0], &cb[1]);
+    if (cal_a != cal_b || !same_double(ca[0], cb[0]) || !same_double(ca[1], cb[1])) {
+        snprintf(why, 256, "calibrated over %.17g-%.17g vs %.17g-%.17g bytes", ca[0], ca[1], cb[0],
+                 cb[1]);
+        return 0;
+    }
     if (steady_platform_node_count(a) != steady_platform_node_count(b) ||
         steady_platform_edge_count(a) != steady_platform_edge_count(b)) {
         snprintf(why, 256, "%d nodes %d edges vs %d nodes %d edges", steady_platform_node_count(a),
