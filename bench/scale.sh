@@ -6,7 +6,8 @@
 # participants on 100 and 1,000 nodes (solve and plan); flat SimGrid
 # clusters of 200 to 1,000 hosts (the broadcast by arborescences against
 # the cuts, side by side); SimGrid's torus, fat tree and dragonfly
-# clusters of 1,000 hosts against a flat one; then, at 100 and 200 nodes, steady against glpsol (and Clp's
+# clusters of 1,000 hosts against a flat one; Vivaldi zones of 100 to 1,000
+# peers; then, at 100 and 200 nodes, steady against glpsol (and Clp's
 # clp binary when installed) on the *full* per-type LP that
 # `--formulation full --write-lp` writes, side by side; then the growth of
 # the solve and plan times with the number of nodes, and their fitted
@@ -123,6 +124,31 @@ done | sort -k1,1 -s >"$tmp/topo.txt"
 fb=$(awk '$1 == "FLAT" {print $5}' "$tmp/topo.txt")
 awk -v fb="$fb" '$1 != "FLAT" {r = (fb == "-" || $5 == "-" || fb + 0 <= 0) ? "-" : sprintf("%.1f", $5 / fb); print $0 "  " r}' "$tmp/topo.txt"
 awk '$1 == "FLAT" {print $0 "  1.0"}' "$tmp/topo.txt"
+
+echo
+echo "# SimGrid Vivaldi zones of N <peer>s (random coordinates, each peer's up and down"
+echo "# links of 1.25, 12.5 or 125 MBps; an edge between every two peers): solve and plan"
+printf '%-6s %-10s %10s %10s %10s %10s\n' peers op solve_s solve_MiB plan_s plan_MiB
+if [ -n "$quick" ]; then peers="100"; else peers="100 300 1000"; fi
+for n in $peers; do
+    python3 - "$n" >"$tmp/viv.xml" <<'PY'
+import random, sys
+n = int(sys.argv[1])
+random.seed(1)
+bw = ["1.25MBps", "12.5MBps", "125MBps"]
+print("<?xml version='1.0'?>\n<platform version=\"4.1\">\n  <zone id=\"p2p\" routing=\"Vivaldi\">")
+for i in range(n):
+    print('    <peer id="peer-%d" coordinates="%.1f %.1f %.1f" speed="1Gf" bw_in="%s" bw_out="%s"/>'
+          % (i, random.uniform(-100, 100), random.uniform(-100, 100), random.uniform(0, 20),
+             random.choice(bw), random.choice(bw)))
+print("  </zone>\n</platform>")
+PY
+    for op in broadcast scatter; do
+        read -r st sm < <(measure "$steady" solve --quiet --op $op "$tmp/viv.xml")
+        read -r pt pm < <(measure "$steady" plan --quiet --op $op -o "$tmp/viv.sched" "$tmp/viv.xml")
+        printf '%-6s %-10s %10s %10s %10s %10s\n' "$n" $op "$st" "$sm" "$pt" "$pm"
+    done
+done
 
 echo
 echo "# the full LP (--formulation full --write-lp): steady auto, steady full, glpsol, clp (seconds)"

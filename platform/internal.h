@@ -93,6 +93,11 @@ steady_err_t parse_graphml(const source_t *src, const char *origin, steady_platf
 steady_err_t parse_simgrid(const source_t *src, const char *origin, steady_platform_t *p,
                            steady_error_t *err);
 
+/* steady_platform_hash's value, when known since the platform last
+ * changed (platform.c); and keeping it. */
+bool platform_hash_known(const steady_platform_t *p, uint64_t *hash);
+void platform_hash_keep(const steady_platform_t *p, uint64_t hash);
+
 /* `extras`: with the flow sharing rule, the edges' penalties and the
  * calibration's sizes, which steady_platform_hash leaves out (a schedule
  * is valid whatever they are). */

@@ -313,6 +313,8 @@ steady_err_t steady_platform_write_hostfile(const steady_platform_t *p, FILE *ou
 
 steady_err_t steady_platform_hash(const steady_platform_t *p, uint64_t *hash, steady_error_t *err)
 {
+    if (platform_hash_known(p, hash))
+        return STEADY_OK;
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -328,6 +330,7 @@ steady_err_t steady_platform_hash(const steady_platform_t *p, uint64_t *hash, st
             h *= 1099511628211ull;
         }
         *hash = h;
+        platform_hash_keep(p, h);
     }
     free(text);
     return rc;

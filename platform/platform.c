@@ -23,6 +23,7 @@
 #include "../common/array.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,12 @@ struct steady_platform {
     int *resource_edge; /* per resource: the private edge, or -1 for a channel's */
     int resource_cap;
     name_table_t node_names, channel_names;
+    /* steady_platform_hash's value once computed (a plan's candidates
+     * each ask, and a 10^6-edge platform takes seconds to write out);
+     * what changes it (the name, a node, a channel, an edge) forgets it.
+     * Atomic: the planner's threads may ask at once, and store the same. */
+    _Atomic uint64_t hash;
+    _Atomic bool hashed;
 };
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -265,8 +272,24 @@ void steady_platform_destroy(steady_platform_t *p)
     free(p);
 }
 
+bool platform_hash_known(const steady_platform_t *p, uint64_t *hash)
+{
+    if (!atomic_load_explicit(&p->hashed, memory_order_acquire))
+        return false;
+    *hash = atomic_load_explicit(&p->hash, memory_order_relaxed);
+    return true;
+}
+
+void platform_hash_keep(const steady_platform_t *p, uint64_t hash)
+{
+    steady_platform_t *q = (steady_platform_t *)p; /* a cache: never a const object */
+    atomic_store_explicit(&q->hash, hash, memory_order_relaxed);
+    atomic_store_explicit(&q->hashed, true, memory_order_release);
+}
+
 steady_err_t steady_platform_set_name(steady_platform_t *p, const char *name, steady_error_t *err)
 {
+    atomic_store(&p->hashed, false);
     if (!valid_node_name(name))
         return steady_error_set(err, STEADY_EINVAL, "invalid platform name (%s)", name);
     char *copy = strdup(name);
@@ -360,6 +383,7 @@ steady_err_t steady_platform_add_node(steady_platform_t *p, const char *name,
                                       steady_node_kind_t kind, double speed, int *id,
                                       steady_error_t *err)
 {
+    atomic_store(&p->hashed, false);
     if (!valid_node_name(name))
         return steady_error_set(err, STEADY_EINVAL,
                                 "invalid node name (%.300s): use 1 to %d characters from "
@@ -445,6 +469,7 @@ static int platform_kind(const steady_platform_t *p)
 steady_err_t steady_platform_add_channel(steady_platform_t *p, const steady_channel_t *c, int *id,
                                          steady_error_t *err)
 {
+    atomic_store(&p->hashed, false);
     if (!valid_channel_name(c->name))
         return steady_error_set(err, STEADY_EINVAL,
                                 "invalid channel name (%.300s): use 1 to %d characters from "
@@ -588,6 +613,7 @@ static bool edge_uses(steady_platform_t *p, const steady_edge_t *e, use_list_t *
 steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t *edge, int *id,
                                       steady_error_t *err)
 {
+    atomic_store(&p->hashed, false);
     steady_edge_t copy = *edge, *e = &copy;
     if (e->src < 0 || e->src >= p->node_count || e->dst < 0 || e->dst >= p->node_count)
         return steady_error_set(err, STEADY_EINVAL, "unknown node id in edge (%d -> %d)", e->src,

@@ -27,9 +27,12 @@
  *
  * Cost: per event, the rates when the running transfers change
  * (fluid_share.c) and O(ports of the piece + readers) for what may start; the events are
- * the program's pieces, twice each.  Platforms that share nothing but
- * ports and whose hops keep their rate while their sender receives
- * (recv-factor 1) never come here (replay.c's loop is linear and faster).
+ * the program's pieces, twice each.  Platforms whose transfers share
+ * nothing but ports — a resource that only one sender's transfers cross,
+ * or only one receiver's, carries one at a time — and whose hops keep
+ * their rate while their sender receives (recv-factor 1) never come here
+ * (replay_prepare.c's shares_resources; replay.c's loop is linear and
+ * faster).
  */
 #include "fluid.h"
 

@@ -792,6 +792,50 @@ cleanup:
     return rc;
 }
 
+/* Whether two transfers that can run at once share a resource: unless
+ * every resource's transfers have one sender (whose send port runs one at
+ * a time) or one receiver (its receive port), and no transfer crosses one
+ * twice.  Otherwise each transfer runs alone on its resources, at its full
+ * speed (its c holds every channel it crosses: steady_exact_edge_time),
+ * and the program-order engine replays it exactly: a Vivaldi zone's peers,
+ * each with its own up and down link, or a crossbar's hosts.  -1: out of
+ * memory. */
+static int shares_resources(const replay_t *r)
+{
+    if (r->nuse == 0)
+        return 0;
+    int *from = malloc(((size_t)r->nres + 1) * sizeof *from),
+        *to = malloc(((size_t)r->nres + 1) * sizeof *to),
+        *seen = malloc(((size_t)r->nres + 1) * sizeof *seen);
+    int shared = !from || !to || !seen ? -1 : 0;
+    for (int k = 0; k < r->nres && !shared; k++)
+        from[k] = to[k] = seen[k] = -1;
+    for (int t = 0; t < r->nx && !shared; t++) {
+        const rtransfer_t *x = &r->x[t];
+        for (int u = x->use_first; u < x->use_first + x->nuse && !shared; u++) {
+            int res = r->use_res[u];
+            if (seen[res] == t) {
+                shared = 1; /* crossed twice: its need is the sum */
+                break;
+            }
+            seen[res] = t;
+            if (from[res] == -1) {
+                from[res] = x->from_node;
+                to[res] = x->to_node;
+            }
+            if (from[res] != x->from_node)
+                from[res] = -2;
+            if (to[res] != x->to_node)
+                to[res] = -2;
+            shared = from[res] == -2 && to[res] == -2;
+        }
+    }
+    free(from);
+    free(to);
+    free(seen);
+    return shared;
+}
+
 steady_err_t replay_prepare(replay_t *r, steady_error_t *err)
 {
     steady_err_t rc = parse_types(r, err);
@@ -799,7 +843,10 @@ steady_err_t replay_prepare(replay_t *r, steady_error_t *err)
         rc = prepare_steps(r, err);
     if (!rc)
         rc = prepare_events(r, err);
-    r->fluid = r->fluid || r->nuse > 0;
+    int shared = rc ? 0 : shares_resources(r);
+    if (shared < 0)
+        rc = steady_error_set(err, STEADY_ENOMEM, "replay: out of memory");
+    r->fluid = r->fluid || shared > 0;
     if (!rc)
         rc = prepare_deps(r, err);
     if (!rc)

@@ -461,8 +461,9 @@ bool steady_parse_number(const char *text, double *value);
 /* FNV-1a (64 bits) of the platform's canonical native text (what
  * steady_platform_write writes in the native format), without how flows
  * share channels (the flows rule, the edges' penalties: a schedule is
- * valid whatever they are): identifies the platform a schedule was made
- * for.  O(size of the text). */
+ * valid whatever they are) and the calibration's sizes: identifies the
+ * platform a schedule was made for.  O(size of the text) the first time,
+ * then kept until the platform changes (safe from several threads). */
 steady_err_t steady_platform_hash(const steady_platform_t *p, uint64_t *hash, steady_error_t *err);
 
 /* ---- summary ----------------------------------------------------------- */

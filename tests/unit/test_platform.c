@@ -294,6 +294,49 @@ static void test_error_escape(void)
     CU_ASSERT_STRING_EQUAL(err.msg, "odd\\rfile:1: bad name (x\\ny)");
 }
 
+/* The hash is kept once computed, and forgotten by whatever changes the
+ * platform's text: after each change it is the hash of the platform read
+ * from that text. */
+static void test_hash_kept(void)
+{
+    steady_platform_t *p = parse_ok("processor A speed=1\nprocessor B speed=1\nlink A B cost=1\n",
+                                    STEADY_FORMAT_NATIVE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    steady_edge_t e = {.src = 0, .dst = 2, .cost = 1, .ncross = 1,
+                       .cross = &(steady_crossing_t){.channel = 0}};
+    const char *text[] = {
+        "processor A speed=1\nprocessor B speed=1\nlink A B cost=1\n",
+        "processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\nlink A B cost=1\n",
+        "processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\nchannel K cost=2\n"
+        "link A B cost=1\n",
+        "processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\nchannel K cost=2\n"
+        "link A B cost=1\nedge A C cost=1 crosses=K\n",
+        "platform renamed\nprocessor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
+        "channel K cost=2\nlink A B cost=1\nedge A C cost=1 crosses=K\n"};
+    uint64_t h = 0, again = 0, fresh = 0;
+    for (int k = 0; k < 5; k++) {
+        steady_err_t rc = k == 1   ? steady_platform_add_node(p, "C", STEADY_PROCESSOR, 1, NULL, NULL)
+                          : k == 2 ? steady_platform_add_channel(
+                                         p, &(steady_channel_t){.name = "K", .cost = 2}, NULL, NULL)
+                          : k == 3 ? steady_platform_add_edge(p, &e, NULL, NULL)
+                          : k == 4 ? steady_platform_set_name(p, "renamed", NULL)
+                                   : STEADY_OK;
+        CU_ASSERT_EQUAL(rc, STEADY_OK);
+        uint64_t before = h;
+        CU_ASSERT_EQUAL(steady_platform_hash(p, &h, NULL), STEADY_OK);
+        CU_ASSERT_EQUAL(steady_platform_hash(p, &again, NULL), STEADY_OK);
+        CU_ASSERT_EQUAL(h, again);
+        if (k > 0)
+            CU_ASSERT_NOT_EQUAL(h, before);
+        steady_platform_t *q = parse_ok(text[k], STEADY_FORMAT_NATIVE);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+        CU_ASSERT_EQUAL(steady_platform_hash(q, &fresh, NULL), STEADY_OK);
+        CU_ASSERT_EQUAL(h, fresh);
+        steady_platform_destroy(q);
+    }
+    steady_platform_destroy(p);
+}
+
 void suite_platform(void)
 {
     static const CU_TestInfo tests[] = {{"node rules", test_node_rules},
@@ -305,6 +348,7 @@ void suite_platform(void)
                                         {"ranks no hop joins", test_unjoined},
                                         {"error records", test_error_prefix},
                                         {"one-line messages", test_error_escape},
+                                        {"the hash, kept until a change", test_hash_kept},
                                         CU_TEST_INFO_NULL};
     add_suite("platform model", tests);
 }

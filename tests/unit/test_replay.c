@@ -411,6 +411,56 @@ static steady_platform_t *parse_engine(const char *fmt, bool fluid)
     return parse_ok(text, STEADY_FORMAT_NATIVE);
 }
 
+/* Channels that only one port's transfers cross (a Vivaldi peer's up and
+ * down links, a crossbar host's) bind no two transfers at once: the
+ * program-order engine replays them, exactly as the fluid one.  A's own
+ * channel UA (cost 2) carries A -> B (cost 1), B's own UB (cost 3) B -> C
+ * (cost 1), chain broadcast in two slots: A -> B runs [0, 2], [2, 4],
+ * [4, 6]; B -> C's first [2, 5].  The fluid engine (a recv-factor on
+ * A -> B, whose sender never receives) gives the same.  With B -> C
+ * crossing UA too, UA has two senders and two receivers: shared. */
+static void test_port_private_channels(void)
+{
+    steady_replay_t r[2];
+    for (int fluid = 0; fluid < 2; fluid++) {
+        steady_platform_t *p = parse_engine("processor A speed=1\nprocessor B speed=1\n"
+                                            "processor C speed=1\nchannel UA cost=2\n"
+                                            "channel UB cost=3\nedge A B cost=1 crosses=UA%s\n"
+                                            "edge B C cost=1 crosses=UB\n",
+                                            fluid);
+        steady_schedule_t *sc = chain_broadcast_slots(p, 2);
+        ends_t e = {0};
+        steady_replay_observer_t obs = {.event = record_ends, .ctx = &e};
+        CU_ASSERT_EQUAL(steady_schedule_replay_observed(sc, p, 1000, &obs, &r[fluid], NULL),
+                        STEADY_OK);
+        CU_ASSERT_DOUBLE_EQUAL(e.ab2, 6, EPS);
+        CU_ASSERT_DOUBLE_EQUAL(e.bc0, 5, EPS);
+        /* the slowest hop, B -> C, one message every 3 from 2 */
+        CU_ASSERT_DOUBLE_EQUAL(r[fluid].makespan, 2 + 3 * 1000, EPS);
+        steady_schedule_destroy(sc);
+        steady_platform_destroy(p);
+    }
+    CU_ASSERT_EQUAL(r[0].makespan, r[1].makespan);
+    CU_ASSERT_EQUAL(r[0].transfers, r[1].transfers);
+    /* UA crossed by A -> B and B -> A: two senders, two receivers */
+    steady_platform_t *p = parse_ok("processor A speed=1\nprocessor B speed=1\n"
+                                    "processor C speed=1\nchannel UA cost=2\n"
+                                    "edge A B cost=1 crosses=UA\nedge B C cost=1 crosses=UA\n",
+                                    STEADY_FORMAT_NATIVE);
+    if (p) {
+        /* A -> B [0, 2] alone; from 2 A -> B's second message and B -> C's
+         * first share UA fairly, each at half its speed: both end at 6 */
+        steady_schedule_t *sc = chain_broadcast_slots(p, 2);
+        ends_t e = {0};
+        steady_replay_observer_t obs = {.event = record_ends, .ctx = &e};
+        steady_replay_t rs;
+        CU_ASSERT_EQUAL(steady_schedule_replay_observed(sc, p, 3, &obs, &rs, NULL), STEADY_OK);
+        CU_ASSERT_DOUBLE_EQUAL(e.bc0, 6, EPS);
+        steady_schedule_destroy(sc);
+        steady_platform_destroy(p);
+    }
+}
+
 /* A message is posted once every part's input is there (the executor's
  * send port).  A -> B sends the source's data in two messages, [0, 1/2)
  * in slot 0 and [1/2, 1) in slot 2 (A sends nothing in slot 1); B
@@ -1176,6 +1226,7 @@ void suite_replay(void)
          test_penalty_sharing},
         {"a message is delivered whole, its latency first", test_message_whole},
         {"a message is posted once every part's input is there", test_message_posted},
+        {"channels of one port's transfers: the program-order engine", test_port_private_channels},
         {"the executor's rings hold a forwarder's input", test_rings},
         {"eager: a receiver posts one receive at a time", test_receives_in_order},
         {"the executor's messages", test_messages},
