@@ -164,5 +164,10 @@ void human(char *buf, size_t n, double value, const char *unit);
  * divides it ("64 KiB", "65537 bytes"); or to 4 digits, in the largest of
  * B, KiB, MiB, GiB it reaches ("96.5 KiB"). */
 void bytes_text(char *buf, size_t n, double bytes, bool exact);
+/* A calibrated platform's values are a fit of the sizes it was measured
+ * over (docs/calibration.md): a "note" line when a schedule's MPI messages
+ * (bytes: the smallest and largest; 0 and 0 when not counted) leave them;
+ * nothing else. */
+void calibration_note(FILE *f, const steady_platform_t *p, const double bytes[2]);
 
 #endif

@@ -248,6 +248,8 @@ static void print_measure_header(const smpi_measure_t *s, const steady_platform_
         }
         printf("%-13s%s per operation (steady plan --series %ld%s%s)\n", "lp-schedule", buf, s->ops,
                s->calibrated ? " on " : "", s->calibrated ? s->calibrated : "");
+        if (s->cal)
+            calibration_note(stdout, s->cal, s->lp_message_bytes);
     }
 }
 
@@ -395,6 +397,7 @@ static int print_json(const steady_comparison_t *c, const steady_platform_t *p,
                       operator_needed(c, m), "bottleneck", buf));
         json_object_set_new(json_array_get(algos, (size_t)i), "hockney",
                             hockney_json_algo(hr, i, c->measured[i]));
+        json_object_set_new(json_array_get(algos, (size_t)i), "message_bytes", json_null());
     }
     /* the measured rows without an algorithm: lp-schedule, mpi:NAME */
     for (int i = 0; i < c->nextra; i++) {
@@ -409,7 +412,12 @@ static int print_json(const steady_comparison_t *c, const steady_platform_t *p,
                       flag_or_null(s, s && s->extra_timed_out[i]), "chunks", "segments",
                       lp && s ? json_integer(s->lp_segments) : json_null(), "makespan_estimate",
                       "operator", extra_operator(c, c->extra[i].name), "bottleneck"));
-        json_object_set_new(json_array_get(algos, (size_t)(c->nalgos + i)), "hockney", json_null());
+        json_t *row = json_array_get(algos, (size_t)(c->nalgos + i));
+        json_object_set_new(row, "hockney", json_null());
+        json_object_set_new(row, "message_bytes",
+                            lp && s && s->lp_message_bytes[1] > 0
+                                ? json_pack("[f, f]", s->lp_message_bytes[0], s->lp_message_bytes[1])
+                                : json_null());
     }
     json_t *j = json_pack(
         "{s:s, s:s, s:s, s:i, s:b, s:f, s:f, s:s, s:o, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "op",

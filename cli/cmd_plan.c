@@ -145,26 +145,6 @@ static double replayed(const steady_schedule_t *sc, const steady_platform_t *p, 
     return makespan;
 }
 
-/* A calibrated platform's values are a fit of the sizes it was measured
- * over (docs/calibration.md): a note when the MPI messages leave them. */
-static void calibration_note(FILE *f, const steady_platform_t *p, const double bytes[2])
-{
-    double lo, hi;
-    if (!steady_platform_calibrated(p, &lo, &hi) || bytes[1] <= 0 ||
-        (bytes[0] >= lo && bytes[1] <= hi))
-        return;
-    char a[32], b[32], c[32], d[32];
-    bytes_text(a, sizeof a, bytes[0], false);
-    bytes_text(b, sizeof b, bytes[1], false);
-    bytes_text(c, sizeof c, lo, false);
-    bytes_text(d, sizeof d, hi, false);
-    fprintf(f,
-            "note         MPI messages of %s%s%s, on a platform calibrated over %s to %s:\n"
-            "             its values beyond those sizes extrapolate the fit; calibrate over\n"
-            "             the sizes sent (steady-run --calibrate --sizes)\n",
-            a, bytes[1] > bytes[0] ? " to " : "", bytes[1] > bytes[0] ? b : "", c, d);
-}
-
 static bool print_summary(FILE *f, const steady_schedule_t *sc, const steady_platform_t *p,
                           long series, bool json)
 {

@@ -624,6 +624,10 @@ static int measure_plan(measure_t *m, smpi_measure_t *s, const steady_comparison
         *planned = steady_schedule_per_operation(sc, sc->throughput);
         s->lp_segments = sc->segments;
         s->lp_segment_size = sc->msg_size;
+        steady_error_t e = {0};
+        if (sc->abstract || steady_schedule_message_bytes(sc, p, &s->lp_message_bytes[0],
+                                                          &s->lp_message_bytes[1], &e))
+            s->lp_message_bytes[0] = s->lp_message_bytes[1] = 0;
     }
     steady_schedule_destroy(sc);
     steady_solution_destroy(sol);

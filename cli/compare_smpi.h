@@ -43,6 +43,7 @@ typedef struct {
     int timed_out;          /* rows killed after row_timeout */
     long lp_segments;       /* the lp-schedule's segments per operation, 0 without it */
     double lp_segment_size; /* and a segment's size (bytes, or cost units) */
+    double lp_message_bytes[2]; /* its smallest and largest MPI message (0: not counted) */
 } smpi_measure_t;
 
 /* The defaults: SMPI_DEFAULT_OPS, automatic segments, the tuned

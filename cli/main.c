@@ -187,6 +187,24 @@ void bytes_text(char *buf, size_t n, double bytes, bool exact)
                     : (const char *[]){"B", "KiB", "MiB", "GiB"})[k]);
 }
 
+void calibration_note(FILE *f, const steady_platform_t *p, const double bytes[2])
+{
+    double lo, hi;
+    if (!steady_platform_calibrated(p, &lo, &hi) || bytes[1] <= 0 ||
+        (bytes[0] >= lo && bytes[1] <= hi))
+        return;
+    char a[32], b[32], c[32], d[32];
+    bytes_text(a, sizeof a, bytes[0], false);
+    bytes_text(b, sizeof b, bytes[1], false);
+    bytes_text(c, sizeof c, lo, false);
+    bytes_text(d, sizeof d, hi, false);
+    fprintf(f,
+            "note         MPI messages of %s%s%s, on a platform calibrated over %s to %s:\n"
+            "             its values beyond those sizes extrapolate the fit; calibrate over\n"
+            "             the sizes sent (steady-run --calibrate --sizes)\n",
+            a, bytes[1] > bytes[0] ? " to " : "", bytes[1] > bytes[0] ? b : "", c, d);
+}
+
 void human(char *buf, size_t n, double value, const char *unit)
 {
     static const struct {
