@@ -33,6 +33,7 @@ int main(void)
     suite_check();
     suite_check_built();
     suite_replay();
+    suite_replay_series();
     suite_compare();
     suite_hockney();
     suite_draw();

@@ -10,6 +10,7 @@
 #include "steady/decompose.h"
 #include "steady/lp.h"
 #include "steady/platform.h"
+#include "steady/schedule.h"
 
 void suite_platform(void);
 void suite_native(void);
@@ -26,6 +27,7 @@ void suite_schedule(void);
 void suite_check(void);
 void suite_check_built(void);
 void suite_replay(void);
+void suite_replay_series(void);
 void suite_compare(void);
 void suite_hockney(void);
 void suite_draw(void);
@@ -61,6 +63,8 @@ void check_parse_cases(const parse_case_t *cases, size_t n);
 /* Solves prob on p / decomposes s into trees; fails the current test (and returns
  * NULL) on error.  Caller destroys the result. */
 steady_solution_t *solve_ok(const steady_platform_t *p, steady_problem_t prob);
+/* Replays ops operations of sc on p; fails the current test on error. */
+steady_replay_t replay_ok(const steady_schedule_t *sc, const steady_platform_t *p, long ops);
 /* solve_ok with the per-type LPs (STEADY_FORMULATION_FULL), or with f. */
 steady_solution_t *solve_full_ok(const steady_platform_t *p, steady_problem_t prob);
 steady_solution_t *solve_formulation_ok(const steady_platform_t *p, steady_problem_t prob,

@@ -198,3 +198,14 @@ int platforms_equal(const steady_platform_t *a, const steady_platform_t *b, char
     }
     return 1;
 }
+
+steady_replay_t replay_ok(const steady_schedule_t *sc, const steady_platform_t *p, long ops)
+{
+    steady_replay_t r;
+    steady_error_t err = {0};
+    steady_err_t rc = steady_schedule_replay(sc, p, ops, &r, &err);
+    if (rc)
+        fprintf(stderr, "\n    unexpected replay error: %s\n", err.msg);
+    CU_ASSERT_EQUAL(rc, STEADY_OK);
+    return r;
+}
