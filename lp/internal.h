@@ -249,7 +249,10 @@ steady_err_t lp_check_problem(steady_solution_t *s, const steady_problem_t *prob
 /* Reduce: the index of the type v[k,m] among the N(N+1)/2 intervals
  * (k <= m < N), and of the task T(k,l,m) (k <= l < m < N) among the
  * N(N^2-1)/6, as the solution lists them. */
-int lp_interval(int n, int k, int m);
+static inline int lp_interval(int n, int k, int m)
+{
+    return k * n - k * (k - 1) / 2 + (m - k);
+}
 int lp_task(int n, int k, int l, int m);
 /* The exact time use u (of edge `edge`) holds its resource for one
  * message: steady_exact_use_time, from s's per-edge and per-channel

@@ -120,11 +120,6 @@ static steady_err_t set_costs(steady_solution_t *s, steady_error_t *err)
     return STEADY_OK;
 }
 
-int lp_interval(int n, int k, int m)
-{
-    return k * n - k * (k - 1) / 2 + (m - k);
-}
-
 static long choose3(long n)
 {
     return n * (n - 1) * (n - 2) / 6;

@@ -26,7 +26,9 @@
  * <= pi(v,[k,l]) + pi(v,[l+1,m]) + price(task), the owners' values are 0,
  * and pi(target, [0,N-1]) >= 1 is the TP column's condition.  So once the
  * master's optimum is recovered exactly (exact.c, with its exact duals y)
- * and the DP, redone in rationals, shows that no tree costs less than 1,
+ * and the DP, redone exactly (in integers over the prices' common
+ * denominator: integer_pricing, else exact_interval), shows that no tree
+ * costs less than 1,
  * (y, pi) is a feasible dual solution of SSR whose value is the master's
  * optimum: the exact certificate.  A tree the exact DP finds cheaper
  * enters and the rounds go on.
@@ -62,14 +64,24 @@ typedef struct {
     int nitems, items_cap;
     lp_colset_t trees;
     /* the pricing, in doubles: prices, then (interval, node) tables */
-    double *price, *task_price;
+    double *out_price, *task_price;
     double *cost;
     int *how;
     int *order, *norder; /* each interval's nodes as Dijkstra settled them */
     int *heap, *hpos;    /* Dijkstra's binary heap of nodes, by cost */
-    /* the exact pricing */
-    mpq_t *qprice, *qtask, *pi;
-    bool *qfinite;
+    /* the hops out of each node v, at [out_start[v], out_start[v + 1]):
+     * each one's index, head and price (the pricing's inner loop reads
+     * them in order) */
+    int *out_start, *out_hop, *out_dst;
+    double *min_out; /* each node's cheapest hop out (infinite: none) */
+    bool *has_in;    /* whether a hop leads to the node */
+    /* the exact pricing: the prices as rationals, then as integers over
+     * their common denominator L (zprice, ztask), and the values pi over
+     * L too (a sum of integers: no gcd; on a homogeneous cluster nearly
+     * every condition is a tie that the doubles cannot settle) */
+    mpq_t *qprice, *qtask;
+    mpz_t *zprice, *ztask, *pi, L;
+    bool *qfinite, priced; /* priced: qprice .. L initialised */
     lp_column_t col; /* a new column's loads */
     /* the smoothing's row prices (y_sep: the exact pricing's doubles too) */
     lp_smooth_t sm;
@@ -109,7 +121,13 @@ static steady_err_t build(tg_t *g)
 static steady_err_t alloc_pricing(tg_t *g)
 {
     size_t cells = (size_t)g->nint * g->nv;
-    g->price = malloc((size_t)(g->nh ? g->nh : 1) * sizeof *g->price);
+    size_t nh = (size_t)(g->nh ? g->nh : 1);
+    g->out_price = malloc(nh * sizeof *g->out_price);
+    g->out_start = malloc((size_t)(g->nv + 1) * sizeof *g->out_start);
+    g->out_hop = malloc(nh * sizeof *g->out_hop);
+    g->out_dst = malloc(nh * sizeof *g->out_dst);
+    g->min_out = malloc((size_t)g->nv * sizeof *g->min_out);
+    g->has_in = calloc((size_t)g->nv, sizeof *g->has_in);
     g->task_price = malloc((size_t)g->nv * sizeof *g->task_price);
     g->cost = malloc(cells * sizeof *g->cost);
     g->how = malloc(cells * sizeof *g->how);
@@ -120,9 +138,22 @@ static steady_err_t alloc_pricing(tg_t *g)
     g->stack = malloc((size_t)4 * (g->N + 1) * sizeof *g->stack);
     bool col = lp_column_init(&g->col, g->m.nrows),
          sm = lp_smooth_init(&g->sm, g->m.nrows, g->tp_row);
-    if (!g->price || !g->task_price || !g->cost || !g->how || !g->order || !g->norder || !g->heap ||
+    if (!g->out_price || !g->out_start || !g->out_hop || !g->out_dst || !g->min_out ||
+        !g->has_in || !g->task_price || !g->cost || !g->how || !g->order || !g->norder || !g->heap ||
         !g->hpos || !col || !sm || !g->stack)
         return STEADY_ENOMEM;
+    int j = 0;
+    for (int v = 0; v < g->nv; v++) {
+        int no;
+        const int *out = steady_hop_graph_out(g->s->hops, v, &no);
+        g->out_start[v] = j;
+        for (int i = 0; i < no; i++, j++) {
+            g->out_hop[j] = out[i];
+            g->out_dst[j] = steady_hop_graph_hop(g->s->hops, out[i])->dst;
+            g->has_in[g->out_dst[j]] = true;
+        }
+    }
+    g->out_start[g->nv] = j;
     return STEADY_OK;
 }
 
@@ -131,22 +162,30 @@ static void tg_free(tg_t *g)
     lp_loads_free(&g->ld);
     lp_column_free(&g->col);
     lp_smooth_free(&g->sm);
-    if (g->pi) {
+    if (g->pi)
         for (size_t k = 0; k < (size_t)g->nint * g->nv; k++)
-            mpq_clear(g->pi[k]);
-        for (int h = 0; h < g->nh; h++)
+            mpz_clear(g->pi[k]);
+    if (g->priced) {
+        for (int h = 0; h < g->nh; h++) {
             mpq_clear(g->qprice[h]);
-        for (int v = 0; v < g->nv; v++)
+            mpz_clear(g->zprice[h]);
+        }
+        for (int v = 0; v < g->nv; v++) {
             mpq_clear(g->qtask[v]);
+            mpz_clear(g->ztask[v]);
+        }
+        mpz_clear(g->L);
     }
     free(g->pi);
     free(g->qprice);
     free(g->qtask);
+    free(g->zprice);
+    free(g->ztask);
     free(g->qfinite);
     free(g->cpu_row);
     free(g->items);
     lp_colset_free(&g->trees);
-    free(g->price);
+    free(g->out_price);
     free(g->task_price);
     free(g->cost);
     free(g->how);
@@ -154,6 +193,11 @@ static void tg_free(tg_t *g)
     free(g->norder);
     free(g->heap);
     free(g->hpos);
+    free(g->out_start);
+    free(g->out_hop);
+    free(g->out_dst);
+    free(g->min_out);
+    free(g->has_in);
     free(g->stack);
     lp_model_free(&g->m);
 }
@@ -206,8 +250,8 @@ static void heap_down(tg_t *g, const double *c, int n, int i)
  * hop's plus `tie`. */
 static void set_prices(tg_t *g, const double *y, double tie)
 {
-    for (int h = 0; h < g->nh; h++)
-        g->price[h] = tie + lp_loads_price(&g->ld, h, y);
+    for (int j = 0; j < g->out_start[g->nv]; j++)
+        g->out_price[j] = tie + lp_loads_price(&g->ld, g->out_hop[j], y);
     for (int v = 0; v < g->nv; v++)
         g->task_price[v] =
             g->cpu_row[v] < 0 ? INFINITY : mpq_get_d(g->s->work[v]) * fmax(y[g->cpu_row[v]], 0.0);
@@ -219,6 +263,11 @@ static void cheapest(tg_t *g)
 {
     int N = g->N, nv = g->nv;
     const steady_solution_t *s = g->s;
+    for (int v = 0; v < nv; v++) {
+        g->min_out[v] = INFINITY;
+        for (int j = g->out_start[v]; j < g->out_start[v + 1]; j++)
+            g->min_out[v] = fmin(g->min_out[v], g->out_price[j]);
+    }
     for (int len = 0; len < N; len++)
         for (int k = 0; k + len < N; k++) {
             int mm = k + len, I = lp_interval(N, k, mm);
@@ -233,30 +282,39 @@ static void cheapest(tg_t *g)
                 c[s->sources[k]] = 0;
                 how[s->sources[k]] = HOW_OWNER;
             } else {
-                for (int v = 0; v < nv; v++) {
-                    if (g->cpu_row[v] < 0)
-                        continue;
-                    double best = INFINITY;
-                    int split = -1;
-                    for (int l = k; l < mm; l++) {
-                        double t = g->cost[at(g, lp_interval(N, k, l), v)] +
-                                   g->cost[at(g, lp_interval(N, l + 1, mm), v)];
-                        if (t < best) {
-                            best = t;
-                            split = l;
+                /* the cheapest split on every node, the first l of the
+                 * least sum (split by split: each operand's row is read
+                 * in order) */
+                for (int l = k; l < mm; l++) {
+                    const double *a = &g->cost[at(g, lp_interval(N, k, l), 0)],
+                                 *b = &g->cost[at(g, lp_interval(N, l + 1, mm), 0)];
+                    for (int v = 0; v < nv; v++) {
+                        double t = a[v] + b[v];
+                        if (t < c[v]) {
+                            c[v] = t;
+                            how[v] = HOW_TASK(l);
                         }
                     }
-                    if (split >= 0) {
-                        c[v] = best + g->task_price[v];
-                        how[v] = HOW_TASK(split);
-                    }
                 }
+                for (int v = 0; v < nv; v++)
+                    if (g->cpu_row[v] < 0) {
+                        c[v] = INFINITY;
+                        how[v] = HOW_NONE;
+                    } else {
+                        c[v] += g->task_price[v];
+                    }
             }
             for (int v = 0; v < nv; v++)
                 if (isfinite(c[v])) {
                     g->heap[n] = v;
                     heap_up(g, c, n++);
                 }
+            /* no hop lowers a value from u when even u's cheapest hop
+             * reaches the largest value a hop could lower */
+            double cap = 0;
+            for (int v = 0; v < nv; v++)
+                if (g->has_in[v])
+                    cap = fmax(cap, c[v]);
             int *order = &g->order[at(g, I, 0)], settled = 0;
             while (n > 0) {
                 int u = g->heap[0];
@@ -267,15 +325,15 @@ static void cheapest(tg_t *g)
                     g->hpos[g->heap[0]] = 0;
                     heap_down(g, c, n, 0);
                 }
-                int no;
-                const int *out = steady_hop_graph_out(s->hops, u, &no);
-                for (int j = 0; j < no; j++) {
-                    int w = steady_hop_graph_hop(s->hops, out[j])->dst;
-                    double t = c[u] + g->price[out[j]];
-                    if (g->hpos[w] == -2 || t >= c[w])
+                if (c[u] + g->min_out[u] >= cap)
+                    continue;
+                for (int j = g->out_start[u]; j < g->out_start[u + 1]; j++) {
+                    int w = g->out_dst[j];
+                    double t = c[u] + g->out_price[j];
+                    if (t >= c[w] || g->hpos[w] == -2)
                         continue;
                     c[w] = t;
-                    how[w] = out[j];
+                    how[w] = g->out_hop[j];
                     if (g->hpos[w] < 0) {
                         g->heap[n] = w;
                         heap_up(g, c, n++);
@@ -363,25 +421,45 @@ static int less_d(double sum, double value)
     return sum < value - tol ? -1 : sum > value + tol ? 1 : 0;
 }
 
-static steady_err_t alloc_exact(tg_t *g)
+static steady_err_t alloc_prices(tg_t *g)
+{
+    size_t nh = (size_t)(g->nh ? g->nh : 1);
+    g->qprice = malloc(nh * sizeof *g->qprice);
+    g->zprice = malloc(nh * sizeof *g->zprice);
+    g->qtask = malloc((size_t)g->nv * sizeof *g->qtask);
+    g->ztask = malloc((size_t)g->nv * sizeof *g->ztask);
+    if (!g->qprice || !g->zprice || !g->qtask || !g->ztask)
+        return STEADY_ENOMEM; /* tg_free frees them */
+    for (int h = 0; h < g->nh; h++) {
+        mpq_init(g->qprice[h]);
+        mpz_init(g->zprice[h]);
+    }
+    for (int v = 0; v < g->nv; v++) {
+        mpq_init(g->qtask[v]);
+        mpz_init(g->ztask[v]);
+    }
+    mpz_init(g->L);
+    g->priced = true;
+    return STEADY_OK;
+}
+
+static steady_err_t alloc_values(tg_t *g)
 {
     size_t cells = (size_t)g->nint * g->nv;
-    g->qprice = malloc((size_t)(g->nh ? g->nh : 1) * sizeof *g->qprice);
-    g->qtask = malloc((size_t)g->nv * sizeof *g->qtask);
-    g->pi = malloc(cells * sizeof *g->pi);
     g->qfinite = malloc(cells * sizeof *g->qfinite);
-    if (!g->qprice || !g->qtask || !g->pi || !g->qfinite) {
-        free(g->pi);
-        g->pi = NULL;
+    if (!g->qfinite || !(g->pi = malloc(cells * sizeof *g->pi)))
         return STEADY_ENOMEM;
-    }
-    for (int h = 0; h < g->nh; h++)
-        mpq_init(g->qprice[h]);
-    for (int v = 0; v < g->nv; v++)
-        mpq_init(g->qtask[v]);
     for (size_t k = 0; k < cells; k++)
-        mpq_init(g->pi[k]);
+        mpz_init(g->pi[k]);
     return STEADY_OK;
+}
+
+/* z / L as a double (the two may pass a double's range apart) */
+static double over_L(const tg_t *g, const mpz_t z)
+{
+    long ez, eL;
+    double dz = mpz_get_d_2exp(&ez, z), dL = mpz_get_d_2exp(&eL, g->L);
+    return ldexp(dz / dL, (int)(ez - eL));
 }
 
 /* Interval I's exact values from how[] (the double DP's choices, in their
@@ -390,10 +468,10 @@ static steady_err_t alloc_exact(tg_t *g)
  * (label correcting: only the doubles' near ties can be violated).  The
  * first pass skips the conditions how[] itself chose, equalities by
  * construction until a value changes. */
-static void exact_interval(tg_t *g, int I, mpq_t t)
+static void exact_interval(tg_t *g, int I, mpz_t t)
 {
     int N = g->N, nv = g->nv, k = g->s->type_a[I], mm = g->s->type_b[I];
-    mpq_t *pi = &g->pi[at(g, I, 0)];
+    mpz_t *pi = &g->pi[at(g, I, 0)];
     bool *fin = &g->qfinite[at(g, I, 0)];
     int *how = &g->how[at(g, I, 0)];
     double *c = &g->cost[at(g, I, 0)]; /* kept near pi for the filters */
@@ -403,14 +481,14 @@ static void exact_interval(tg_t *g, int I, mpq_t t)
         int v = g->order[at(g, I, i)], h = how[v];
         fin[v] = true;
         if (h == HOW_OWNER) {
-            mpq_set_ui(pi[v], 0, 1);
+            mpz_set_ui(pi[v], 0);
         } else if (h >= 0) {
-            mpq_add(pi[v], pi[steady_hop_graph_hop(g->s->hops, h)->src], g->qprice[h]);
+            mpz_add(pi[v], pi[steady_hop_graph_hop(g->s->hops, h)->src], g->zprice[h]);
         } else {
             int l = -3 - h;
-            mpq_add(pi[v], g->pi[at(g, lp_interval(N, k, l), v)],
+            mpz_add(pi[v], g->pi[at(g, lp_interval(N, k, l), v)],
                     g->pi[at(g, lp_interval(N, l + 1, mm), v)]);
-            mpq_add(pi[v], pi[v], g->qtask[v]);
+            mpz_add(pi[v], pi[v], g->ztask[v]);
         }
     }
     bool strict = false;
@@ -424,70 +502,129 @@ static void exact_interval(tg_t *g, int I, mpq_t t)
                 int d = fin[v] ? less_d(g->cost[a] + g->task_price[v] + g->cost[b], c[v]) : -1;
                 if (d > 0)
                     continue;
-                if (d == 0 && !mpq_sgn(g->pi[a]) && !mpq_sgn(g->qtask[v]) && !mpq_sgn(g->pi[b]))
-                    mpq_set_ui(t, 0, 1); /* the usual tie: ports and CPUs priced 0 */
-                else {
-                    mpq_add(t, g->pi[a], g->qtask[v]);
-                    mpq_add(t, t, g->pi[b]);
-                }
-                if (d == 0 && mpq_cmp(t, pi[v]) >= 0)
+                mpz_add(t, g->pi[a], g->ztask[v]);
+                mpz_add(t, t, g->pi[b]);
+                if (d == 0 && mpz_cmp(t, pi[v]) >= 0)
                     continue;
-                mpq_set(pi[v], t);
-                c[v] = mpq_get_d(pi[v]);
+                mpz_set(pi[v], t);
+                c[v] = over_L(g, pi[v]);
                 fin[v] = changed = true;
                 how[v] = HOW_TASK(l);
             }
             if (!fin[v])
                 continue;
-            int no;
-            const int *out = steady_hop_graph_out(g->s->hops, v, &no);
-            for (int j = 0; j < no; j++) {
-                int w = steady_hop_graph_hop(g->s->hops, out[j])->dst;
-                if (how[w] == HOW_OWNER || (!strict && how[w] == out[j]))
+            for (int j = g->out_start[v]; j < g->out_start[v + 1]; j++) {
+                int w = g->out_dst[j], hop = g->out_hop[j];
+                if (how[w] == HOW_OWNER || (!strict && how[w] == hop))
                     continue;
-                int d = fin[w] ? less_d(c[v] + g->price[out[j]], c[w]) : -1;
+                int d = fin[w] ? less_d(c[v] + g->out_price[j], c[w]) : -1;
                 if (d > 0)
                     continue;
-                if (d == 0 && !mpq_sgn(pi[v]) && !mpq_sgn(g->qprice[out[j]]))
-                    mpq_set_ui(t, 0, 1);
-                else
-                    mpq_add(t, pi[v], g->qprice[out[j]]);
-                if (d == 0 && mpq_cmp(t, pi[w]) >= 0)
+                mpz_add(t, pi[v], g->zprice[hop]);
+                if (d == 0 && mpz_cmp(t, pi[w]) >= 0)
                     continue;
-                mpq_set(pi[w], t);
-                c[w] = mpq_get_d(pi[w]);
+                mpz_set(pi[w], t);
+                c[w] = over_L(g, pi[w]);
                 fin[w] = changed = true;
-                how[w] = out[j];
+                how[w] = hop;
             }
         }
     }
 }
 
+/* Every price times L is an integer: below 2^53 a double holds it
+ * exactly, and sums of such integers that stay below 2^53 are exact too.
+ * So when every price is one and every value the double DP keeps is below
+ * 2^53 (a sum that passed it and was rounded is kept only as a value
+ * above it, rounding being monotone), the DP in doubles over the prices
+ * times L is the exact DP: its values are the exact least costs times L,
+ * and how[] gives the cheapest tree, without a check in rationals (on a
+ * homogeneous cluster, where every condition is a tie, those checks cost
+ * most of the time).  False (the values then meaningless) otherwise. */
+static bool integer_pricing(tg_t *g)
+{
+    const double limit = 0x1p53;
+    for (int j = 0; j < g->out_start[g->nv]; j++) {
+        const mpz_t *z = &g->zprice[g->out_hop[j]];
+        if (mpz_sgn(*z) < 0 || mpz_sizeinbase(*z, 2) > 52)
+            return false;
+        g->out_price[j] = mpz_get_d(*z);
+    }
+    for (int v = 0; v < g->nv; v++) {
+        g->task_price[v] = INFINITY;
+        if (g->cpu_row[v] < 0)
+            continue;
+        if (mpz_sgn(g->ztask[v]) < 0 || mpz_sizeinbase(g->ztask[v], 2) > 52)
+            return false;
+        g->task_price[v] = mpz_get_d(g->ztask[v]);
+    }
+    cheapest(g);
+    for (size_t i = 0; i < (size_t)g->nint * g->nv; i++)
+        if (isfinite(g->cost[i]) && g->cost[i] >= limit)
+            return false;
+    return true;
+}
+
 /* The exact cheapest tree under the exact row prices y: *cheaper is
  * whether it costs less than TP's price y[tp] (1 while TP is basic); how[]
  * then gives it.  False when the watch expires first. */
-static bool exact_pricing(tg_t *g, mpq_t *y, bool *cheaper)
+static bool exact_pricing(tg_t *g, mpq_t *y, bool *cheaper, bool *nomem)
 {
     mpq_t t;
+    mpz_t z;
     mpq_init(t);
+    mpz_init(z);
     double *yd = g->sm.y_sep; /* the doubles of y, for the filters */
     for (int i = 0; i < g->m.nrows; i++)
         yd[i] = mpq_get_d(y[i]);
-    for (int h = 0; h < g->nh; h++)
+    mpz_set_ui(g->L, 1);
+    for (int h = 0; h < g->nh; h++) {
         lp_loads_price_q(&g->ld, h, y, g->qprice[h], t);
-    for (int v = 0; v < g->nv; v++)
-        if (g->cpu_row[v] >= 0)
-            mpq_mul(g->qtask[v], g->s->work[v], y[g->cpu_row[v]]);
-    set_prices(g, yd, 0);
-    cheapest(g);
-    bool in_time = true;
-    for (int len = 0; len < g->N && in_time; len++) {
-        for (int k = 0; k + len < g->N; k++)
-            exact_interval(g, lp_interval(g->N, k, k + len), t);
-        in_time = lp_watch_tick(g->m.watch, "reduction trees, exact pricing", len + 1, g->N);
+        mpz_lcm(g->L, g->L, mpq_denref(g->qprice[h]));
     }
+    for (int v = 0; v < g->nv; v++)
+        if (g->cpu_row[v] >= 0) {
+            mpq_mul(g->qtask[v], g->s->work[v], y[g->cpu_row[v]]);
+            mpz_lcm(g->L, g->L, mpq_denref(g->qtask[v]));
+        }
+    for (int h = 0; h < g->nh; h++) { /* price x L: an integer */
+        mpz_divexact(z, g->L, mpq_denref(g->qprice[h]));
+        mpz_mul(g->zprice[h], z, mpq_numref(g->qprice[h]));
+    }
+    for (int v = 0; v < g->nv; v++) {
+        mpz_divexact(z, g->L, mpq_denref(g->qtask[v]));
+        mpz_mul(g->ztask[v], z, mpq_numref(g->qtask[v]));
+    }
+    bool in_time = true, reached;
     size_t r = at(g, g->full, g->target);
-    *cheaper = in_time && g->qfinite[r] && mpq_cmp(g->pi[r], y[g->tp_row]) < 0;
+    if (integer_pricing(g)) { /* the tree's price cost / L */
+        reached = isfinite(g->cost[r]);
+        if (reached)
+            mpz_set_d(z, g->cost[r]);
+    } else {
+        if (!g->pi && alloc_values(g)) {
+            *nomem = true;
+            in_time = false;
+            goto done;
+        }
+        set_prices(g, yd, 0);
+        cheapest(g);
+        for (int len = 0; len < g->N && in_time; len++) {
+            for (int k = 0; k + len < g->N; k++)
+                exact_interval(g, lp_interval(g->N, k, k + len), z);
+            in_time = lp_watch_tick(g->m.watch, "reduction trees, exact pricing", len + 1, g->N);
+        }
+        reached = g->qfinite[r];
+        mpz_set(z, g->pi[r]);
+    }
+    if (in_time && reached) { /* against TP's price */
+        mpq_set_num(t, z);
+        mpq_set_den(t, g->L);
+        mpq_canonicalize(t);
+    }
+    *cheaper = in_time && reached && mpq_cmp(t, y[g->tp_row]) < 0;
+done:
+    mpz_clear(z);
     mpq_clear(t);
     return in_time;
 }
@@ -578,10 +715,12 @@ static steady_err_t tree_step(void *ctx, const lp_round_t *r, bool *added, const
         return smoothed_tree(g, r->dual, added)
                    ? steady_error_set(err, STEADY_ENOMEM, "out of memory")
                    : STEADY_OK;
-    bool cheaper;
-    if (!g->pi && alloc_exact(g))
+    bool cheaper, nomem = false;
+    if (!g->priced && alloc_prices(g))
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
-    if (!exact_pricing(g, r->exact_dual, &cheaper)) {
+    if (!exact_pricing(g, r->exact_dual, &cheaper, &nomem)) {
+        if (nomem)
+            return steady_error_set(err, STEADY_ENOMEM, "out of memory");
         *unverified = "the exact recovery ran out of time";
         return STEADY_OK;
     }
