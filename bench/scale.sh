@@ -5,7 +5,7 @@
 # 10,000-node solves, gossip on 100 processors, reduce with 8 to 100
 # participants on 100 and 1,000 nodes (solve and plan); flat SimGrid
 # clusters of 200 to 1,000 hosts (the broadcast by arborescences against
-# the cuts, side by side); SimGrid's torus, fat tree and dragonfly
+# the cuts, side by side), the reduce of every host of 100 and 200; SimGrid's torus, fat tree and dragonfly
 # clusters of 1,000 hosts against a flat one; Vivaldi zones of 100 to 1,000
 # peers; then, at 100 and 200 nodes, steady against glpsol (and Clp's
 # clp binary when installed) on the *full* per-type LP that
@@ -32,8 +32,8 @@ measure() { # CMD...: prints "seconds MiB" or "- -"
     fi
 }
 
-if [ -n "$quick" ]; then big="100"; huge=""; sizes="25 50 100"; cmp="50"; flat="100"; else
-    big="1000"; huge="10000"; sizes="125 250 500 1000"; cmp="100 200"; flat="200 400 1000"; fi
+if [ -n "$quick" ]; then big="100"; huge=""; sizes="25 50 100"; cmp="50"; flat="100"; reduce_flat="50 100"; else
+    big="1000"; huge="10000"; sizes="125 250 500 1000"; cmp="100 200"; flat="200 400 1000"; reduce_flat="100 200"; fi
 
 echo "# solve and plan, default formulation (seconds, peak MiB)"
 printf '%-8s %-10s %6s %10s %10s %10s %10s\n' kind op nodes solve_s solve_MiB plan_s plan_MiB
@@ -91,6 +91,17 @@ XML
     read -r pt pm < <(measure "$steady" plan --quiet --op broadcast -o "$tmp/f.sched" "$tmp/flat.xml")
     ratio=$(awk -v a="$at" -v c="$ct" -v l="$limit" 'BEGIN{ if (a == "-" || a + 0 <= 0) print "-"; else if (c == "-") printf ">%.0f", l / a; else printf "%.1f", c / a }')
     printf '%-6s %8s %10s %10s %10s %10s %10s %10s %10s\n' "$n" $((n * (n - 1))) "$at" "$am" "$ct" "$ratio" "$sct" "$pt" "$pm"
+done
+
+echo
+echo "# the reduce of every host of a flat cluster (the same file; N (N + 1) / 2 intervals on"
+echo "# N + 1 nodes, and on a homogeneous cluster nearly every condition of the exact pricing a tie)"
+printf '%-6s %10s %10s %10s %10s\n' hosts solve_s solve_MiB plan_s plan_MiB
+for n in $reduce_flat; do
+    sed "s/radical=\"[^\"]*\"/radical=\"0-$((n - 1))\"/" "$tmp/flat.xml" >"$tmp/rflat.xml"
+    read -r st sm < <(measure "$steady" solve --quiet --op reduce "$tmp/rflat.xml")
+    read -r pt pm < <(measure "$steady" plan --quiet --op reduce -o "$tmp/rf.sched" "$tmp/rflat.xml")
+    printf '%-6s %10s %10s %10s %10s\n' "$n" "$st" "$sm" "$pt" "$pm"
 done
 
 echo
