@@ -25,15 +25,19 @@
  * planner offers it, when that is no less than what it expects of its own
  * best period, as one more candidate, replayed beside the others
  * (schedule/plan.c).
+ *
+ * steady_lp_broadcast_trees() prices given trees the same way, each
+ * carrying its share: the planner's two shallow trees of a broadcast.
  */
 #include "internal.h"
 
 #include <stdlib.h>
 
 /* A chain: its transfers (hop, type) and tasks (node, task), at most
- * one per node each. */
+ * one per node each; or a broadcast's `share` trees, each carrying 1 /
+ * share of the throughput, their transfers one after the other. */
 typedef struct {
-    int nsend, ntask;
+    int nsend, ntask, share;
     int *hop, *type, *node, *task;
 } chain_t;
 
@@ -115,6 +119,7 @@ static bool reduce_chain(const steady_solution_t *s, int shape, chain_t *c)
 static bool make_chain(const steady_solution_t *s, int shape, chain_t *c)
 {
     c->nsend = c->ntask = 0;
+    c->share = 1;
     return s->op == STEADY_OP_REDUCE ? reduce_chain(s, shape, c) : broadcast_chain(s, c);
 }
 
@@ -131,25 +136,29 @@ static void cap_at(mpq_t tp, const mpq_t load, long bound, mpq_t q)
 /* The throughput the chain carries, at most lp's TP, into tp: every
  * capacity row of the LP holds tp times the chain's load on it (the hops'
  * times on ports and resources, the tasks' on processors).  The rows are
- * built over one column for all the chain's hops: a chain crosses each
- * hop once (its transfers join distinct ordered pairs of ranks).  False
- * when memory runs out. */
+ * built over a column per hop the chain crosses, weighed by the times it
+ * crosses it over c->share.  False when memory runs out. */
 static bool chain_tp(const steady_solution_t *s, const chain_t *c, mpq_t tp)
 {
-    int nv = steady_platform_node_count(s->p);
+    int nv = steady_platform_node_count(s->p), ncols = 0;
     int *cols = malloc((size_t)s->nhops * sizeof *cols);
+    int *times = calloc((size_t)(c->nsend ? c->nsend : 1), sizeof *times);
     mpq_t *cpu = malloc((size_t)nv * sizeof *cpu);
     lp_model_t m;
     lp_model_init(&m);
-    if (cols && cpu) {
+    if (cols && cpu && times) {
         for (int h = 0; h < s->nhops; h++)
             cols[h] = -1;
-        for (int k = 0; k < c->nsend; k++)
-            cols[c->hop[k]] = 0;
-        lp_add_col(&m, "chain");
+        for (int k = 0; k < c->nsend; k++) {
+            if (cols[c->hop[k]] < 0) {
+                cols[c->hop[k]] = ncols++;
+                lp_add_col(&m, "hop%d", c->hop[k]);
+            }
+            times[cols[c->hop[k]]]++;
+        }
         lp_capacity_rows(s, &m, cols, 1);
     }
-    mpq_t *load = m.oom || !cols || !cpu
+    mpq_t *load = m.oom || !cols || !cpu || !times
                       ? NULL
                       : malloc((size_t)(m.nrows ? m.nrows : 1) * sizeof *load);
     mpq_set(tp, s->tp);
@@ -157,8 +166,12 @@ static bool chain_tp(const steady_solution_t *s, const chain_t *c, mpq_t tp)
     mpq_init(q);
     for (int r = 0; r < m.nrows && load; r++)
         mpq_init(load[r]);
-    for (int k = 0; k < m.nnz && load; k++)
-        mpq_add(load[m.a[k].row], load[m.a[k].row], m.a[k].val);
+    for (int k = 0; k < m.nnz && load; k++) {
+        mpq_set_si(q, times[m.a[k].col], (unsigned long)c->share);
+        mpq_canonicalize(q);
+        mpq_mul(q, q, m.a[k].val);
+        mpq_add(load[m.a[k].row], load[m.a[k].row], q);
+    }
     for (int r = 0; r < m.nrows && load; r++) {
         cap_at(tp, load[r], m.row_bound[r], q);
         mpq_clear(load[r]);
@@ -177,6 +190,7 @@ static bool chain_tp(const steady_solution_t *s, const chain_t *c, mpq_t tp)
     free(load);
     free(cpu);
     free(cols);
+    free(times);
     lp_model_free(&m);
     return done;
 }
@@ -193,8 +207,13 @@ static steady_err_t chain_solution(const steady_solution_t *lp, const chain_t *c
     lp_rate_builder_t send, cons;
     lp_rb_init(&send);
     lp_rb_init(&cons);
+    mpq_t each;
+    mpq_init(each);
+    mpq_set_ui(each, 1, (unsigned long)c->share);
+    mpq_mul(each, each, tp);
     for (int k = 0; k < c->nsend; k++)
-        lp_rb_add(&send, c->hop[k], c->type[k], tp);
+        lp_rb_add(&send, c->hop[k], c->type[k], each);
+    mpq_clear(each);
     for (int k = 0; k < c->ntask; k++)
         lp_rb_add(&cons, c->node[k], c->task[k], tp);
     mpq_set(s->tp, tp);
@@ -250,5 +269,41 @@ steady_err_t steady_lp_single_tree(const steady_solution_t *lp, steady_solution_
     free(c.type);
     free(c.node);
     free(c.task);
+    return oom ? steady_error_set(err, STEADY_ENOMEM, "out of memory") : rc;
+}
+
+steady_err_t steady_lp_broadcast_trees(const steady_solution_t *lp, int ntrees,
+                                       const int *const *parent, steady_solution_t **out,
+                                       steady_error_t *err)
+{
+    *out = NULL;
+    if (lp->op != STEADY_OP_BROADCAST || lp->bound || !lp->exact || lp->nhops == 0 || ntrees < 1)
+        return STEADY_OK;
+    int nv = steady_platform_node_count(lp->p);
+    size_t most = (size_t)ntrees * (size_t)nv;
+    chain_t c = {.share = ntrees};
+    c.hop = malloc(most * sizeof *c.hop);
+    c.type = malloc(most * sizeof *c.type);
+    bool oom = !c.hop || !c.type, spans = true;
+    for (int t = 0; t < ntrees && !oom && spans; t++)
+        for (int v = 0; v < nv && spans; v++) {
+            if (v == lp->sources[0] || steady_platform_node(lp->p, v)->kind == STEADY_SWITCH)
+                continue;
+            spans = parent[t][v] >= 0 && send(lp, &c, parent[t][v], v, 0);
+            /* up to the source: no cycle */
+            for (int a = parent[t][v], up = 0; spans && a != lp->sources[0]; a = parent[t][a])
+                spans = a >= 0 && ++up < nv;
+        }
+    steady_err_t rc = STEADY_OK;
+    mpq_t tp;
+    mpq_init(tp);
+    if (!oom && spans) {
+        oom = !chain_tp(lp, &c, tp);
+        if (!oom && mpq_sgn(tp) > 0)
+            rc = chain_solution(lp, &c, tp, out, &oom, err);
+    }
+    mpq_clear(tp);
+    free(c.hop);
+    free(c.type);
     return oom ? steady_error_set(err, STEADY_ENOMEM, "out of memory") : rc;
 }

@@ -34,6 +34,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "plan.h"
 #include "replay.h"
+#include "steady/compare.h"
 
 #include <limits.h>
 #include <math.h>
@@ -279,6 +280,71 @@ static steady_err_t whole_schedule(const steady_solution_t *s, int ntrees,
         *out = NULL;
     }
     return STEADY_OK;
+}
+
+/* x's throughput over s's. */
+static double share_of(const steady_solution_t *s, const steady_solution_t *x)
+{
+    return steady_solution_throughput_d(x) / steady_solution_throughput_d(s);
+}
+
+/* Offers x, a few trees of s's problem, as whole candidates (w takes it)
+ * when `worth`, else destroys it: in 1, 2, 4 and 8 times its exact period
+ * where a message costs more than its bytes (else in one: merging buys
+ * nothing). */
+static void offer_tree(whole_cands_t *w, const steady_solution_t *s, steady_solution_t *x,
+                       bool worth)
+{
+    int repeats = !worth ? 0 : pays_per_message(x) ? CHAIN_REPEATS : 1;
+    for (int r = 0; r < repeats; r++) {
+        w->sol[w->n] = x;
+        w->repeat[w->n] = 1L << r;
+        w->score[w->n++] = share_of(s, x);
+    }
+    if (repeats == 0)
+        steady_solution_destroy(x);
+}
+
+/* A broadcast's two trees in TwoTreeC's shape (compare/collective.c) over
+ * the ranks in platform order, rooted at the source, each carrying half
+ * (steady_lp_broadcast_trees), into *out (NULL when they are not a
+ * solution: a pair of ranks no hop joins), and their height in hops. */
+static steady_err_t two_trees(const steady_solution_t *s, steady_solution_t **out, int *height,
+                              steady_error_t *err)
+{
+    *out = NULL;
+    const steady_platform_t *p = steady_solution_platform(s);
+    int nv = steady_platform_node_count(p), n = 0, root = -1, ns;
+    int source = steady_solution_sources(s, &ns)[0];
+    int *rank = malloc((size_t)nv * sizeof *rank);
+    int *parent = malloc(2 * (size_t)nv * sizeof *parent);
+    steady_collective_t *c = NULL;
+    steady_err_t rc = rank && parent ? STEADY_OK : oom(err);
+    for (int v = 0; !rc && v < nv; v++)
+        if (steady_platform_node(p, v)->kind != STEADY_SWITCH) {
+            root = v == source ? n : root;
+            rank[n++] = v;
+        }
+    if (!rc && n >= 3 && root >= 0)
+        rc = steady_collective_create(STEADY_ALGO_TWOTREEC, STEADY_COLL_BROADCAST, n, root, 1, &c,
+                                      err);
+    *height = 0;
+    for (int t = 0; !rc && c && t < 2; t++)
+        for (int r = 0; r < n; r++) {
+            int h = 0, up = steady_collective_parent(c, t, r);
+            for (int a = up; a >= 0; a = steady_collective_parent(c, t, a))
+                h++;
+            *height = h > *height ? h : *height;
+            parent[t * nv + rank[r]] = up < 0 ? -1 : rank[up];
+        }
+    if (!rc && c) {
+        const int *trees[2] = {parent, parent + nv};
+        rc = steady_lp_broadcast_trees(s, 2, trees, out, err);
+    }
+    steady_collective_destroy(c);
+    free(rank);
+    free(parent);
+    return rc;
 }
 
 /* A candidate's schedules, built and replayed by whichever thread took it:
@@ -597,23 +663,23 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
         rc = plan_whole_search(s, opts, series, depth, cands.score[0], &whole, err);
     /* a vertex of several trees: one chain, at the throughput it carries
      * if that is no less than the best period's estimate (its replay can
-     * only be lower), in 1, 2, 4 and 8 operations per period where a
-     * message costs more than its bytes (else in one: merging buys
-     * nothing) */
+     * only be lower) */
     steady_solution_t *one = NULL;
     if (!rc && period == STEADY_PERIOD_AUTO && tr->ntrees > 1 &&
-        (rc = steady_lp_single_tree(s, &one, err)) == 0 && one) {
-        double share = steady_solution_throughput_d(one) / steady_solution_throughput_d(s);
-        int repeats = cands.n > 0 && share < cands.score[0] ? 0
-                      : pays_per_message(one)              ? CHAIN_REPEATS
-                                                           : 1;
-        for (int r = 0; r < repeats; r++) {
-            whole.sol[whole.n] = one;
-            whole.repeat[whole.n] = 1L << r;
-            whole.score[whole.n++] = share;
-        }
-        if (repeats == 0)
-            steady_solution_destroy(one);
+        (rc = steady_lp_single_tree(s, &one, err)) == 0 && one)
+        offer_tree(&whole, s, one, cands.n == 0 || share_of(s, one) >= cands.score[0]);
+    /* a broadcast: two shallow trees, which may carry the optimum too and
+     * fill their pipeline sooner than a deep vertex; offered when their
+     * share, discounted by their fill (a lag per hop at least), beats the
+     * vertex's whole throughput discounted by its own (as the period
+     * candidates' estimates are) */
+    steady_solution_t *pair = NULL;
+    int height = 0;
+    if (!rc && period == STEADY_PERIOD_AUTO && steady_solution_op(s) == STEADY_OP_BROADCAST &&
+        (rc = two_trees(s, &pair, &height, err)) == 0 && pair) {
+        double b = (double)series;
+        offer_tree(&whole, s, pair,
+                   share_of(s, pair) * b / (b + (height + 1) / 2.0) > b / (b + (depth + 1) / 2.0));
     }
     double best_rate = 0, best_msgs = 0;
     if (!rc && cands.n + whole.n > 0) {

@@ -60,9 +60,9 @@ typedef struct {
  * (steady_lp_single_tree), last, CHAIN_REPEATS times (the same solution). */
 typedef struct {
     int n;
-    steady_solution_t *sol[NCAND + CHAIN_REPEATS];
-    double score[NCAND + CHAIN_REPEATS];
-    long repeat[NCAND + CHAIN_REPEATS];
+    steady_solution_t *sol[NCAND + 2 * CHAIN_REPEATS];
+    double score[NCAND + 2 * CHAIN_REPEATS];
+    long repeat[NCAND + 2 * CHAIN_REPEATS];
 } whole_cands_t;
 
 /* The replay decides among the automatic period's candidates; a series

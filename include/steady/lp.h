@@ -150,6 +150,16 @@ steady_err_t steady_lp_solve(const steady_platform_t *p, const steady_problem_t 
 steady_err_t steady_lp_single_tree(const steady_solution_t *lp, steady_solution_t **out,
                                    steady_error_t *err);
 
+/* A broadcast's ntrees given trees, each carrying 1 / ntrees of the
+ * throughput (lp/single.c): parent[t][v] is v's parent in tree t, every
+ * node but the source and switches in each.  At the largest throughput
+ * the constraints hold them at, up to lp's TP, computed exactly; *out as
+ * steady_lp_single_tree's, NULL when lp is not a broadcast to every rank,
+ * a tree leaves a rank out or joins two nodes no hop joins. */
+steady_err_t steady_lp_broadcast_trees(const steady_solution_t *lp, int ntrees,
+                                       const int *const *parent, steady_solution_t **out,
+                                       steady_error_t *err);
+
 /* Whole counts per period (docs/linear-programs.md, "Whole counts per
  * period"): the LP of lp's problem for a period of exactly k operations in
  * which every message and task runs a whole number of times, with the

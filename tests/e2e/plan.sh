@@ -285,6 +285,41 @@ sed -i 's/max-size=256KiB/max-size=64MiB/' "$tmp/cal.plat"
     >"$tmp/cal.out" 2>&1
 grep -q "calibrated over" "$tmp/cal.out" && fail "a note on messages within the calibration: $(cat "$tmp/cal.out")"
 
+# A flat cluster's broadcast: the LP's vertex is a chain through the 64
+# hosts, 63 hops deep; for a short series the plan offers two trees of
+# TwoTreeC's shape (height 7), each carrying half of the throughput, the
+# optimum too (each host sends and receives one message per operation in
+# all), and their replay over 200 operations wins: 0.941 measured, the
+# chain 0.886 in the plan before them (0.754 in its exact period).  Over
+# a million operations the vertex's fill weighs nothing: the chain.
+cat >"$tmp/flat64.xml" <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="world" routing="Full">
+    <cluster id="c" prefix="node-" suffix="" radical="0-63" speed="1Gf" bw="125MBps" lat="50us"/>
+  </zone>
+</platform>
+XML
+"$steady" plan --json --op broadcast --series 200 -o "$tmp/two.sched" "$tmp/flat64.xml" \
+    >"$tmp/two.json" 2>"$tmp/err" || fail "plan on flat64: $(cat "$tmp/err")"
+"$steady" plan --op broadcast --period exact --quiet -o "$tmp/chain.sched" "$tmp/flat64.xml" \
+    2>"$tmp/err" | grep -q "^structure    1 trees, 1 slots (63 transfers)" ||
+    fail "flat64's vertex is not the chain: $(cat "$tmp/err")"
+"$steady" plan --json --op broadcast --series 1000000 -o "$tmp/long.sched" "$tmp/flat64.xml" \
+    >"$tmp/long.json" 2>"$tmp/err" || fail "plan --series 1000000 on flat64: $(cat "$tmp/err")"
+python3 - "$tmp/two.json" "$tmp/long.json" "$(ratio 200 "$tmp/two.sched" "$tmp/flat64.xml")" \
+    "$(ratio 200 "$tmp/chain.sched" "$tmp/flat64.xml")" <<'PY' || fail "flat64's two trees: see above"
+import json, sys
+two, long = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+r_two, r_chain = float(sys.argv[3]), float(sys.argv[4])
+print("  flat64 broadcast, 200 operations: two trees %.4f, the chain %.4f; a million: %d tree(s)"
+      % (r_two, r_chain, long["trees"]))
+assert two["trees"] == 2 and two["throughput"] == two["optimum"] and two["max_lag"] <= 14, two
+assert r_two >= 0.93 and r_two >= r_chain + 0.1, (r_two, r_chain)
+assert long["trees"] == 1, long
+PY
+
 if [ "$failures" -eq 0 ]; then
     echo "PASS plan"
 else

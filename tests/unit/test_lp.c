@@ -286,6 +286,70 @@ static steady_solution_t *single_of(const steady_platform_t *p, steady_problem_t
     return one;
 }
 
+/* steady_lp_broadcast_trees of a broadcast from P0 on p with the trees
+ * parent[t][v] (5 nodes): the solution (NULL when none), *sends its
+ * nonzero (edge, type) rates. */
+static steady_solution_t *trees_of(const steady_platform_t *p, int ntrees, const int (*parent)[5],
+                                   int *sends)
+{
+    steady_solution_t *s = solve_ok(p, (steady_problem_t){.op = STEADY_OP_BROADCAST}), *x = NULL;
+    steady_error_t err = {0};
+    const int *trees[2] = {parent[0], parent[ntrees > 1]};
+    CU_ASSERT_EQUAL(steady_lp_broadcast_trees(s, ntrees, trees, &x, &err), STEADY_OK);
+    steady_solution_destroy(s);
+    *sends = 0;
+    mpq_t r;
+    mpq_init(r);
+    for (int e = 0; x && e < steady_platform_edge_count(p); e++) {
+        steady_solution_send(x, e, 0, r);
+        *sends += mpq_sgn(r) != 0;
+    }
+    mpq_clear(r);
+    return x;
+}
+
+/* Two trees of a broadcast from P0 on the complete graph of 5 (unit
+ * costs), each carrying half of the throughput. */
+static void test_broadcast_trees(void)
+{
+    steady_platform_t *p = NULL;
+    steady_error_t err = {0};
+    CU_ASSERT_EQUAL_FATAL(steady_platform_read("examples/platforms/homogeneous-complete.plat",
+                                               STEADY_FORMAT_AUTO, &p, NULL, &err),
+                          STEADY_OK);
+    int sends;
+    /* P0 -> P1 -> P2 -> P3 -> P4 and P0 -> P1 -> P3 -> P2 -> P4: P0 -> P1
+     * in both, every rank sends and receives one message per operation in
+     * all: TP = 1, the optimum, over 7 edges */
+    const int share[2][5] = {{-1, 0, 1, 2, 3}, {-1, 0, 3, 1, 2}};
+    assert_tp(trees_of(p, 2, share, &sends), 1, 1);
+    CU_ASSERT_EQUAL(sends, 7);
+    /* P1 parent of P2, P3, P4 in one, P2 of P1, P3, P4 in the other: each
+     * sends 3 messages of half an operation: TP = 2/3 */
+    const int stars[2][5] = {{-1, 0, 1, 1, 1}, {-1, 2, 0, 2, 2}};
+    assert_tp(trees_of(p, 2, stars, &sends), 2, 3);
+    CU_ASSERT_EQUAL(sends, 8);
+    /* one tree, the chain: TP = 1 */
+    assert_tp(trees_of(p, 1, share, &sends), 1, 1);
+    CU_ASSERT_EQUAL(sends, 4);
+    /* a rank left out, a cycle away from the source: none */
+    const int out[2][5] = {{-1, 0, 1, 2, -1}, {-1, 0, 3, 1, 2}};
+    CU_ASSERT_PTR_NULL(trees_of(p, 2, out, &sends));
+    const int cycle[2][5] = {{-1, 0, 1, 4, 3}, {-1, 0, 3, 1, 2}};
+    CU_ASSERT_PTR_NULL(trees_of(p, 2, cycle, &sends));
+    steady_platform_destroy(p);
+    /* a star from S: no hop between two leaves */
+    p = parse_ok("processor S speed=1\nprocessor A speed=1\nprocessor B speed=1\n"
+                 "processor C speed=1\nprocessor D speed=1\n"
+                 "link S A cost=1\nlink S B cost=1\nlink S C cost=1\nlink S D cost=1\n",
+                 STEADY_FORMAT_NATIVE);
+    CU_ASSERT_PTR_NULL(trees_of(p, 2, share, &sends));
+    const int flat[2][5] = {{-1, 0, 0, 0, 0}, {-1, 0, 0, 0, 0}};
+    assert_tp(trees_of(p, 2, flat, &sends), 1, 4); /* S sends 4 per operation */
+    CU_ASSERT_EQUAL(sends, 4);
+    steady_platform_destroy(p);
+}
+
 /* The single chains on the complete graph of 5 (unit costs, unit tasks),
  * whose optimum is 1 for each op below. */
 static void test_single_chain(void)
@@ -714,6 +778,7 @@ void suite_lp(void)
         {"paper reduce example: TP = 1", test_paper_reduce},
         {"homogeneous complete graph", test_homogeneous},
         {"single chains: reduce, broadcast", test_single_chain},
+        {"two trees of a broadcast, half each", test_broadcast_trees},
         {"star scatter: 1 / sum of costs", test_star},
         {"chain", test_chain},
         {"multi-path beats every single path", test_multipath},
