@@ -243,11 +243,8 @@ static void test_paper_reduce(void)
 
 static void test_homogeneous(void)
 {
-    steady_platform_t *p = NULL;
-    steady_error_t err = {0};
-    CU_ASSERT_EQUAL_FATAL(steady_platform_read("examples/platforms/homogeneous-complete.plat",
-                                               STEADY_FORMAT_AUTO, &p, NULL, &err),
-                          STEADY_OK);
+    steady_platform_t *p = read_ok("examples/platforms/homogeneous-complete.plat");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     /* scatter: the source's send port carries 4 messages per operation */
     assert_tp(solve_ok(p, (steady_problem_t){.op = STEADY_OP_SCATTER, .source = 0}), 1, 4);
     /* broadcast on a complete graph of cost c: 1/c */
@@ -312,11 +309,8 @@ static steady_solution_t *trees_of(const steady_platform_t *p, int ntrees, const
  * costs), each carrying half of the throughput. */
 static void test_broadcast_trees(void)
 {
-    steady_platform_t *p = NULL;
-    steady_error_t err = {0};
-    CU_ASSERT_EQUAL_FATAL(steady_platform_read("examples/platforms/homogeneous-complete.plat",
-                                               STEADY_FORMAT_AUTO, &p, NULL, &err),
-                          STEADY_OK);
+    steady_platform_t *p = read_ok("examples/platforms/homogeneous-complete.plat");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     int sends;
     /* P0 -> P1 -> P2 -> P3 -> P4 and P0 -> P1 -> P3 -> P2 -> P4: P0 -> P1
      * in both, every rank sends and receives one message per operation in
@@ -354,11 +348,8 @@ static void test_broadcast_trees(void)
  * whose optimum is 1 for each op below. */
 static void test_single_chain(void)
 {
-    steady_platform_t *p = NULL;
-    steady_error_t err = {0};
-    CU_ASSERT_EQUAL_FATAL(steady_platform_read("examples/platforms/homogeneous-complete.plat",
-                                               STEADY_FORMAT_AUTO, &p, NULL, &err),
-                          STEADY_OK);
+    steady_platform_t *p = read_ok("examples/platforms/homogeneous-complete.plat");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     int sends, tasks;
     /* reduce to P0: v[i,4] comes down from P4 to P0, one message on each
      * port and one task on P0 .. P3 per operation: TP = 1, the optimum */

@@ -311,11 +311,9 @@ static double replay_makespan(const steady_schedule_t *sc, const steady_platform
  * messages per operation). */
 static void test_segments_cost_model(void)
 {
-    steady_platform_t *p = NULL;
+    steady_platform_t *p = read_ok("examples/platforms/sg-two-sites.xml");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     steady_error_t err = {0};
-    CU_ASSERT_EQUAL_FATAL(steady_platform_read("examples/platforms/sg-two-sites.xml",
-                                               STEADY_FORMAT_AUTO, &p, NULL, &err),
-                          STEADY_OK);
     steady_problem_t prob = {.op = STEADY_OP_BROADCAST, .source = 0};
     steady_solution_t *s = NULL;
     CU_ASSERT_EQUAL_FATAL(steady_lp_solve(p, &prob, NULL, &s, &err), STEADY_OK);

@@ -45,6 +45,8 @@ void add_suite(const char *name, const CU_TestInfo *tests);
 /* Parses text in the given format; fails the current test (and returns
  * NULL) on error.  Caller destroys the platform. */
 steady_platform_t *parse_ok(const char *text, steady_format_t format);
+/* The platform file at path (any format), asserted read. */
+steady_platform_t *read_ok(const char *path);
 
 /* Parses text expecting failure with code; returns the message in a static
  * buffer ("" when parsing succeeded, which fails the test). */

@@ -40,6 +40,17 @@ steady_platform_t *parse_ok(const char *text, steady_format_t format)
     return p;
 }
 
+steady_platform_t *read_ok(const char *path)
+{
+    steady_platform_t *p = NULL;
+    steady_error_t err = {0};
+    steady_err_t rc = steady_platform_read(path, STEADY_FORMAT_AUTO, &p, NULL, &err);
+    if (rc)
+        fprintf(stderr, "\n    unexpected read error: %s\n", err.msg);
+    CU_ASSERT_EQUAL(rc, STEADY_OK);
+    return p;
+}
+
 const char *parse_err(const char *text, steady_format_t format, steady_err_t code)
 {
     static steady_error_t err;
