@@ -12,8 +12,8 @@
  *     the loss TP - K/T is at most #trees / T.  Automatic (the default): a
  *     few short periods, built and replayed, the fastest kept (see
  *     plan_choose_period()), beside other solutions in their exact periods
- *     (whole counts; a broadcast's or a reduce's single chain, at the
- *     optimum or below it).
+ *     (whole counts; a broadcast's or a reduce's single chain, a
+ *     broadcast's two shallow trees, at the optimum or below it).
  *  3. Lags.  A step works on the batch of period p - lag.  A task runs
  *     after its period's slots, in list order, so its lag is at least its
  *     producers'; a send after a task needs a later period; a send after a
