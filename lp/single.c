@@ -27,15 +27,17 @@
  * (schedule/plan.c).
  *
  * steady_lp_broadcast_trees() prices given trees the same way, each
- * carrying its share: the planner's two shallow trees of a broadcast.
+ * carrying its share: the planner's two shallow trees of a broadcast;
+ * steady_lp_reduce_trees() a reduce's two in-order trees, TwoTreeS's
+ * shape within the operator's order.
  */
 #include "internal.h"
 
 #include <stdlib.h>
 
 /* A chain: its transfers (hop, type) and tasks (node, task), at most
- * one per node each; or a broadcast's `share` trees, each carrying 1 /
- * share of the throughput, their transfers one after the other. */
+ * one per node each; or `share` trees, each carrying 1 / share of the
+ * throughput, their transfers and tasks one tree after the other. */
 typedef struct {
     int nsend, ntask, share;
     int *hop, *type, *node, *task;
@@ -114,6 +116,70 @@ static bool reduce_chain(const steady_solution_t *s, int shape, chain_t *c)
     return shape == 0 || send(s, c, P[top], target, lp_interval(N, 0, N - 1));
 }
 
+/* The in-order binary tree over the positions lo..hi of the span that
+ * starts at participant `base` (position x is participant base + x - 1),
+ * whose root, and every subtree's, is the position x with the most
+ * trailing zero bits of x + a; its result goes to node `to`.  A left
+ * subtree's v[lo, x-1] and a right one's v[x+1, hi] come to x, which
+ * computes v[lo, x] and then v[lo, hi].  With a = 0 the odd positions are
+ * its leaves, with a = 1 the even ones: no participant is interior in both
+ * trees (TwoTreeS's property; TwoTreeS gets its second tree by a shift
+ * when the count is odd, which the operator's order forbids).  *height
+ * gets the deepest position's hops to `to` (depth: this subtree's root's).
+ * False when two ranks have no hop. */
+static bool inorder(const steady_solution_t *s, chain_t *c, int base, int a, int lo, int hi, int to,
+                    int depth, int *height)
+{
+    int y = hi + a;
+    for (int k = 30; k > 0; k--)
+        if ((((hi + a) >> k) << k) >= lo + a) {
+            y = ((hi + a) >> k) << k;
+            break;
+        }
+    int x = y - a, i = base + x - 1, k = base + lo - 1, m = base + hi - 1;
+    *height = depth + 1 > *height ? depth + 1 : *height;
+    if (lo < x) {
+        if (!inorder(s, c, base, a, lo, x - 1, s->sources[i], depth + 1, height))
+            return false;
+        compute(s, c, i, k, i - 1, i);
+    }
+    if (x < hi) {
+        if (!inorder(s, c, base, a, x + 1, hi, s->sources[i], depth + 1, height))
+            return false;
+        compute(s, c, i, k, i, m);
+    }
+    return send(s, c, s->sources[i], to, lp_interval(s->nsources, k, m));
+}
+
+/* The reduce's two trees (inorder(), a = 0 and 1), each over the
+ * participants but the target when it is the first or the last (which
+ * then combines its own value with theirs), else over all of them; false
+ * when the target is another participant (it would receive the two halves
+ * of the order around its own value, two messages per operation), fewer
+ * than three participants are left to combine, or two ranks have no hop. */
+static bool reduce_pair(const steady_solution_t *s, chain_t *c, int *height)
+{
+    int N = s->nsources, target = s->targets[0], n = N, base = 0;
+    const int *P = s->sources;
+    for (int i = 1; i < N - 1; i++)
+        if (P[i] == target)
+            return false;
+    if (P[0] == target || P[N - 1] == target) {
+        n = N - 1;
+        base = P[0] == target;
+    }
+    c->nsend = c->ntask = 0;
+    c->share = 2;
+    *height = 0;
+    for (int a = 0; a < 2 && n >= 3; a++) {
+        if (!inorder(s, c, base, a, 1, n, target, 0, height))
+            return false;
+        if (n < N)
+            compute(s, c, base ? 0 : N - 1, 0, base ? 0 : N - 2, N - 1);
+    }
+    return n >= 3;
+}
+
 /* c := the chain of `shape` (a broadcast has one); false when two of its
  * consecutive ranks have no hop. */
 static bool make_chain(const steady_solution_t *s, int shape, chain_t *c)
@@ -135,9 +201,10 @@ static void cap_at(mpq_t tp, const mpq_t load, long bound, mpq_t q)
 
 /* The throughput the chain carries, at most lp's TP, into tp: every
  * capacity row of the LP holds tp times the chain's load on it (the hops'
- * times on ports and resources, the tasks' on processors).  The rows are
- * built over a column per hop the chain crosses, weighed by the times it
- * crosses it over c->share.  False when memory runs out. */
+ * times on ports and resources, the tasks' on processors), each transfer
+ * and task weighed 1 / c->share.  The rows are built over a column per
+ * hop the chain crosses, weighed by the times it crosses it.  False when
+ * memory runs out. */
 static bool chain_tp(const steady_solution_t *s, const chain_t *c, mpq_t tp)
 {
     int nv = steady_platform_node_count(s->p), ncols = 0;
@@ -182,6 +249,8 @@ static bool chain_tp(const steady_solution_t *s, const chain_t *c, mpq_t tp)
     for (int k = 0; k < c->ntask && load; k++)
         mpq_add(cpu[c->node[k]], cpu[c->node[k]], s->work[c->node[k]]);
     for (int v = 0; v < nv && load; v++) {
+        mpz_mul_ui(mpq_denref(cpu[v]), mpq_denref(cpu[v]), (unsigned long)c->share);
+        mpq_canonicalize(cpu[v]);
         cap_at(tp, cpu[v], 1, q);
         mpq_clear(cpu[v]);
     }
@@ -213,9 +282,9 @@ static steady_err_t chain_solution(const steady_solution_t *lp, const chain_t *c
     mpq_mul(each, each, tp);
     for (int k = 0; k < c->nsend; k++)
         lp_rb_add(&send, c->hop[k], c->type[k], each);
-    mpq_clear(each);
     for (int k = 0; k < c->ntask; k++)
-        lp_rb_add(&cons, c->node[k], c->task[k], tp);
+        lp_rb_add(&cons, c->node[k], c->task[k], each);
+    mpq_clear(each);
     mpq_set(s->tp, tp);
     s->exact = true;
     s->note = "";
@@ -232,6 +301,20 @@ static steady_err_t chain_solution(const steady_solution_t *lp, const chain_t *c
     steady_solution_destroy(s);
     *oom = true;
     return STEADY_OK;
+}
+
+/* c's trees at the largest throughput they carry (chain_tp) into *out,
+ * NULL when that is 0; false when memory runs out. */
+static bool priced(const steady_solution_t *lp, const chain_t *c, steady_solution_t **out,
+                   steady_err_t *rc, steady_error_t *err)
+{
+    mpq_t tp;
+    mpq_init(tp);
+    bool oom = !chain_tp(lp, c, tp);
+    if (!oom && mpq_sgn(tp) > 0)
+        *rc = chain_solution(lp, c, tp, out, &oom, err);
+    mpq_clear(tp);
+    return !oom;
 }
 
 steady_err_t steady_lp_single_tree(const steady_solution_t *lp, steady_solution_t **out,
@@ -295,15 +378,33 @@ steady_err_t steady_lp_broadcast_trees(const steady_solution_t *lp, int ntrees,
                 spans = a >= 0 && ++up < nv;
         }
     steady_err_t rc = STEADY_OK;
-    mpq_t tp;
-    mpq_init(tp);
-    if (!oom && spans) {
-        oom = !chain_tp(lp, &c, tp);
-        if (!oom && mpq_sgn(tp) > 0)
-            rc = chain_solution(lp, &c, tp, out, &oom, err);
-    }
-    mpq_clear(tp);
+    if (!oom && spans)
+        oom = !priced(lp, &c, out, &rc, err);
     free(c.hop);
     free(c.type);
+    return oom ? steady_error_set(err, STEADY_ENOMEM, "out of memory") : rc;
+}
+
+steady_err_t steady_lp_reduce_trees(const steady_solution_t *lp, steady_solution_t **out,
+                                    int *height, steady_error_t *err)
+{
+    *out = NULL;
+    *height = 0;
+    if (lp->op != STEADY_OP_REDUCE || lp->bound || !lp->exact || lp->nhops == 0)
+        return STEADY_OK;
+    size_t nv = (size_t)steady_platform_node_count(lp->p);
+    chain_t c = {0};
+    c.hop = malloc(2 * nv * sizeof *c.hop);
+    c.type = malloc(2 * nv * sizeof *c.type);
+    c.node = malloc((4 * nv + 2) * sizeof *c.node);
+    c.task = malloc((4 * nv + 2) * sizeof *c.task);
+    bool oom = !c.hop || !c.type || !c.node || !c.task;
+    steady_err_t rc = STEADY_OK;
+    if (!oom && reduce_pair(lp, &c, height))
+        oom = !priced(lp, &c, out, &rc, err);
+    free(c.hop);
+    free(c.type);
+    free(c.node);
+    free(c.task);
     return oom ? steady_error_set(err, STEADY_ENOMEM, "out of memory") : rc;
 }

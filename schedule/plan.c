@@ -305,14 +305,18 @@ static void offer_tree(whole_cands_t *w, const steady_solution_t *s, steady_solu
         steady_solution_destroy(x);
 }
 
-/* A broadcast's two trees in TwoTreeC's shape (compare/collective.c) over
- * the ranks in platform order, rooted at the source, each carrying half
- * (steady_lp_broadcast_trees), into *out (NULL when they are not a
- * solution: a pair of ranks no hop joins), and their height in hops. */
+/* Two shallow trees, each carrying half, into *out (NULL when they are
+ * not a solution: a pair of ranks no hop joins, a reduce's target in the
+ * middle of its order), and their height in hops: a broadcast's in
+ * TwoTreeC's shape (compare/collective.c) over the ranks in platform
+ * order, rooted at the source (steady_lp_broadcast_trees); a reduce's
+ * in-order pair (steady_lp_reduce_trees). */
 static steady_err_t two_trees(const steady_solution_t *s, steady_solution_t **out, int *height,
                               steady_error_t *err)
 {
     *out = NULL;
+    if (steady_solution_op(s) == STEADY_OP_REDUCE)
+        return steady_lp_reduce_trees(s, out, height, err);
     const steady_platform_t *p = steady_solution_platform(s);
     int nv = steady_platform_node_count(p), n = 0, root = -1, ns;
     int source = steady_solution_sources(s, &ns)[0];
@@ -668,18 +672,22 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
     if (!rc && period == STEADY_PERIOD_AUTO && tr->ntrees > 1 &&
         (rc = steady_lp_single_tree(s, &one, err)) == 0 && one)
         offer_tree(&whole, s, one, cands.n == 0 || share_of(s, one) >= cands.score[0]);
-    /* a broadcast: two shallow trees, which may carry the optimum too and
-     * fill their pipeline sooner than a deep vertex; offered when their
-     * share, discounted by their fill (a lag per hop at least), beats the
+    /* a broadcast or a reduce: two shallow trees, which may carry the
+     * optimum too and fill their pipeline sooner than a deep vertex;
+     * offered when their share, discounted by their fill, beats the
      * vertex's whole throughput discounted by its own (as the period
-     * candidates' estimates are) */
+     * candidates' estimates are, in operations: half the lag of the deepest
+     * tree, in periods of the best candidate's operations; the two trees' a
+     * period of two operations per hop) */
     steady_solution_t *pair = NULL;
     int height = 0;
-    if (!rc && period == STEADY_PERIOD_AUTO && steady_solution_op(s) == STEADY_OP_BROADCAST &&
+    if (!rc && period == STEADY_PERIOD_AUTO &&
+        (steady_solution_op(s) == STEADY_OP_BROADCAST ||
+         steady_solution_op(s) == STEADY_OP_REDUCE) &&
         (rc = two_trees(s, &pair, &height, err)) == 0 && pair) {
-        double b = (double)series;
+        double b = (double)series, ops = cands.n > 0 ? (double)cands.ops[0] : 1;
         offer_tree(&whole, s, pair,
-                   share_of(s, pair) * b / (b + (height + 1) / 2.0) > b / (b + (depth + 1) / 2.0));
+                   share_of(s, pair) * b / (b + height + 1.0) > b / (b + (depth + 1) / 2.0 * ops));
     }
     double best_rate = 0, best_msgs = 0;
     if (!rc && cands.n + whole.n > 0) {

@@ -48,18 +48,18 @@ typedef struct {
     double score[NCAND];
 } candidates_t;
 
-/* A broadcast's or a reduce's single chain, and a broadcast's two shallow
- * trees, are tried in 1, 2, 4 and 8 operations per period where a message
- * costs more than its bytes: messages that merge several operations pay a
- * latency or an overhead once for them all, a longer period fills the
- * pipeline later. */
+/* A broadcast's or a reduce's single chain and two shallow trees are
+ * tried in 1, 2, 4 and 8 operations per period where a message costs more
+ * than its bytes: messages that merge several operations pay a latency or
+ * an overhead once for them all, a longer period fills the pipeline
+ * later. */
 #define CHAIN_REPEATS 4
 
 /* Other solutions of the same TP or less, each scheduled in `repeat`
  * times its exact period: whole-count solutions (steady_lp_solve_whole),
  * best first, once each, then a broadcast's or a reduce's single chain
- * (steady_lp_single_tree) and a broadcast's two trees
- * (steady_lp_broadcast_trees), up to CHAIN_REPEATS times each (the same
+ * (steady_lp_single_tree) and its two trees (steady_lp_broadcast_trees,
+ * steady_lp_reduce_trees), up to CHAIN_REPEATS times each (the same
  * solution). */
 typedef struct {
     int n;

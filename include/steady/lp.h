@@ -160,6 +160,21 @@ steady_err_t steady_lp_broadcast_trees(const steady_solution_t *lp, int ntrees,
                                        const int *const *parent, steady_solution_t **out,
                                        steady_error_t *err);
 
+/* A reduce's two in-order binary trees (lp/single.c), each carrying half
+ * of the throughput: over the participants in the operator's order (but
+ * the target when it is the first or the last, which then combines its
+ * own value with the trees' results), every subtree rooted at its
+ * position with the most trailing zero bits, of the position itself in
+ * one tree and of the position plus one in the other, so that no
+ * participant is interior in both; every root sends its result to the
+ * target.  Priced as steady_lp_single_tree's chain; *height gets the
+ * deepest participant's hops to the target.  *out NULL when lp is not a
+ * reduce, the target is a participant other than the first or the last,
+ * fewer than three participants are left to combine, or two ranks have
+ * no hop. */
+steady_err_t steady_lp_reduce_trees(const steady_solution_t *lp, steady_solution_t **out,
+                                    int *height, steady_error_t *err);
+
 /* Whole counts per period (docs/linear-programs.md, "Whole counts per
  * period"): the LP of lp's problem for a period of exactly k operations in
  * which every message and task runs a whole number of times, with the

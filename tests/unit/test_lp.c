@@ -257,6 +257,26 @@ static void test_homogeneous(void)
     steady_platform_destroy(p);
 }
 
+/* x's nonzero (edge, type) and (node, task) rates on p (none when x is
+ * NULL). */
+static void rates_of(const steady_platform_t *p, const steady_solution_t *x, int *sends, int *tasks)
+{
+    *sends = *tasks = 0;
+    mpq_t r;
+    mpq_init(r);
+    for (int e = 0; x && e < steady_platform_edge_count(p); e++)
+        for (int t = 0; t < steady_solution_type_count(x); t++) {
+            steady_solution_send(x, e, t, r);
+            *sends += mpq_sgn(r) != 0;
+        }
+    for (int v = 0; x && v < steady_platform_node_count(p); v++)
+        for (int q = 0; q < steady_solution_task_count(x); q++) {
+            steady_solution_cons(x, v, q, r);
+            *tasks += mpq_sgn(r) != 0;
+        }
+    mpq_clear(r);
+}
+
 /* steady_lp_single_tree of prob on p: the chain's solution (NULL when
  * none is offered), with *sends and *tasks its nonzero rates. */
 static steady_solution_t *single_of(const steady_platform_t *p, steady_problem_t prob, int *sends,
@@ -266,20 +286,7 @@ static steady_solution_t *single_of(const steady_platform_t *p, steady_problem_t
     steady_error_t err = {0};
     CU_ASSERT_EQUAL(steady_lp_single_tree(s, &one, &err), STEADY_OK);
     steady_solution_destroy(s);
-    *sends = *tasks = 0;
-    mpq_t r;
-    mpq_init(r);
-    for (int e = 0; one && e < steady_platform_edge_count(p); e++)
-        for (int t = 0; t < steady_solution_type_count(one); t++) {
-            steady_solution_send(one, e, t, r);
-            *sends += mpq_sgn(r) != 0;
-        }
-    for (int v = 0; one && v < steady_platform_node_count(p); v++)
-        for (int q = 0; q < steady_solution_task_count(one); q++) {
-            steady_solution_cons(one, v, q, r);
-            *tasks += mpq_sgn(r) != 0;
-        }
-    mpq_clear(r);
+    rates_of(p, one, sends, tasks);
     return one;
 }
 
@@ -294,14 +301,8 @@ static steady_solution_t *trees_of(const steady_platform_t *p, int ntrees, const
     const int *trees[2] = {parent[0], parent[ntrees > 1]};
     CU_ASSERT_EQUAL(steady_lp_broadcast_trees(s, ntrees, trees, &x, &err), STEADY_OK);
     steady_solution_destroy(s);
-    *sends = 0;
-    mpq_t r;
-    mpq_init(r);
-    for (int e = 0; x && e < steady_platform_edge_count(p); e++) {
-        steady_solution_send(x, e, 0, r);
-        *sends += mpq_sgn(r) != 0;
-    }
-    mpq_clear(r);
+    int tasks;
+    rates_of(p, x, sends, &tasks);
     return x;
 }
 
@@ -341,6 +342,70 @@ static void test_broadcast_trees(void)
     const int flat[2][5] = {{-1, 0, 0, 0, 0}, {-1, 0, 0, 0, 0}};
     assert_tp(trees_of(p, 2, flat, &sends), 1, 4); /* S sends 4 per operation */
     CU_ASSERT_EQUAL(sends, 4);
+    steady_platform_destroy(p);
+}
+
+/* steady_lp_reduce_trees of prob on p: the two trees' solution (NULL when
+ * none), *sends and *tasks its nonzero rates, *height their height. */
+static steady_solution_t *reduce_trees_of(const steady_platform_t *p, steady_problem_t prob,
+                                          int *sends, int *tasks, int *height)
+{
+    steady_solution_t *s = solve_ok(p, prob), *x = NULL;
+    steady_error_t err = {0};
+    CU_ASSERT_EQUAL(steady_lp_reduce_trees(s, &x, height, &err), STEADY_OK);
+    steady_solution_destroy(s);
+    rates_of(p, x, sends, tasks);
+    return x;
+}
+
+/* A reduce's two in-order trees on the complete graph of 5 (unit costs,
+ * unit tasks unless said), each carrying half of the throughput. */
+static void test_reduce_pair(void)
+{
+    steady_platform_t *p = read_ok("examples/platforms/homogeneous-complete.plat");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    int sends, tasks, height;
+    /* to P0, over P1 .. P4 (positions 1 .. 4): the first tree's root is
+     * P4 (4 has the most trailing zeros), over P2, over P1 and P3; the
+     * second's P3 (3 + 1 = 4), over P1 (over P2) and P4.  P1 .. P4 send
+     * one message per operation, P0 receives one, P2 two per operation of
+     * the first tree and P3 of the second; P2 computes v[1,2] and v[1,3] in
+     * the first, P3 v[1,3] and v[1,4] in the second, P0 v[0,4] in both:
+     * TP = 1, the optimum, over 8 transfers and 7 (node, task) pairs; the
+     * leaves P1, P3, P2 are 3 hops from P0 */
+    steady_problem_t prob = {.op = STEADY_OP_REDUCE, .target = 0};
+    assert_tp(reduce_trees_of(p, prob, &sends, &tasks, &height), 1, 1);
+    CU_ASSERT_EQUAL(sends, 8);
+    CU_ASSERT_EQUAL(tasks, 7);
+    CU_ASSERT_EQUAL(height, 3);
+    /* tasks of cost 4: P0 computes one per operation, P2 two per
+     * operation of the first tree: TP = 1/4, below the optimum 5/16 */
+    prob.task_cost = 4;
+    assert_tp(solve_ok(p, prob), 5, 16);
+    assert_tp(reduce_trees_of(p, prob, &sends, &tasks, &height), 1, 4);
+    /* to P4, over P0 .. P3, the mirror image: TP = 1 */
+    prob = (steady_problem_t){.op = STEADY_OP_REDUCE, .target = 4};
+    assert_tp(reduce_trees_of(p, prob, &sends, &tasks, &height), 1, 1);
+    CU_ASSERT_EQUAL(sends, 8);
+    CU_ASSERT_EQUAL(tasks, 7);
+    /* to P0, of P1 .. P4 alone: the same trees, P0 computes nothing */
+    const int four[] = {1, 2, 3, 4};
+    prob = (steady_problem_t){
+        .op = STEADY_OP_REDUCE, .target = 0, .participants = four, .nparticipants = 4};
+    assert_tp(reduce_trees_of(p, prob, &sends, &tasks, &height), 1, 1);
+    CU_ASSERT_EQUAL(sends, 8);
+    CU_ASSERT_EQUAL(tasks, 6);
+    /* to P2, in the middle of the order: none; to P0 of P0 .. P2, two
+     * participants left to combine: none */
+    prob = (steady_problem_t){.op = STEADY_OP_REDUCE, .target = 2};
+    CU_ASSERT_PTR_NULL(reduce_trees_of(p, prob, &sends, &tasks, &height));
+    const int three[] = {0, 1, 2};
+    prob = (steady_problem_t){
+        .op = STEADY_OP_REDUCE, .target = 0, .participants = three, .nparticipants = 3};
+    CU_ASSERT_PTR_NULL(reduce_trees_of(p, prob, &sends, &tasks, &height));
+    /* a broadcast: none */
+    CU_ASSERT_PTR_NULL(
+        reduce_trees_of(p, (steady_problem_t){.op = STEADY_OP_BROADCAST}, &sends, &tasks, &height));
     steady_platform_destroy(p);
 }
 
@@ -770,6 +835,7 @@ void suite_lp(void)
         {"homogeneous complete graph", test_homogeneous},
         {"single chains: reduce, broadcast", test_single_chain},
         {"two trees of a broadcast, half each", test_broadcast_trees},
+        {"two in-order trees of a reduce, half each", test_reduce_pair},
         {"star scatter: 1 / sum of costs", test_star},
         {"chain", test_chain},
         {"multi-path beats every single path", test_multipath},
