@@ -264,7 +264,7 @@ static steady_err_t cancel_all_cycles(rates_t *r, steady_error_t *err)
         int a = r->tstart[t], b = r->tstart[t + 1];
         for (int i = a; i < b; i++)
             mpq_swap(flow[r->thop[i]], r->send[i]);
-        if (steady_hop_flow_cancel_cycles(r->g, r->nv, flow) < 0)
+        if (steady_hop_flow_cancel_cycles_in(r->g, flow, r->thop + a, b - a) < 0)
             rc = STEADY_ENOMEM;
         for (int i = a; i < b; i++) {
             mpq_swap(flow[r->thop[i]], r->send[i]);

@@ -79,15 +79,88 @@ static steady_err_t build(agg_t *g, lp_model_t *m)
     return STEADY_OK;
 }
 
-/* Looks for a directed cycle of edges with positive flow (depth-first, from
- * every node in order).  Stores its edges, in order along the cycle, in cyc
- * and returns their number; 0 when the flow is acyclic.  mark, vstack and
- * kstack have one entry per node.  O(V + E). */
-static int find_cycle(const steady_hop_graph_t *g, int nv, mpq_t *flow, int *mark, int *vstack,
-                      int *kstack, int *cyc)
+/* The graph of the hops a flow may cross (its support), its nodes
+ * numbered in increasing order of their ids: local node u is node[u],
+ * its hops hop[start[u] .. start[u + 1]) in increasing order, as g lists
+ * them; mark, vstack and kstack are per local node, cyc per hop. */
+typedef struct {
+    int nl, *node, *start, *hop, *mark, *vstack, *kstack, *cyc;
+} support_t;
+
+static int cmp_int(const void *a, const void *b)
 {
-    memset(mark, 0, (size_t)nv * sizeof *mark); /* 0 new, 1 on the stack, 2 done */
-    for (int root = 0; root < nv; root++) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The local number of node v (of the support). */
+static int local_of(const support_t *s, int v)
+{
+    int lo = 0, hi = s->nl;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (s->node[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* s := the support of hop[0 .. n) (sorted in place); false when memory
+ * runs out. */
+static bool support_build(support_t *s, const steady_hop_graph_t *g, int *hop, int n)
+{
+    *s = (support_t){0};
+    size_t m = (size_t)(n ? 2 * n : 1);
+    s->node = malloc(m * sizeof *s->node);
+    s->start = calloc(m + 2, sizeof *s->start);
+    s->hop = malloc(m * sizeof *s->hop);
+    s->mark = malloc(m * sizeof *s->mark);
+    s->vstack = malloc(m * sizeof *s->vstack);
+    s->kstack = malloc(m * sizeof *s->kstack);
+    s->cyc = malloc(m * sizeof *s->cyc);
+    if (!s->node || !s->start || !s->hop || !s->mark || !s->vstack || !s->kstack || !s->cyc)
+        return false;
+    qsort(hop, (size_t)n, sizeof *hop, cmp_int);
+    for (int i = 0; i < n; i++) {
+        s->node[2 * i] = steady_hop_graph_hop(g, hop[i])->src;
+        s->node[2 * i + 1] = steady_hop_graph_hop(g, hop[i])->dst;
+    }
+    qsort(s->node, (size_t)(2 * n), sizeof *s->node, cmp_int);
+    for (int i = 0; i < 2 * n; i++)
+        if (s->nl == 0 || s->node[s->nl - 1] != s->node[i])
+            s->node[s->nl++] = s->node[i];
+    for (int i = 0; i < n; i++)
+        s->start[local_of(s, steady_hop_graph_hop(g, hop[i])->src) + 2]++;
+    for (int u = 0; u < s->nl; u++)
+        s->start[u + 1] += s->start[u];
+    for (int i = 0; i < n; i++) /* stable: each node's hops in increasing order */
+        s->hop[s->start[local_of(s, steady_hop_graph_hop(g, hop[i])->src) + 1]++] = hop[i];
+    return true;
+}
+
+static void support_free(support_t *s)
+{
+    free(s->node);
+    free(s->start);
+    free(s->hop);
+    free(s->mark);
+    free(s->vstack);
+    free(s->kstack);
+    free(s->cyc);
+}
+
+/* Looks for a directed cycle of hops with positive flow in the support
+ * (depth-first, from every node in increasing order of id, each node's
+ * hops in g's order).  Stores its hops, in order along the cycle, in
+ * s->cyc and returns their number; 0 when the flow is acyclic.
+ * O(support). */
+static int find_cycle(const steady_hop_graph_t *g, support_t *s, mpq_t *flow)
+{
+    int *mark = s->mark, *vstack = s->vstack, *kstack = s->kstack;
+    memset(mark, 0, (size_t)s->nl * sizeof *mark); /* 0 new, 1 on the stack, 2 done */
+    for (int root = 0; root < s->nl; root++) {
         if (mark[root])
             continue;
         int depth = 0;
@@ -95,8 +168,8 @@ static int find_cycle(const steady_hop_graph_t *g, int nv, mpq_t *flow, int *mar
         kstack[0] = 0;
         mark[root] = 1;
         while (depth >= 0) {
-            int u = vstack[depth], n;
-            const int *out = steady_hop_graph_out(g, u, &n);
+            int u = vstack[depth], n = s->start[u + 1] - s->start[u];
+            const int *out = s->hop + s->start[u];
             if (kstack[depth] == n) {
                 mark[u] = 2;
                 depth--;
@@ -105,18 +178,16 @@ static int find_cycle(const steady_hop_graph_t *g, int nv, mpq_t *flow, int *mar
             int e = out[kstack[depth]++];
             if (mpq_sgn(flow[e]) <= 0)
                 continue;
-            int w = steady_hop_graph_hop(g, e)->dst;
+            int w = local_of(s, steady_hop_graph_hop(g, e)->dst);
             if (mark[w] == 2)
                 continue;
             if (mark[w] == 1) { /* back edge: the stack from w to u, then e */
                 int d = depth, len = 0;
                 while (vstack[d] != w)
                     d--;
-                for (; d < depth; d++) {
-                    int m;
-                    cyc[len++] = steady_hop_graph_out(g, vstack[d], &m)[kstack[d] - 1];
-                }
-                cyc[len++] = e;
+                for (; d < depth; d++)
+                    s->cyc[len++] = s->hop[s->start[vstack[d]] + kstack[d] - 1];
+                s->cyc[len++] = e;
                 return len;
             }
             mark[w] = 1;
@@ -128,33 +199,47 @@ static int find_cycle(const steady_hop_graph_t *g, int nv, mpq_t *flow, int *mar
 }
 
 /* lp.h */
-int steady_hop_flow_cancel_cycles(const steady_hop_graph_t *g, int nv, mpq_t *flow)
+int steady_hop_flow_cancel_cycles_in(const steady_hop_graph_t *g, mpq_t *flow, const int *hop,
+                                     int n)
 {
-    int ne = steady_hop_graph_count(g);
-    int *mark = malloc((size_t)nv * sizeof *mark), *vstack = malloc((size_t)nv * sizeof *vstack);
-    int *kstack = malloc((size_t)nv * sizeof *kstack);
-    int *cyc = malloc((size_t)(ne ? ne : 1) * sizeof *cyc);
-    int cancelled = -1, len;
+    int *sorted = malloc((size_t)(n ? n : 1) * sizeof *sorted), cancelled = -1, len;
+    support_t s;
     mpq_t low;
     mpq_init(low);
-    if (!mark || !vstack || !kstack || !cyc)
+    if (sorted)
+        memcpy(sorted, hop, (size_t)n * sizeof *sorted);
+    if (!sorted || !support_build(&s, g, sorted, n))
         goto cleanup;
     cancelled = 0;
-    while ((len = find_cycle(g, nv, flow, mark, vstack, kstack, cyc)) > 0) {
-        mpq_set(low, flow[cyc[0]]);
+    while ((len = find_cycle(g, &s, flow)) > 0) {
+        mpq_set(low, flow[s.cyc[0]]);
         for (int i = 1; i < len; i++)
-            if (mpq_cmp(flow[cyc[i]], low) < 0)
-                mpq_set(low, flow[cyc[i]]);
+            if (mpq_cmp(flow[s.cyc[i]], low) < 0)
+                mpq_set(low, flow[s.cyc[i]]);
         for (int i = 0; i < len; i++)
-            mpq_sub(flow[cyc[i]], flow[cyc[i]], low);
+            mpq_sub(flow[s.cyc[i]], flow[s.cyc[i]], low);
         cancelled++;
     }
 cleanup:
+    if (sorted)
+        support_free(&s);
     mpq_clear(low);
-    free(mark);
-    free(vstack);
-    free(kstack);
-    free(cyc);
+    free(sorted);
+    return cancelled;
+}
+
+/* lp.h */
+int steady_hop_flow_cancel_cycles(const steady_hop_graph_t *g, mpq_t *flow)
+{
+    int nh = steady_hop_graph_count(g), n = 0;
+    int *hop = malloc((size_t)(nh ? nh : 1) * sizeof *hop);
+    if (!hop)
+        return -1;
+    for (int h = 0; h < nh; h++)
+        if (mpq_sgn(flow[h]) > 0)
+            hop[n++] = h;
+    int cancelled = steady_hop_flow_cancel_cycles_in(g, flow, hop, n);
+    free(hop);
     return cancelled;
 }
 
@@ -295,7 +380,7 @@ steady_err_t lp_solve_aggregate(steady_solution_t *s, const steady_solve_options
                 mpq_set_ui(flow[h], 0, 1);
         }
         bool complete;
-        if (steady_hop_flow_cancel_cycles(s->hops, nv, flow) < 0 ||
+        if (steady_hop_flow_cancel_cycles(s->hops, flow) < 0 ||
             !decompose(&g, o, flow, type, &b, &complete)) {
             lp_rb_free(&b);
             rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");

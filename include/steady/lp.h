@@ -277,14 +277,21 @@ steady_formulation_t steady_solution_formulation(const steady_solution_t *s);
 /* ---- occupation -------------------------------------------------------- */
 
 /* Removes every directed cycle from flow (one non-negative rational per
- * hop of g, nv nodes): while a cycle of positive values exists, subtracts
- * its smallest value along it.  Net flows at every node are unchanged, no
- * value grows, and the result is acyclic.  Returns the number of cycles
- * cancelled (at most one per hop: each one zeroes a hop), -1 when memory
- * runs out.  O(H (V + H)) in the worst case, O(V + H) on an acyclic flow.
- * (The aggregated formulations' flows and the per-type rates of
- * decompose/trees.c.) */
-int steady_hop_flow_cancel_cycles(const steady_hop_graph_t *g, int nv, mpq_t *flow);
+ * hop of g): while a cycle of positive values exists, subtracts its
+ * smallest value along it (the first cycle a depth-first search meets,
+ * from the nodes in increasing order).  Net flows at every node are
+ * unchanged, no value grows, and the result is acyclic.  Returns the
+ * number of cycles cancelled (at most one per hop: each one zeroes a hop),
+ * -1 when memory runs out.  O(H) to find the positive values, then
+ * O(P log P) per cycle, P of them, and once more to find none.  (The
+ * aggregated formulations' flows.) */
+int steady_hop_flow_cancel_cycles(const steady_hop_graph_t *g, mpq_t *flow);
+/* The same when flow is 0 but on the distinct hops hop[0 .. n): O(n log n)
+ * per cycle, whatever the graph's size.  (The per-type rates of
+ * decompose/trees.c: a reduce on N ranks has N (N + 1) / 2 types, each on
+ * a few hops of N (N - 1).) */
+int steady_hop_flow_cancel_cycles_in(const steady_hop_graph_t *g, mpq_t *flow, const int *hop,
+                                     int n);
 
 /* The exact time of one message on hop h (steady_exact_hop_time), for
  * which it holds both ports. */
