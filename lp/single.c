@@ -168,16 +168,18 @@ static bool reduce_pair(const steady_solution_t *s, chain_t *c, int *height)
         n = N - 1;
         base = P[0] == target;
     }
+    if (n < 3)
+        return false;
     c->nsend = c->ntask = 0;
     c->share = 2;
     *height = 0;
-    for (int a = 0; a < 2 && n >= 3; a++) {
+    for (int a = 0; a < 2; a++) {
         if (!inorder(s, c, base, a, 1, n, target, 0, height))
             return false;
         if (n < N)
             compute(s, c, base ? 0 : N - 1, 0, base ? 0 : N - 2, N - 1);
     }
-    return n >= 3;
+    return true;
 }
 
 /* c := the chain of `shape` (a broadcast has one); false when two of its

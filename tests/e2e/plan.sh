@@ -320,8 +320,8 @@ assert r_two >= 0.93 and r_two >= r_chain + 0.1, (r_two, r_chain)
 assert long["trees"] == 1, long
 PY
 
-# Its reduce to node-0: the LP's vertex mixes 62 trees, whose fill
-# over 200 operations costs 0.879 of the optimum in the plan before
+# Its reduce to node-0: the LP's vertex mixes 62 trees, which fill
+# slowly: 0.879 of the optimum over 200 operations in the plan before
 # (0.738 in the vertex's exact period); two in-order trees over node-1 ..
 # node-63 (every host inner in one of them at most), each carrying half,
 # reach the optimum too (one message per port per operation in all) at
