@@ -203,10 +203,10 @@ static void cap_at(mpq_t tp, const mpq_t load, long bound, mpq_t q)
 
 /* The throughput the chain carries, at most lp's TP, into tp: every
  * capacity row of the LP holds tp times the chain's load on it (the hops'
- * times on ports and resources, the tasks' on processors), each transfer
- * and task weighed 1 / c->share.  The rows are built over a column per
- * hop the chain crosses, weighed by the times it crosses it.  False when
- * memory runs out. */
+ * times on ports and resources, the tasks' on processors); with
+ * c->share trees, each carrying tp / c->share, that share is what the
+ * loads cap.  The rows are built over a column per hop the chain crosses,
+ * weighed by the times it crosses it.  False when memory runs out. */
 static bool chain_tp(const steady_solution_t *s, const chain_t *c, mpq_t tp)
 {
     int nv = steady_platform_node_count(s->p), ncols = 0;
@@ -230,14 +230,15 @@ static bool chain_tp(const steady_solution_t *s, const chain_t *c, mpq_t tp)
     mpq_t *load = m.oom || !cols || !cpu || !times
                       ? NULL
                       : malloc((size_t)(m.nrows ? m.nrows : 1) * sizeof *load);
-    mpq_set(tp, s->tp);
+    mpq_set(tp, s->tp); /* tp: one tree's share until the end */
+    mpz_mul_ui(mpq_denref(tp), mpq_denref(tp), (unsigned long)c->share);
+    mpq_canonicalize(tp);
     mpq_t q;
     mpq_init(q);
     for (int r = 0; r < m.nrows && load; r++)
         mpq_init(load[r]);
     for (int k = 0; k < m.nnz && load; k++) {
-        mpq_set_si(q, times[m.a[k].col], (unsigned long)c->share);
-        mpq_canonicalize(q);
+        mpq_set_si(q, times[m.a[k].col], 1);
         mpq_mul(q, q, m.a[k].val);
         mpq_add(load[m.a[k].row], load[m.a[k].row], q);
     }
@@ -251,12 +252,12 @@ static bool chain_tp(const steady_solution_t *s, const chain_t *c, mpq_t tp)
     for (int k = 0; k < c->ntask && load; k++)
         mpq_add(cpu[c->node[k]], cpu[c->node[k]], s->work[c->node[k]]);
     for (int v = 0; v < nv && load; v++) {
-        mpz_mul_ui(mpq_denref(cpu[v]), mpq_denref(cpu[v]), (unsigned long)c->share);
-        mpq_canonicalize(cpu[v]);
         cap_at(tp, cpu[v], 1, q);
         mpq_clear(cpu[v]);
     }
     mpq_clear(q);
+    mpz_mul_ui(mpq_numref(tp), mpq_numref(tp), (unsigned long)c->share);
+    mpq_canonicalize(tp);
     bool done = load != NULL;
     free(load);
     free(cpu);

@@ -12,8 +12,8 @@
  *     the loss TP - K/T is at most #trees / T.  Automatic (the default): a
  *     few short periods, built and replayed, the fastest kept (see
  *     plan_choose_period()), beside other solutions in their exact periods
- *     (whole counts; a broadcast's or a reduce's single chain, a
- *     broadcast's two shallow trees, at the optimum or below it).
+ *     (whole counts; a broadcast's or a reduce's single chain and two
+ *     shallow trees, at the optimum or below it).
  *  3. Lags.  A step works on the batch of period p - lag.  A task runs
  *     after its period's slots, in list order, so its lag is at least its
  *     producers'; a send after a task needs a later period; a send after a
@@ -306,17 +306,20 @@ static void offer_tree(whole_cands_t *w, const steady_solution_t *s, steady_solu
 }
 
 /* Two shallow trees, each carrying half, into *out (NULL when they are
- * not a solution: a pair of ranks no hop joins, a reduce's target in the
- * middle of its order), and their height in hops: a broadcast's in
- * TwoTreeC's shape (compare/collective.c) over the ranks in platform
- * order, rooted at the source (steady_lp_broadcast_trees); a reduce's
- * in-order pair (steady_lp_reduce_trees). */
+ * not a solution: a scatter or a gossip, a pair of ranks no hop joins, a
+ * reduce's target in the middle of its order), and their height in hops:
+ * a broadcast's in TwoTreeC's shape (compare/collective.c) over the ranks
+ * in platform order, rooted at the source (steady_lp_broadcast_trees); a
+ * reduce's in-order pair (steady_lp_reduce_trees). */
 static steady_err_t two_trees(const steady_solution_t *s, steady_solution_t **out, int *height,
                               steady_error_t *err)
 {
     *out = NULL;
+    *height = 0;
     if (steady_solution_op(s) == STEADY_OP_REDUCE)
         return steady_lp_reduce_trees(s, out, height, err);
+    if (steady_solution_op(s) != STEADY_OP_BROADCAST)
+        return STEADY_OK;
     const steady_platform_t *p = steady_solution_platform(s);
     int nv = steady_platform_node_count(p), n = 0, root = -1, ns;
     int source = steady_solution_sources(s, &ns)[0];
@@ -332,7 +335,6 @@ static steady_err_t two_trees(const steady_solution_t *s, steady_solution_t **ou
     if (!rc && n >= 3 && root >= 0)
         rc = steady_collective_create(STEADY_ALGO_TWOTREEC, STEADY_COLL_BROADCAST, n, root, 1, &c,
                                       err);
-    *height = 0;
     for (int t = 0; !rc && c && t < 2; t++)
         for (int r = 0; r < n; r++) {
             int h = 0, up = steady_collective_parent(c, t, r);
@@ -681,10 +683,8 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
      * period of two operations per hop) */
     steady_solution_t *pair = NULL;
     int height = 0;
-    if (!rc && period == STEADY_PERIOD_AUTO &&
-        (steady_solution_op(s) == STEADY_OP_BROADCAST ||
-         steady_solution_op(s) == STEADY_OP_REDUCE) &&
-        (rc = two_trees(s, &pair, &height, err)) == 0 && pair) {
+    if (!rc && period == STEADY_PERIOD_AUTO && (rc = two_trees(s, &pair, &height, err)) == 0 &&
+        pair) {
         double b = (double)series, ops = cands.n > 0 ? (double)cands.ops[0] : 1;
         offer_tree(&whole, s, pair,
                    share_of(s, pair) * b / (b + height + 1.0) > b / (b + (depth + 1) / 2.0 * ops));
