@@ -727,7 +727,7 @@ static steady_err_t build_phased(const steady_solution_t *s, const steady_plan_o
     if (rc)
         return rc;
     progress(opts, "tree phases", -1, 0);
-    rc = plan_shift_trees(*out, steady_solution_platform(s), series_of(opts), rate, err);
+    rc = plan_shift_trees(*out, steady_solution_platform(s), series_of(opts), rate, msgs, err);
     if (rc) {
         steady_schedule_destroy(*out);
         *out = NULL;

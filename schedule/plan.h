@@ -165,10 +165,11 @@ steady_err_t plan_order_slots(search_t *s, const int *depth, int *order, steady_
 steady_err_t plan_set_lags(steady_schedule_t *sc, const steady_platform_t *p, search_t *s,
                            const int *order, steady_error_t *err);
 
-/* plan_phases.c; *rate: the series' replayed rate, in (0: unknown) and out
- * (unchanged when the budget allows no phase) */
+/* plan_phases.c; *rate and *msgs: the series' replayed rate and MPI
+ * messages per operation, in (rate 0: unknown) and out (unchanged when the
+ * budget allows no phase) */
 steady_err_t plan_shift_trees(steady_schedule_t *sc, const steady_platform_t *p, long series,
-                              double *rate, steady_error_t *err);
+                              double *rate, double *msgs, steady_error_t *err);
 
 /* plan.c */
 steady_err_t plan_series_rate(const steady_schedule_t *x, const steady_platform_t *p, long series,

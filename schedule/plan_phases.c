@@ -36,7 +36,7 @@ static void shift_tree(steady_sched_tree_t *t, int by)
 }
 
 steady_err_t plan_shift_trees(steady_schedule_t *sc, const steady_platform_t *p, long series,
-                              double *rate, steady_error_t *err)
+                              double *rate, double *msgs, steady_error_t *err)
 {
     long events = sc->ncompute, K = sc->ops_per_period;
     for (int i = 0; i < sc->nslots; i++)
@@ -50,8 +50,9 @@ steady_err_t plan_shift_trees(steady_schedule_t *sc, const steady_platform_t *p,
     if (left < per)
         return STEADY_OK;
     /* *rate: the series' rate when the candidates' replays gave it, else 0 */
-    double best = *rate;
-    steady_err_t rc = best > 0 ? STEADY_OK : plan_series_rate(sc, p, series, &best, NULL, err);
+    double best = *rate, best_msgs = *msgs;
+    steady_err_t rc =
+        best > 0 ? STEADY_OK : plan_series_rate(sc, p, series, &best, &best_msgs, err);
     for (bool again = true; again && !rc;) {
         again = false;
         for (int i = 0; i < sc->ntrees && !rc; i++) {
@@ -66,11 +67,12 @@ steady_err_t plan_shift_trees(steady_schedule_t *sc, const steady_platform_t *p,
                     continue;
                 left -= per;
                 tries--;
-                double shifted = 0;
+                double shifted = 0, shifted_msgs = 0;
                 shift_tree(t, by);
-                rc = plan_series_rate(sc, p, series, &shifted, NULL, err);
+                rc = plan_series_rate(sc, p, series, &shifted, &shifted_msgs, err);
                 if (!rc && shifted > best * (1 + 1e-9)) {
                     best = shifted;
+                    best_msgs = shifted_msgs;
                     again = true;
                     break;
                 }
@@ -79,6 +81,7 @@ steady_err_t plan_shift_trees(steady_schedule_t *sc, const steady_platform_t *p,
         }
     }
     *rate = rc ? 0 : best;
+    *msgs = rc ? 0 : best_msgs;
     /* the deepest tree may have moved a period earlier */
     sc->max_lag = 0;
     for (int i = 0; i < sc->ntrees; i++)

@@ -7,8 +7,10 @@
 # operation, replay ratio over 2000 operations) or better, and sends no
 # more MPI messages per operation — unless it replays more than 0.5%
 # faster, which the objective prefers (sg-crossbar's broadcast: one
-# operation per period, 7 messages and 0.985, against 4.2 and 0.968).  On a chain built here the count falls strictly, to what the
-# schedule's structure gives by hand.
+# operation per period, 7 messages and 0.985, against 4.2 and 0.968).  On
+# a chain built here the count falls strictly, to what the schedule's
+# structure gives by hand, and a fixed period's plan counts what its replay
+# does.
 #   tests/e2e/messages.sh BUILD_DIR
 set -u
 steady="$1/steady"
@@ -104,7 +106,21 @@ r1=$(field "$tmp/chain-auto.json" replayed)
 r4=$(field "$tmp/chain-4.json" replayed)
 le "$(python3 -c "print($r4 * 0.995)")" "$r1" || fail "chain: 1 segment replays at $r1, not within 0.5% of 4 segments' $r4"
 
+# The chain in a fixed period of 0.05 s: four operations (10.49 ms each on
+# a link), each send one message carrying the four, 2 per period and 0.5
+# per operation -- what the replay counts too (the summary printed 0 when
+# no period candidates had been replayed)
+s="$tmp/chain-fixed.sched"
+if "$steady" plan --op broadcast --source P0 --period 0.05 --series 2000 --json -o "$s" "$tmp/chain.plat" >"$tmp/fixed.json" 2>"$tmp/err" &&
+    "$steady" replay --json --ops 2000 "$s" "$tmp/chain.plat" >"$tmp/fixed-replay.json" 2>"$tmp/err"; then
+    got="$(field "$tmp/fixed.json" ops_per_period) $(field "$tmp/fixed.json" messages_per_period) $(field "$tmp/fixed.json" messages_per_operation)"
+    [ "$got" = "4 2 0.5" ] && [ "$(field "$tmp/fixed-replay.json" messages_per_operation)" = 0.5 ] ||
+        fail "chain, period 0.05 s: operations, messages per period and per operation $got (replay $(field "$tmp/fixed-replay.json" messages_per_operation)), expected 4 2 0.5"
+else
+    fail "chain, period 0.05 s: $(head -1 "$tmp/err")"
+fi
+
 if [ "$failures" -eq 0 ]; then
-    echo "PASS messages (28 example plans, $faster with more messages and more than 0.5% faster; the chain: 8 -> 2 per operation)"
+    echo "PASS messages (28 example plans, $faster with more messages and more than 0.5% faster; the chain: 8 -> 2 per operation, 0.5 in a fixed period)"
 fi
 [ "$failures" -eq 0 ]
