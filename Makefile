@@ -71,6 +71,7 @@ RUN_SRC  := $(wildcard runner/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+PAYLOAD_OBJ := $(BUILD)/tests/unit/runner_payload.o
 RUN_OBJ  := $(RUN_SRC:%.c=$(BUILD)/%.o)
 SMPI_OBJ := $(RUN_SRC:runner/%.c=$(BUILD)/runner-smpi/%.o)
 MPICH_OBJ := $(RUN_SRC:runner/%.c=$(BUILD)/runner-mpich/%.o)
@@ -175,9 +176,16 @@ $(RUN_SMPI): $(SMPI_OBJ) $(MPI_LIB)
 	$(Q)$(SMPICC) $(SMPI_OBJ) $(MPI_LIB) $(LDLIBS) $(if $(SMPI_INTERP),-Wl$(comma)-e$(comma)run_standalone) \
 	    -o $@
 
-$(UNIT): $(TEST_OBJ) $(LIB)
+# the unit tests also check the executor's payloads, runner/payload.c
+# built without MPI (and with the sanitizers under SANITIZE)
+$(PAYLOAD_OBJ): runner/payload.c
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(UNIT): $(TEST_OBJ) $(PAYLOAD_OBJ) $(LIB)
 	@$(if $(V),,echo "  LINK    $@")
-	$(Q)$(CC) $(LDFLAGS) $(TEST_OBJ) $(LIB) $(LDLIBS) $(TEST_LIBS) -o $@
+	$(Q)$(CC) $(LDFLAGS) $(TEST_OBJ) $(PAYLOAD_OBJ) $(LIB) $(LDLIBS) $(TEST_LIBS) -o $@
 
 # make check: each harness over its corpus, with driver.c's main()
 $(BUILD)/fuzz-%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/roundtrip.o \
@@ -225,4 +233,4 @@ format:
 clean:
 	rm -rf build build-asan build-fuzz build-clp
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(RUN_OBJ:.o=.d) $(MPICH_OBJ:.o=.d) $(SMPI_OBJ:.o=.d) $(MPI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PAYLOAD_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(RUN_OBJ:.o=.d) $(MPICH_OBJ:.o=.d) $(SMPI_OBJ:.o=.d) $(MPI_OBJ:.o=.d)

@@ -315,7 +315,8 @@ static bool try_cpu(aexec_t *x)
     advance(ap, &ap->cpu, &x->cpu);
     unsigned char *acc = s->data, *part = s->data + e->partial;
     size_t len = e->hi - e->lo;
-    if (e->side < 0)
+    bool swap = fault_swaps(x->fault, &x->fired, steady_platform_rank_of(ap->p, ap->me), op);
+    if ((e->side < 0) != swap)
         payload_combine(part, acc, len, ap->commutative, acc);
     else
         payload_combine(acc, part, len, ap->commutative, acc);

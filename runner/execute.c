@@ -684,7 +684,8 @@ static bool try_task(exec_t *x)
         }
         unsigned char *out =
             ps->depth > 0 ? entry_of(pg, pc->flat, b)->data + (size_t)j * pg->S : x->out;
-        payload_combine(in[0], in[1], pg->S, false, out);
+        bool swap = fault_swaps(x->fault, &x->fired, steady_platform_rank_of(pg->p, pg->me), op);
+        payload_combine(in[swap], in[!swap], pg->S, false, out);
         if (ps->final)
             check_span(x, pc->flat, b, (size_t)j * pg->S, (size_t)(j + 1) * pg->S, out);
         task_time(x, pg->sc->task_cost);

@@ -183,8 +183,9 @@ static void help(FILE *out)
             "                   steady plan's default) or eager, the cost model OUT is for\n"
             "  -h, --help       this help\n"
             "\n"
-            "STEADY_RUN_FAULT=RANK:die@OP, RANK:stall@OP or RANK:corrupt@OP makes rank RANK\n"
-            "die, stall, or damage one byte when it reaches operation OP (for tests).\n"
+            "STEADY_RUN_FAULT=RANK:die@OP, RANK:stall@OP, RANK:corrupt@OP or RANK:swap@OP\n"
+            "makes rank RANK die, stall, damage one byte, or combine the operands of its\n"
+            "first reduction in the reverse order when it reaches operation OP (for tests).\n"
             "Exit status: 0 all verified, 1 a runtime or verification failure, 2 bad input\n"
             "or usage.\n",
             DEFAULT_TIMEOUT);
@@ -399,15 +400,26 @@ static int parse_fault(const char *text, fault_t *fault, failure_t *f)
     int end = -1;
     if (sscanf(text, "%d:%15[a-z]@%ld%n", &fault->rank, kind, &fault->op, &end) != 3 || end < 0 ||
         text[end] != '\0' || fault->rank < 0 || fault->op < 0)
-        return usage(f, "STEADY_RUN_FAULT: expected RANK:die@OP, RANK:stall@OP or RANK:corrupt@OP",
+        return usage(f,
+                     "STEADY_RUN_FAULT: expected RANK:die@OP, RANK:stall@OP, RANK:corrupt@OP or "
+                     "RANK:swap@OP",
                      text);
     fault->kind = strcmp(kind, "die") == 0       ? FAULT_DIE
                   : strcmp(kind, "stall") == 0   ? FAULT_STALL
                   : strcmp(kind, "corrupt") == 0 ? FAULT_CORRUPT
+                  : strcmp(kind, "swap") == 0    ? FAULT_SWAP
                                                  : FAULT_NONE;
     if (fault->kind == FAULT_NONE)
-        return usage(f, "STEADY_RUN_FAULT: the fault is die, stall or corrupt", text);
+        return usage(f, "STEADY_RUN_FAULT: the fault is die, stall, corrupt or swap", text);
     return RUN_OK;
+}
+
+bool fault_swaps(const fault_t *fault, bool *fired, int rank, long op)
+{
+    if (*fired || fault->kind != FAULT_SWAP || fault->rank != rank || fault->op != op)
+        return false;
+    *fired = true;
+    return true;
 }
 
 /* --msg-bytes other than the schedule's message size, on a platform of
@@ -755,8 +767,8 @@ static int report(const report_info_t *ri, const steady_platform_t *p, const dou
         if (ar && o->op != STEADY_COLL_BROADCAST)
             printf("operator     %s (%s)\n", operator_name(o, ar),
                    ar->commutative ? "(alpha, beta) (+) (alpha', beta') = (alpha alpha', "
-                                     "beta + beta') mod 2^31 - 1"
-                                   : "composition of affine maps mod 2^31 - 1, in rank order");
+                                     "beta + beta') mod 2^32"
+                                   : "composition of affine maps mod 2^32, in rank order");
         printf("operations   %ld completed: %ld verified, %ld lost, %ld duplicated, %ld corrupt\n",
                completed, verified, counts[0], counts[1], counts[2]);
         printf("elapsed      %.10g s (the slowest rank, from the common start)\n", elapsed);

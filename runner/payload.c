@@ -1,6 +1,6 @@
 /*
  * payload.c — the bytes steady-run moves, recomputable by whoever checks
- * them (runner.h, "payloads").
+ * them (payload.h).
  *
  * Messages of a scatter, a gossip or a broadcast are a stream of 64-bit
  * little-endian words, word w of a message being splitmix64(seed + w)
@@ -11,25 +11,33 @@
  * own, which lets a receiver check a message split across slots part by
  * part.
  *
- * Reduce values are affine maps modulo the Mersenne prime p = 2^31 - 1
- * (reduction by shift and add, no division).  Participant k's own value
- * v_k for op has element e = (1 + floor(lo32(x) (p - 1) / 2^32),
- * floor(hi32(x) p / 2^32)) with x = splitmix64(seed(k, op) + e); v[k,m] is
- * their ordered composition, which the target recomputes directly
- * (m - k + 1 maps per element) to check what the reduction trees made.
+ * Reduce values are affine maps x -> alpha x + beta modulo 2^32 with an
+ * odd alpha (the maps that are invertible: native 32-bit arithmetic, no
+ * reduction), telescoped so that any interval's value costs what one
+ * participant's does.  Maps Q_0 .. Q_N are drawn from the seeds of
+ * (k, op): Q_k's element e is (lo32(x) | 1, hi32(x)) with
+ * x = splitmix64(seed(k, op) + e).  Participant k's value is
+ * v_k = Q_k^-1 (+) Q_{k+1}, so that v[k,m] = v_k (+) ... (+) v_m =
+ * Q_k^-1 (+) Q_{m+1}: the inner maps cancel, and the target checks a
+ * result of N participants by recomputing two maps and an inverse per
+ * element (Newton's iteration: 3 steps of 2 multiplies), not N.  A value
+ * combined in the wrong order, lost, combined twice or taken from another
+ * operation leaves an uncancelled pair of independent maps, which are
+ * equal with probability 2^-31 per element.
  *
  * The commutative operator (steady-run --algo, for trees that do not keep
  * the rank order) works on the same elements: (alpha, beta) (+)
- * (alpha', beta') = (alpha alpha', beta + beta') mod p, the product of the
- * multiplicative and the additive group.  Commutative and associative,
- * so only the set of values combined matters; a value lost or combined
- * twice still changes the result (alpha != 1 almost surely).
+ * (alpha', beta') = (alpha alpha', beta + beta') mod 2^32, the product of
+ * the multiplicative group of odd residues and the additive group, with
+ * v_k = (a_{k+1} / a_k, b_{k+1} - b_k) for Q_k = (a_k, b_k): v[k,m] =
+ * (a_{m+1} / a_k, b_{m+1} - b_k).  Commutative and associative, so only
+ * the set of values combined matters; a value lost or combined twice
+ * leaves a factor a_{j+1} / a_j != 1 (almost surely).
  */
+#include <stdint.h>
 #include <string.h>
 
-#include "runner.h"
-
-#define PRIME 0x7fffffffu /* 2^31 - 1 */
+#include "payload.h"
 
 static inline uint64_t splitmix64(uint64_t z)
 {
@@ -75,57 +83,44 @@ static inline uint64_t load_le64(const unsigned char *in)
     return (uint64_t)load_le32(in) | (uint64_t)load_le32(in + 4) << 32;
 }
 
-/* x y mod p for x, y < p: the product is below 2^62, and 2^31 = 1 mod p. */
-static inline uint32_t mulmod(uint32_t x, uint32_t y)
+/* The inverse of an odd x modulo 2^32: (3 x) ^ 2 is right in its low 5
+ * bits, and each Newton step y (2 - x y) doubles them. */
+static inline uint32_t inverse(uint32_t x)
 {
-    uint64_t t = (uint64_t)x * y;
-    uint64_t r = (t & PRIME) + (t >> 31);
-    return (uint32_t)(r >= PRIME ? r - PRIME : r);
-}
-
-static inline uint32_t addmod(uint32_t x, uint32_t y)
-{
-    uint32_t r = x + y; /* both below 2^31: no overflow */
-    return r >= PRIME ? r - PRIME : r;
+    uint32_t y = (3 * x) ^ 2;
+    y *= 2 - x * y;
+    y *= 2 - x * y;
+    y *= 2 - x * y;
+    return y;
 }
 
 /* f (+) g: f first, then g. */
 static inline void compose(uint32_t *alpha, uint32_t *beta, uint32_t ga, uint32_t gb)
 {
-    *beta = addmod(mulmod(ga, *beta), gb);
-    *alpha = mulmod(*alpha, ga);
+    *beta = ga * *beta + gb;
+    *alpha *= ga;
 }
 
-/* Participant k's own element e for op: the two halves of a word mapped
- * onto [1, p - 1] and [0, p - 1] by a multiply and a shift (no division). */
-static inline void own_element(uint64_t seed, size_t e, uint32_t *alpha, uint32_t *beta)
-{
-    uint64_t x = splitmix64(seed + e);
-    *alpha = 1 + (uint32_t)(((x & 0xffffffffu) * (PRIME - 1)) >> 32);
-    *beta = (uint32_t)(((x >> 32) * PRIME) >> 32);
-}
-
-/* The commutative operator: (alpha_f alpha_g, beta_f + beta_g), both
- * components in the group of their own operation. */
+/* The commutative operator: (alpha_f alpha_g, beta_f + beta_g). */
 static inline void combine_comm(uint32_t *alpha, uint32_t *beta, uint32_t ga, uint32_t gb)
 {
-    *beta = addmod(*beta, gb);
-    *alpha = mulmod(*alpha, ga);
+    *beta += gb;
+    *alpha *= ga;
 }
 
-/* Element e of v[k,m] for op, as its 8 bytes. */
-static void reduce_element(const uint64_t *seeds, int k, int m, bool commutative, size_t e,
-                           unsigned char out[8])
+/* Element e of v[k,m] for op (Q_k and Q_{m+1} from their seeds), as its 8
+ * bytes. */
+static inline void reduce_element(uint64_t seed_k, uint64_t seed_m1, bool commutative, size_t e,
+                                  unsigned char out[8])
 {
-    uint32_t alpha, beta, ga, gb;
-    own_element(seeds[0], e, &alpha, &beta);
-    for (int i = k + 1; i <= m; i++) {
-        own_element(seeds[i - k], e, &ga, &gb);
-        if (commutative)
-            combine_comm(&alpha, &beta, ga, gb);
-        else
-            compose(&alpha, &beta, ga, gb);
-    }
+    uint64_t x = splitmix64(seed_k + e), y = splitmix64(seed_m1 + e);
+    uint32_t ka = inverse((uint32_t)x | 1), kb = (uint32_t)(x >> 32);
+    uint32_t ma = (uint32_t)y | 1, mb = (uint32_t)(y >> 32);
+    uint32_t alpha = ka * ma, beta;
+    if (commutative)
+        beta = mb - kb; /* (a_k, b_k)^-1 (+) (a_{m+1}, b_{m+1}) */
+    else
+        beta = mb - ma * ka * kb; /* (1 / a_k, -b_k / a_k) (+) Q_{m+1} */
     store_le32(out, alpha);
     store_le32(out + 4, beta);
 }
@@ -159,24 +154,28 @@ static bool check_words(uint64_t seed, size_t lo, size_t hi, const unsigned char
     return diff == 0;
 }
 
-/* Bytes [lo, hi) of the reduce value v[k,m]: its elements, then zeros.
- * The participants' seeds are hashed once per call. */
+/* Bytes [lo, hi) of the reduce value v[k,m]: its elements, then zeros. */
 static void fill_reduce(int k, int m, bool commutative, long op, size_t S, size_t lo, size_t hi,
                         unsigned char *out)
 {
-    uint64_t seeds[PAYLOAD_MAX_PARTICIPANTS];
+    uint64_t seed_k = seed_of(STEADY_OP_REDUCE, k, k, op);
+    uint64_t seed_m1 = seed_of(STEADY_OP_REDUCE, m + 1, m + 1, op);
     size_t elements = S / 8, at = lo, e = lo / 8;
-    for (int i = k; i <= m; i++)
-        seeds[i - k] = seed_of(STEADY_OP_REDUCE, i, i, op);
-    while (at < hi && e < elements) {
+    if (at % 8 && e < elements) { /* the part of a first element */
         unsigned char part[8];
-        reduce_element(seeds, k, m, commutative, e, part);
-        size_t skip = at - e * 8, n = 8 - skip;
-        if (n > hi - at)
-            n = hi - at;
-        memcpy(out + (at - lo), part + skip, n);
+        reduce_element(seed_k, seed_m1, commutative, e++, part);
+        size_t n = 8 - at % 8 < hi - at ? 8 - at % 8 : hi - at;
+        memcpy(out, part + at % 8, n);
         at += n;
-        e++;
+    }
+    for (; at + 8 <= hi && e < elements; at += 8, e++)
+        reduce_element(seed_k, seed_m1, commutative, e, out + (at - lo));
+    if (at < hi && e < elements) { /* the part of a last element */
+        unsigned char part[8];
+        reduce_element(seed_k, seed_m1, commutative, e, part);
+        size_t n = hi - at < 8 ? hi - at : 8;
+        memcpy(out + (at - lo), part, n);
+        at += n;
     }
     if (at < hi)
         memset(out + (at - lo), 0, hi - at);

@@ -562,10 +562,6 @@ steady_err_t program_build(const steady_schedule_t *sc, const steady_platform_t 
         return steady_error_set(err, STEADY_EINVAL,
                                 "empty schedule (%ld operations per period, %d trees)", pg->K,
                                 sc->ntrees);
-    if (sc->op == STEADY_OP_REDUCE && sc->nsources > PAYLOAD_MAX_PARTICIPANTS)
-        return steady_error_set(err, STEADY_EUNSUPPORTED,
-                                "a reduce of %d participants (steady-run handles at most %d)",
-                                sc->nsources, PAYLOAD_MAX_PARTICIPANTS);
     pg->P = pg->ops / pg->K + (pg->ops % pg->K != 0);
     rc = build_steps(pg, err);
     if (rc)

@@ -3,8 +3,9 @@
  * schedules (docs/running.md): payloads and their verification
  * (payload.c), the program one rank runs, built from the schedule
  * (program.c), its self-timed execution over MPI (execute.c), a rank's
- * death told (supervise.c), and the command itself (main.c).  Only runner/ uses MPI; payload.c and
- * program.c do not.
+ * death told (supervise.c), and the command itself (main.c).  Only
+ * runner/ uses MPI; payload.c (payload.h, which the unit tests build
+ * without MPI) and program.c do not.
  */
 #ifndef STEADY_RUNNER_H
 #define STEADY_RUNNER_H
@@ -15,6 +16,7 @@
 
 #include <mpi.h>
 
+#include "payload.h"
 #include "steady/compare.h"
 #include "steady/progress.h"
 #include "steady/schedule.h"
@@ -22,48 +24,6 @@
 /* Exit statuses, as the steady CLI: 0 ok, 1 runtime or verification
  * failure, 2 bad input or usage. */
 enum { RUN_OK = 0, RUN_FAIL = 1, RUN_USAGE = 2 };
-
-/* ---- payloads (payload.c) -------------------------------------------------
- *
- * Every byte a run moves is a function of what it is, so that a receiver
- * can recompute and compare it.  A message of S bytes of operation `op`:
- *   scatter, gossip  the message from node a to node b: bytes from (a, b, op)
- *   broadcast        the source a's message: bytes from (a, op)
- *   reduce           the partial result v[a,b] = v_a (+) ... (+) v_b of the
- *                    participants a..b (indices in the operator's order).
- * The reduce operator is the composition of affine maps x -> alpha x + beta
- * modulo the prime p = 2^31 - 1, element by element: a message is S / 8
- * elements of 8 bytes (alpha then beta, 32 bits each, alpha != 0), and
- * f (+) g = "f, then g" = (alpha_f alpha_g, alpha_g beta_f + beta_g).  It
- * is associative and not commutative, so a result combined in the wrong
- * order is wrong.  The S mod 8 bytes after the last element are zero (a
- * task ORs its inputs' there, so that a damaged byte still shows). */
-typedef struct {
-    steady_op_t op;
-    int a, b;
-    bool commutative; /* reduce: the commutative operator (payload.c) instead of composition */
-} value_t;
-
-/* The most reduce participants steady-run handles (the reduce LP has
- * O(N^3) variables: a few tens of participants are already large). */
-#define PAYLOAD_MAX_PARTICIPANTS 256
-
-/* Writes bytes [lo, hi) of value v for operation op (message size S) to
- * out.  A reduce interval of m - k + 1 participants costs m - k + 1
- * compositions per element; everything else is a hash per 8 bytes. */
-void payload_fill(value_t v, long op, size_t S, size_t lo, size_t hi, unsigned char *out);
-
-/* True when bytes [lo, hi) of value v for op equal data[0 .. hi - lo).
- * scratch holds at least PAYLOAD_CHUNK bytes. */
-#define PAYLOAD_CHUNK 65536
-bool payload_check(value_t v, long op, size_t S, size_t lo, size_t hi, const unsigned char *data,
-                   unsigned char *scratch);
-
-/* Reduce: out = left (+) right, two whole messages (or two element-aligned
- * parts) of S bytes, with the composition or the commutative operator (out
- * may be either input). */
-void payload_combine(const unsigned char *left, const unsigned char *right, size_t S,
-                     bool commutative, unsigned char *out);
 
 /* ---- the program of one rank (program.c) ----------------------------------
  *
@@ -170,14 +130,20 @@ long program_op(const program_t *pg, int tree, long b, long j, size_t *at);
 
 /* STEADY_RUN_FAULT=RANK:KIND@OP (docs/running.md): rank RANK dies
  * (SIGKILL), stalls forever, or flips one byte of the first message it
- * sends that carries operation OP, when it reaches that operation. */
-typedef enum { FAULT_NONE = 0, FAULT_DIE, FAULT_STALL, FAULT_CORRUPT } fault_kind_t;
+ * sends that carries operation OP, when it reaches that operation; or
+ * its first reduction of OP's values combines them in the reverse order
+ * (swap). */
+typedef enum { FAULT_NONE = 0, FAULT_DIE, FAULT_STALL, FAULT_CORRUPT, FAULT_SWAP } fault_kind_t;
 
 typedef struct {
     fault_kind_t kind;
     int rank;
     long op;
 } fault_t;
+
+/* Whether rank `rank` is to swap the operands of its reduction of
+ * operation op (the swap fault, fired once: *fired is set). */
+bool fault_swaps(const fault_t *fault, bool *fired, int rank, long op);
 
 /* Per-operation verification flags (one byte per operation on each rank,
  * OR-ed over the ranks at the end). */

@@ -17,7 +17,8 @@
 #     port busy in the model), 100 operations of 16 KiB in 4 chunks: >= 0.95
 #     x the model; their reduces, 200 operations of 16 KiB in 4 chunks:
 #     >= 0.95 x the model.
-#  2. A damaged byte is caught (corrupt 1, exit 1).
+#  2. A damaged byte is caught (corrupt 1, exit 1), and swapped operands
+#     under the ordered operator.
 #  3. Open MPI: two algorithms on a platform with a router.
 #  4. Bad input: one line, exit 2.
 #
@@ -108,6 +109,19 @@ import json, sys
 d = json.JSONDecoder().raw_decode(open(sys.argv[1]).read())[0]
 sys.exit(0 if d["corrupt"] == 1 and d["verified"] == 19 else 1)' "$tmp/out" &&
         [ $st -eq 1 ] || fail "corrupt@7 on $a: exit $st, $(head -c 200 "$tmp/out")"
+done
+# swapped operands (the rank's reduction of operation 7): caught under the
+# chain's ordered operator (P1), harmless under the binary tree's
+# commutative one (P0, its root, combines what its children send)
+for a in chain:1:1 binary:0:0; do
+    IFS=: read -r algo rank caught <<<"$a"
+    STEADY_RUN_FAULT=$rank:swap@7 smpi --algo "$algo" --op reduce --ops 20 --chunks 2 --msg-bytes 16KiB
+    st=$?
+    python3 -c '
+import json, sys
+d = json.JSONDecoder().raw_decode(open(sys.argv[1]).read())[0]
+sys.exit(0 if (d["corrupt"], d["verified"]) == ((1, 19) if sys.argv[2] == "1" else (0, 20)) else 1)' "$tmp/out" "$caught" &&
+        [ $st -eq "$caught" ] || fail "swap@7 on $algo, P$rank: exit $st, $(head -c 200 "$tmp/out")"
 done
 
 # ---- Open MPI ----------------------------------------------------------------

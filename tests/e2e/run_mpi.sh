@@ -22,7 +22,8 @@
 #     peer (--timeout, plain MPI and SMPI), a dead peer (one line under
 #     mpirun -q), faults that cannot fire, another --msg-bytes than the
 #     schedule's, steady-run-smpi run outside smpirun, and a damaged byte
-#     that verification must catch (corrupt = 1, exit 1).
+#     and a reduction of swapped operands that verification must catch
+#     (corrupt = 1, exit 1).
 #
 #   tests/e2e/run_mpi.sh BUILD_DIR      (from the repository root)
 #
@@ -251,6 +252,20 @@ for fault in small-scatter:0 small-reduce:1 seg-reduce:1; do
     [ $st -eq 1 ] && [ "$(field corrupt)" = 1 ] && [ "$(field verified)" = 299 ] ||
         fail "corrupt@100 on $sched: exit $st, corrupt '$(field corrupt)', verified '$(field verified)'"
 done
+# a reduction whose operands are swapped is caught: the ranks that run a
+# task of operation 100 report it corrupt (the operator is not
+# commutative), the others have nothing to swap
+swapped=0
+for r in 0 1 2 3; do
+    STEADY_RUN_FAULT=$r:swap@100 ompi "$p" "$tmp/small-reduce.sched" 300
+    st=$?
+    case "$st $(field corrupt) $(field verified)" in
+    "1 1 299") swapped=$((swapped + 1)) ;;
+    "0 0 300") ;;
+    *) fail "swap@100 on P$r: exit $st, corrupt '$(field corrupt)', verified '$(field verified)'" ;;
+    esac
+done
+[ $swapped -gt 0 ] || fail "swap@100: no rank's swapped reduction was caught"
 # SMPI: the watchdog of the first rank without progress for 1 simulated
 # second, and the allowance of 16 (max lag + 1) periods of the file's time
 # (0.058 s), ends the simulation (SimGrid alone would stop at the deadlock

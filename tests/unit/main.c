@@ -38,6 +38,7 @@ int main(void)
     suite_hockney();
     suite_draw();
     suite_reliability();
+    suite_payload();
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

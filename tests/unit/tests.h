@@ -32,6 +32,7 @@ void suite_compare(void);
 void suite_hockney(void);
 void suite_draw(void);
 void suite_reliability(void);
+void suite_payload(void);
 
 /* The paper's reduce example (§4, Figure 6): processors P0 (speed 2), P1,
  * P2 (speed 1), every pair linked at cost 1; and its reduce of v0 ⊕ v1 ⊕
