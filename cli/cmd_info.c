@@ -69,6 +69,10 @@ static void print_text(const steady_platform_t *p, const steady_platform_summary
                    weight_s);
         else
             printf("flows        share a channel fairly\n");
+        if (steady_platform_crosstraffic(p) > 0)
+            printf("crosstraffic %g of a message's load on its reverse edge's channels "
+                   "(SimGrid's acknowledgements)\n",
+                   steady_platform_crosstraffic(p));
     }
     double cal[2];
     if (steady_platform_calibrated(p, &cal[0], &cal[1])) {
@@ -155,6 +159,7 @@ static int print_json(const steady_platform_t *p, const steady_platform_summary_
     json_object_set_new(j, "flows", json_string(penalty ? "penalty" : "fair"));
     if (penalty)
         json_object_set_new(j, "weight_s", json_real(weight_s));
+    json_object_set_new(j, "crosstraffic", json_real(steady_platform_crosstraffic(p)));
     double cal[2];
     json_object_set_new(j, "calibrated",
                         steady_platform_calibrated(p, &cal[0], &cal[1])

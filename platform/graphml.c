@@ -27,6 +27,8 @@
  *     graph  name       the platform's name; without it the graph's id if valid
  *            flows      how flows share a channel: fair | penalty (default fair)
  *            weight-S   bytes, required with flows=penalty
+ *            crosstraffic  the share of a message's load its reverse edge
+ *                       carries (default 0; SimGrid's 0.05)
  *            calibrated-min-size, calibrated-max-size
  *                       bytes: the sizes a calibrated platform was measured
  *                       over (both or neither)
@@ -93,6 +95,7 @@ typedef enum {
     F_GRAPH_NAME,
     F_FLOWS,
     F_WEIGHT_S,
+    F_CROSSTRAFFIC,
     F_CAL_MIN,
     F_CAL_MAX,
     F_COUNT
@@ -121,6 +124,7 @@ static const struct {
     [F_GRAPH_NAME] = {"name", D_GRAPH, false, UNIT_NONE},
     [F_FLOWS] = {"flows", D_GRAPH, false, UNIT_NONE},
     [F_WEIGHT_S] = {"weight-S", D_GRAPH, true, UNIT_NONE},
+    [F_CROSSTRAFFIC] = {"crosstraffic", D_GRAPH, true, UNIT_NONE},
     [F_CAL_MIN] = {"calibrated-min-size", D_GRAPH, true, UNIT_SIZE},
     [F_CAL_MAX] = {"calibrated-max-size", D_GRAPH, true, UNIT_SIZE},
 };
@@ -604,7 +608,8 @@ cleanup:
     return rc;
 }
 
-/* The flow sharing rule: the graph's "flows" and "weight-S" data. */
+/* The flow sharing rule: the graph's "flows", "weight-S" and
+ * "crosstraffic" data. */
 static steady_err_t read_flows(reader_t *r, xmlNodePtr g, const values_t *v)
 {
     const char *flows = v->text[F_FLOWS];
@@ -623,8 +628,13 @@ static steady_err_t read_flows(reader_t *r, xmlNodePtr g, const values_t *v)
                          "LV08 20537, CM02 0");
     if (penalty && (rc = number(r, v, F_WEIGHT_S, &weight_s)))
         return rc;
+    double crosstraffic = 0;
+    if (v->text[F_CROSSTRAFFIC] && (rc = number(r, v, F_CROSSTRAFFIC, &crosstraffic)))
+        return rc;
     rc = steady_platform_set_flow_sharing(r->p, penalty ? STEADY_FLOWS_PENALTY : STEADY_FLOWS_FAIR,
                                           weight_s, r->err);
+    if (!rc)
+        rc = steady_platform_set_crosstraffic(r->p, crosstraffic, r->err);
     return rc ? xml_locate(r->err, rc, r->origin, g) : STEADY_OK;
 }
 
@@ -846,7 +856,7 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
         factors = factors || steady_platform_edge(p, k)->recv_factor != 1;
         penalties = penalties || steady_platform_edge(p, k)->penalty != 0;
     }
-    double weight_s, cal[2];
+    double weight_s, cal[2], crosstraffic = steady_platform_crosstraffic(p);
     bool penalty = steady_platform_flow_sharing(p, &weight_s) == STEADY_FLOWS_PENALTY;
     bool calibrated = steady_platform_calibrated(p, &cal[0], &cal[1]);
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -889,6 +899,10 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
               "  <key id=\"weight-S\" for=\"graph\" attr.name=\"weight-S\" "
               "attr.type=\"double\"/>\n",
               out);
+    if (crosstraffic > 0)
+        fputs("  <key id=\"crosstraffic\" for=\"graph\" attr.name=\"crosstraffic\" "
+              "attr.type=\"double\"/>\n",
+              out);
     if (calibrated)
         fputs("  <key id=\"calibrated-min-size\" for=\"graph\" "
               "attr.name=\"calibrated-min-size\" attr.type=\"double\"/>\n"
@@ -913,6 +927,8 @@ steady_err_t write_graphml(const steady_platform_t *p, FILE *out, steady_error_t
         fputs("    <data key=\"flows\">penalty</data>\n", out);
         put_data(out, "weight-S", weight_s);
     }
+    if (crosstraffic > 0)
+        put_data(out, "crosstraffic", crosstraffic);
     if (calibrated) {
         put_data(out, "calibrated-min-size", cal[0]);
         put_data(out, "calibrated-max-size", cal[1]);

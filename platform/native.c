@@ -180,26 +180,29 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
     }
 
     if (strcmp(kw, "flows") == 0) {
-        if ((rc = need_tokens(l, 2, "flows fair | flows penalty weight-S=BYTES", err)))
+        const char *usage = "flows fair [crosstraffic=SHARE] | flows penalty weight-S=BYTES "
+                            "[crosstraffic=SHARE]";
+        if ((rc = need_tokens(l, 2, usage, err)))
             return rc;
         bool fair = strcmp(l->tok[1], "fair") == 0;
         if (!fair && strcmp(l->tok[1], "penalty") != 0)
             return fail(err, STEADY_EPARSE, l, 1, "unknown flow sharing", l->tok[1],
                         "expected fair or penalty");
-        if (fair && l->ntok > 2)
-            return fail(err, STEADY_EPARSE, l, 2, "unexpected token", l->tok[2],
-                        "fair sharing has no attributes");
-        double weight_s = 0;
+        double weight_s = 0, crosstraffic = 0;
         unsigned seen = 0;
-        attr_t attrs[] = {{"weight-S", UNIT_NONE, &weight_s, NULL}, {NULL, UNIT_NONE, NULL, NULL}};
-        if (!fair &&
-            (rc = parse_attrs(l, 2, attrs, &seen, "penalty sharing", "expected weight-S", err)))
+        attr_t attrs[] = {{"crosstraffic", UNIT_NONE, &crosstraffic, NULL},
+                          {fair ? NULL : "weight-S", UNIT_NONE, &weight_s, NULL},
+                          {NULL, UNIT_NONE, NULL, NULL}};
+        if ((rc = parse_attrs(l, 2, attrs, &seen, fair ? "fair sharing" : "penalty sharing",
+                              fair ? "expected crosstraffic" : "expected weight-S or crosstraffic",
+                              err)))
             return rc;
-        if (!fair && !seen)
+        if (!fair && !(seen & 2))
             return fail(err, STEADY_EPARSE, l, 1, "missing attribute weight-S= for flows",
                         "penalty", "SimGrid's SMPI model uses 8775, LV08 20537, CM02 0");
         if ((rc = steady_platform_set_flow_sharing(
-                 p, fair ? STEADY_FLOWS_FAIR : STEADY_FLOWS_PENALTY, weight_s, err)))
+                 p, fair ? STEADY_FLOWS_FAIR : STEADY_FLOWS_PENALTY, weight_s, err)) ||
+            (rc = steady_platform_set_crosstraffic(p, crosstraffic, err)))
             return locate(err, rc, l, 1);
         return STEADY_OK;
     }
@@ -415,10 +418,13 @@ steady_err_t write_native(const steady_platform_t *p, FILE *out, bool extras, st
     fprintf(out, "# steady platform, native format (docs/platform-format.md)\n");
     fprintf(out, "# units: bandwidth B/s, latency and overhead s, speed flop/s\n");
     fprintf(out, "platform %s\n", quoted(steady_platform_name(p), q1, sizeof q1));
-    double weight_s;
-    if (extras && steady_platform_flow_sharing(p, &weight_s) == STEADY_FLOWS_PENALTY) {
+    double weight_s, crosstraffic = steady_platform_crosstraffic(p);
+    bool penalty = steady_platform_flow_sharing(p, &weight_s) == STEADY_FLOWS_PENALTY;
+    if (extras && (penalty || crosstraffic > 0)) {
         format_double(a, weight_s);
-        fprintf(out, "flows penalty weight-S=%s\n", a);
+        format_double(b, crosstraffic);
+        fprintf(out, "flows %s%s%s%s\n", penalty ? "penalty weight-S=" : "fair", penalty ? a : "",
+                crosstraffic > 0 ? " crosstraffic=" : "", crosstraffic > 0 ? b : "");
     }
     double lo, hi;
     if (extras && steady_platform_calibrated(p, &lo, &hi)) {

@@ -48,6 +48,7 @@ struct steady_platform {
     char *name;
     steady_flow_sharing_t flows;
     double weight_s;
+    double crosstraffic;     /* steady_platform_set_crosstraffic */
     double cal_min, cal_max; /* the calibration's sizes; 0: not calibrated */
     steady_node_t *nodes;
     int node_count, node_cap;
@@ -167,14 +168,18 @@ static const struct {
     {"cost", STEADY_COST_MIN, STEADY_COST_MAX, "from 1e-6 to 1e6"},
     {"recv-factor", STEADY_RECV_FACTOR_MIN, 1, "from 0.01 to 1"},
     {"penalty", 0, STEADY_TIME_MAX, "from 0 to 1e6 s"},
+    {"crosstraffic", 0, 1, "from 0 to 1"},
+    /* last: the sizes (min-size, max-size) too */
     {"weight-S", 0, STEADY_WEIGHT_S_MAX, "from 0 to 1e12 bytes"},
 };
 
 steady_err_t check_field(const char *field, double value, const char *text, steady_error_t *err)
 {
-    /* the fields differ in their first letter: this runs for every value */
+    /* the fields differ in their first two letters: this runs for every
+     * value */
     size_t f = 0;
-    while (f < sizeof ranges / sizeof *ranges - 1 && ranges[f].field[0] != field[0])
+    while (f < sizeof ranges / sizeof *ranges - 1 &&
+           (ranges[f].field[0] != field[0] || ranges[f].field[1] != field[1]))
         f++;
     bool positive = ranges[f].lo > 0;
     if (value >= ranges[f].lo && value <= ranges[f].hi) /* false for NaN */
@@ -323,6 +328,21 @@ steady_flow_sharing_t steady_platform_flow_sharing(const steady_platform_t *p, d
     if (weight_s)
         *weight_s = p->weight_s;
     return p->flows;
+}
+
+steady_err_t steady_platform_set_crosstraffic(steady_platform_t *p, double share,
+                                              steady_error_t *err)
+{
+    steady_err_t rc = check_field("crosstraffic", share, NULL, err);
+    if (rc)
+        return rc;
+    p->crosstraffic = share;
+    return STEADY_OK;
+}
+
+double steady_platform_crosstraffic(const steady_platform_t *p)
+{
+    return p->crosstraffic;
 }
 
 steady_err_t steady_platform_set_calibrated(steady_platform_t *p, double min_bytes,

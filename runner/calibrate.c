@@ -703,12 +703,13 @@ static void describe_launcher(char *buf, size_t n)
 /* How the run's flows share a link, set on p (docs/network.md, "How flows
  * share a channel"): under SMPI, by penalty with the run's own
  * network/weight-S (SimGrid's CM02 family, smpirun's SMPI model among
- * them), unless the command line names another network model; under an
- * MPI library fairly, which is not measured. */
+ * them), unless the command line names another network model, and with
+ * its cross traffic when network/crosstraffic is on; under an MPI
+ * library fairly, which is not measured. */
 static void run_flows(steady_platform_t *p)
 {
     steady_flow_sharing_t flows = STEADY_FLOWS_FAIR;
-    double weight_s = 0;
+    double weight_s = 0, crosstraffic = 0;
 #ifdef SMPI_H
     char cfgs[1024];
     smpi_cfgs(cfgs, sizeof cfgs);
@@ -720,9 +721,15 @@ static void run_flows(steady_platform_t *p)
         flows = STEADY_FLOWS_PENALTY;
         weight_s = sg_cfg_get_double("network/weight-S");
     }
+    /* the CM02 family's acknowledgements: 5% of a flow on its reverse
+     * route (SimGrid's network_cm02.cpp), on in SMPI's default
+     * configuration */
+    if (flows == STEADY_FLOWS_PENALTY && sg_cfg_get_boolean("network/crosstraffic"))
+        crosstraffic = 0.05;
 #endif
     if (steady_platform_set_flow_sharing(p, flows, weight_s, NULL))
         steady_platform_set_flow_sharing(p, STEADY_FLOWS_FAIR, 0, NULL);
+    steady_platform_set_crosstraffic(p, crosstraffic, NULL);
 }
 
 int calibrate_command(const calib_cmd_t *cmd, int rank, int size)

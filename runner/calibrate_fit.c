@@ -299,6 +299,13 @@ static void comment_header(const calib_t *c, const calib_info_t *info, FILE *out
                 weight_s);
     else
         fputs("# flows     share a link fairly (not measured)\n", out);
+    if (steady_platform_crosstraffic(c->p) > 0)
+        fprintf(out,
+                "# crosstraffic  this run's network/crosstraffic: a flow also loads its "
+                "reverse route\n#           with %g of its rate (its acknowledgements), which "
+                "the replay models;\n#           the recv-factors measured (phase 4) are "
+                "reported, not written\n",
+                steady_platform_crosstraffic(c->p));
 }
 
 /* The calibrated platform, built from the fits. */
@@ -327,6 +334,7 @@ static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs, 
     steady_flow_sharing_t flows = steady_platform_flow_sharing(p, &weight_s);
     if ((rc = steady_platform_create(&q, err)) || (rc = steady_platform_set_name(q, name, err)) ||
         (rc = steady_platform_set_flow_sharing(q, flows, weight_s, err)) ||
+        (rc = steady_platform_set_crosstraffic(q, steady_platform_crosstraffic(p), err)) ||
         (rc = steady_platform_set_calibrated(q, c->sizes[0], c->sizes[c->nsizes - 1], err)))
         goto done;
     for (int r = 0; r < steady_platform_rank_count(p); r++) {
@@ -413,7 +421,8 @@ static steady_err_t build(const calib_t *c, hopfit_t *hf, const resource_t *rs, 
             .bandwidth = round_sig(1 / hf[h].fit.beta, SIG),
             .latency = round_sig(hf[h].latency, SIG),
             .overhead = round_sig(hf[h].overhead, SIG),
-            .recv_factor = hf[h].recv_factor,
+            /* measured, but the replay models its cause */
+            .recv_factor = steady_platform_crosstraffic(p) > 0 ? 1 : hf[h].recv_factor,
             .penalty = flows == STEADY_FLOWS_PENALTY
                            ? round_sig(steady_hop_penalty(p, hop), 6) /* computed, not measured */
                            : 0,

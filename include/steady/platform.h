@@ -170,6 +170,16 @@ steady_err_t steady_platform_set_flow_sharing(steady_platform_t *p, steady_flow_
 /* The rule, and its weight-S in *weight_s (may be NULL; 0 under FAIR). */
 steady_flow_sharing_t steady_platform_flow_sharing(const steady_platform_t *p, double *weight_s);
 
+/* Cross traffic (SimGrid's network/crosstraffic, on in its default
+ * configuration; docs/network.md): a message also loads the shared
+ * resources of the reverse edge, its acknowledgements' way, with `share`
+ * of what it loads its own edge's with (SimGrid: 0.05).  Default 0: none.
+ * The replay models it; the linear programs do not, so their optimum
+ * stays an upper bound.  Errors: share outside [0, 1]. */
+steady_err_t steady_platform_set_crosstraffic(steady_platform_t *p, double share,
+                                              steady_error_t *err);
+double steady_platform_crosstraffic(const steady_platform_t *p);
+
 /* The message sizes a calibrated platform was measured over (steady-run
  * --calibrate --sizes, docs/calibration.md): its values are a fit of
  * them, outside them an extrapolation.  Default: not calibrated.  Errors:

@@ -192,8 +192,10 @@ static void test_round_trip(void)
     CU_ASSERT_EQUAL(steady_platform_set_flow_sharing(p, STEADY_FLOWS_PENALTY, speeds[1], NULL),
                     STEADY_OK);
     CU_ASSERT_EQUAL(steady_platform_set_calibrated(p, 16384, 4194304.5, NULL), STEADY_OK);
+    CU_ASSERT_EQUAL(steady_platform_set_crosstraffic(p, 0.05, NULL), STEADY_OK);
+    CU_ASSERT_EQUAL(steady_platform_set_crosstraffic(p, 1.5, NULL), STEADY_EINVAL);
     /* GraphML, then the native format, carry it all (the calibration's
-     * sizes too) */
+     * sizes and the cross traffic too) */
     char *text = NULL;
     steady_platform_t *q = NULL;
     for (int f = 0; f < 2; f++) {
@@ -205,6 +207,7 @@ static void test_round_trip(void)
         ASSERT_PLATFORMS_EQUAL(p, q);
     }
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\ncalibrated min-size=16384 max-size=4194304.5\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, " crosstraffic=0.05\n"));
     /* and the output is a fixed point */
     char *again = write_string(q, STEADY_FORMAT_NATIVE, NULL);
     CU_ASSERT_STRING_EQUAL(text, again);

@@ -386,6 +386,58 @@ static void test_penalty_sharing(void)
     }
 }
 
+/* Cross traffic (SimGrid's acknowledgements, docs/platform-format.md):
+ * the chain A -> B -> C of cost 1 over each node's own SPLITDUPLEX link
+ * (cost 1), every edge with its reverse, in two slots: A -> B's messages
+ * run from 0, 1, 2, B -> C's from 1, 2 (the second and the first, then
+ * the third and the second at once).  Without cross traffic they share
+ * nothing: A -> B's third ends at 3, B -> C's first at 2.  With 0.05,
+ * B's down link carries A -> B and 5% of B -> C, its up link B -> C and
+ * 5% of A -> B: two at once move at 1 / 1.05 each, so B -> C's first
+ * ends at 1 + 1.05 and A -> B's third at 1 + 2 x 1.05.  Over one SHARED
+ * channel that every edge crosses both ways (test_penalty_sharing's, by
+ * fair sharing), a message's own share is in its edge's bandwidth
+ * already and not charged again: both end at 4, as without. */
+static void test_crosstraffic(void)
+{
+    const char *split = "%sprocessor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
+                        "channel LA cost=1 sharing=splitduplex\n"
+                        "channel LB cost=1 sharing=splitduplex\n"
+                        "channel LC cost=1 sharing=splitduplex\n"
+                        "edge A B cost=1 crosses=LA:up,LB:down\n"
+                        "edge B A cost=1 crosses=LB:up,LA:down\n"
+                        "edge B C cost=1 crosses=LB:up,LC:down\n"
+                        "edge C B cost=1 crosses=LC:up,LB:down\n";
+    const char *shared = "%sprocessor A speed=1\nprocessor B speed=1\nprocessor C speed=1\n"
+                         "channel L cost=1\nlink A B cost=1 latency=1 crosses=L\n"
+                         "link B C cost=1 latency=3 crosses=L\n";
+    const struct {
+        const char *fmt, *flows;
+        double ab2, bc0;
+    } cases[] = {
+        {split, "", 3, 2},
+        {split, "flows fair crosstraffic=0.05\n", 3.1, 2.05},
+        {split, "flows penalty weight-S=0 crosstraffic=0.05\n", 3.1, 2.05},
+        {shared, "flows fair crosstraffic=0.05\n", 4, 4},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[768];
+        snprintf(text, sizeof text, cases[i].fmt, cases[i].flows);
+        steady_platform_t *p = parse_ok(text, STEADY_FORMAT_NATIVE);
+        if (!p)
+            continue;
+        steady_schedule_t *sc = chain_broadcast_slots(p, 2);
+        ends_t e = {0};
+        steady_replay_observer_t obs = {.event = record_ends, .ctx = &e};
+        steady_replay_t r;
+        CU_ASSERT_EQUAL(steady_schedule_replay_observed(sc, p, 3, &obs, &r, NULL), STEADY_OK);
+        CU_ASSERT_DOUBLE_EQUAL(e.ab2, cases[i].ab2, EPS);
+        CU_ASSERT_DOUBLE_EQUAL(e.bc0, cases[i].bc0, EPS);
+        steady_schedule_destroy(sc);
+        steady_platform_destroy(p);
+    }
+}
+
 /* A platform in the native format whose text has one "%s": with
  * fluid, a recv-factor of 0.5 there (on an edge whose sender never
  * receives, so that it never applies: it only takes the replay to the
@@ -912,6 +964,7 @@ void suite_replay(void)
         {"recv-factor: a hop slows while its sender receives", test_recv_factor},
         {"a shared channel: flows share it by penalty; a FATPIPE by the heaviest",
          test_penalty_sharing},
+        {"cross traffic: a message loads its reverse edge's channels", test_crosstraffic},
         {"a message is delivered whole, its latency first", test_message_whole},
         {"a message is posted once every part's input is there", test_message_posted},
         {"channels of one port's transfers: the program-order engine", test_port_private_channels},

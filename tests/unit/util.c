@@ -137,6 +137,11 @@ int platforms_equal(const steady_platform_t *a, const steady_platform_t *b, char
                  (int)steady_platform_flow_sharing(b, NULL), wb);
         return 0;
     }
+    if (!same_double(steady_platform_crosstraffic(a), steady_platform_crosstraffic(b))) {
+        snprintf(why, 256, "crosstraffic %.17g vs %.17g", steady_platform_crosstraffic(a),
+                 steady_platform_crosstraffic(b));
+        return 0;
+    }
     double ca[2], cb[2];
     bool cal_a = steady_platform_calibrated(a, &ca[0], &ca[1]),
          cal_b = steady_platform_calibrated(b, &cb[0], &cb[1]);
