@@ -25,7 +25,8 @@
 #     broadcast reach 0.85 of the calibrated optimum, and the replay
 #     predicts the run within 0.05.  On sg-two-sites the WAN hop
 #     b-1 -> a-3's recv-factor (SimGrid's cross traffic: what b-1's
-#     receptions cost its sends) is a direct measurement's within 2%:
+#     receptions cost its sends; reported, while the file declares the
+#     cross traffic itself) is a direct measurement's within 2%:
 #     bench/recvsend.c, b-1 streaming 4 MiB messages to a-3 alone and
 #     while b-0 streams 4 MiB messages into it (b-0 -> b-1 is the
 #     calibration's feeder: the fastest hop into b-1 sharing nothing with
