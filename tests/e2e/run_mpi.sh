@@ -252,20 +252,20 @@ for fault in small-scatter:0 small-reduce:1 seg-reduce:1; do
     [ $st -eq 1 ] && [ "$(field corrupt)" = 1 ] && [ "$(field verified)" = 299 ] ||
         fail "corrupt@100 on $sched: exit $st, corrupt '$(field corrupt)', verified '$(field verified)'"
 done
-# a reduction whose operands are swapped is caught: the ranks that run a
-# task of operation 100 report it corrupt (the operator is not
-# commutative), the others have nothing to swap
-swapped=0
+# a reduction whose operands are swapped is caught: the first rank that
+# runs a task of operation 10 reports it corrupt (the operator is not
+# commutative); a rank before it has nothing to swap
+swapped=
 for r in 0 1 2 3; do
-    STEADY_RUN_FAULT=$r:swap@100 ompi "$p" "$tmp/small-reduce.sched" 300
+    STEADY_RUN_FAULT=$r:swap@10 ompi "$p" "$tmp/small-reduce.sched" 30
     st=$?
     case "$st $(field corrupt) $(field verified)" in
-    "1 1 299") swapped=$((swapped + 1)) ;;
-    "0 0 300") ;;
-    *) fail "swap@100 on P$r: exit $st, corrupt '$(field corrupt)', verified '$(field verified)'" ;;
+    "1 1 29") swapped=P$r && break ;;
+    "0 0 30") ;;
+    *) fail "swap@10 on P$r: exit $st, corrupt '$(field corrupt)', verified '$(field verified)'" ;;
     esac
 done
-[ $swapped -gt 0 ] || fail "swap@100: no rank's swapped reduction was caught"
+[ -n "$swapped" ] || fail "swap@10: no rank's swapped reduction was caught"
 # SMPI: the watchdog of the first rank without progress for 1 simulated
 # second, and the allowance of 16 (max lag + 1) periods of the file's time
 # (0.058 s), ends the simulation (SimGrid alone would stop at the deadlock
