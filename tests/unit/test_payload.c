@@ -28,6 +28,18 @@ static unsigned char *value(int k, int m, bool commutative, long op, size_t size
     return v;
 }
 
+/* v_0 (+) ... (+) v_{n-1} for operation op, combined one by one. */
+static unsigned char *composed(int n, bool commutative, long op, size_t size)
+{
+    unsigned char *acc = value(0, 0, commutative, op, size);
+    for (int k = 1; k < n; k++) {
+        unsigned char *own = value(k, k, commutative, op, size);
+        payload_combine(acc, own, size, commutative, acc);
+        free(own);
+    }
+    return acc;
+}
+
 /* The elements (8 bytes) in which a and b differ, of S / 8. */
 static int differing(const unsigned char *a, const unsigned char *b)
 {
@@ -57,12 +69,7 @@ static void test_telescoping(void)
                 free(whole);
             }
         CU_ASSERT_EQUAL(wrong, 0);
-        unsigned char *acc = value(0, 0, c, 5, S), *all = value(0, N - 1, c, 5, S);
-        for (int k = 1; k < N; k++) {
-            unsigned char *own = value(k, k, c, 5, S);
-            payload_combine(acc, own, S, c, acc);
-            free(own);
-        }
+        unsigned char *acc = composed(N, c, 5, S), *all = value(0, N - 1, c, 5, S);
         CU_ASSERT_EQUAL(memcmp(acc, all, S), 0);
         CU_ASSERT_EQUAL(all[S - 3] | all[S - 2] | all[S - 1], 0);
         free(acc);
@@ -76,12 +83,7 @@ static void test_telescoping(void)
 static void test_long_chain(void)
 {
     enum { P = 1000, SMALL = 64 };
-    unsigned char *acc = value(0, 0, false, 7, SMALL), *all = value(0, P - 1, false, 7, SMALL);
-    for (int k = 1; k < P; k++) {
-        unsigned char *own = value(k, k, false, 7, SMALL);
-        payload_combine(acc, own, SMALL, false, acc);
-        free(own);
-    }
+    unsigned char *acc = composed(P, false, 7, SMALL), *all = value(0, P - 1, false, 7, SMALL);
     CU_ASSERT_EQUAL(memcmp(acc, all, SMALL), 0);
     free(acc);
     free(all);

@@ -334,6 +334,25 @@ static void record_ends(void *ctx, const steady_replay_event_t *ev)
         e->bc0 = ev->end;
 }
 
+/* The chain broadcast A -> B -> C in two slots on the platform `text`,
+ * three operations replayed: A -> B's third message ends at ab2, B -> C's
+ * first at bc0. */
+static void assert_chain_ends(const char *text, double ab2, double bc0)
+{
+    steady_platform_t *p = parse_ok(text, STEADY_FORMAT_NATIVE);
+    if (!p)
+        return;
+    steady_schedule_t *sc = chain_broadcast_slots(p, 2);
+    ends_t e = {0};
+    steady_replay_observer_t obs = {.event = record_ends, .ctx = &e};
+    steady_replay_t r;
+    CU_ASSERT_EQUAL(steady_schedule_replay_observed(sc, p, 3, &obs, &r, NULL), STEADY_OK);
+    CU_ASSERT_DOUBLE_EQUAL(e.ab2, ab2, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(e.bc0, bc0, EPS);
+    steady_schedule_destroy(sc);
+    steady_platform_destroy(p);
+}
+
 /* Flows crossing a channel at once share it by penalty (SimGrid's rule,
  * docs/network.md).  The chain's two edges cross one shared channel L of
  * cost 1 (a period of 2, its two slots); A -> B has latency 1, B -> C latency 3; eager.  A sends at
@@ -371,18 +390,7 @@ static void test_penalty_sharing(void)
         snprintf(text, sizeof text,
                  "%s%s%s\nedge A B cost=1 %s crosses=L\nedge B C cost=1 %s crosses=L\n",
                  cases[i].flows, head, cases[i].sharing, cases[i].ab, cases[i].bc);
-        steady_platform_t *p = parse_ok(text, STEADY_FORMAT_NATIVE);
-        if (!p)
-            continue;
-        steady_schedule_t *sc = chain_broadcast_slots(p, 2);
-        ends_t e = {0};
-        steady_replay_observer_t obs = {.event = record_ends, .ctx = &e};
-        steady_replay_t r;
-        CU_ASSERT_EQUAL(steady_schedule_replay_observed(sc, p, 3, &obs, &r, NULL), STEADY_OK);
-        CU_ASSERT_DOUBLE_EQUAL(e.ab2, cases[i].ab2, EPS);
-        CU_ASSERT_DOUBLE_EQUAL(e.bc0, cases[i].bc0, EPS);
-        steady_schedule_destroy(sc);
-        steady_platform_destroy(p);
+        assert_chain_ends(text, cases[i].ab2, cases[i].bc0);
     }
 }
 
@@ -423,18 +431,7 @@ static void test_crosstraffic(void)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char text[768];
         snprintf(text, sizeof text, cases[i].fmt, cases[i].flows);
-        steady_platform_t *p = parse_ok(text, STEADY_FORMAT_NATIVE);
-        if (!p)
-            continue;
-        steady_schedule_t *sc = chain_broadcast_slots(p, 2);
-        ends_t e = {0};
-        steady_replay_observer_t obs = {.event = record_ends, .ctx = &e};
-        steady_replay_t r;
-        CU_ASSERT_EQUAL(steady_schedule_replay_observed(sc, p, 3, &obs, &r, NULL), STEADY_OK);
-        CU_ASSERT_DOUBLE_EQUAL(e.ab2, cases[i].ab2, EPS);
-        CU_ASSERT_DOUBLE_EQUAL(e.bc0, cases[i].bc0, EPS);
-        steady_schedule_destroy(sc);
-        steady_platform_destroy(p);
+        assert_chain_ends(text, cases[i].ab2, cases[i].bc0);
     }
 }
 
