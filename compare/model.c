@@ -608,14 +608,13 @@ static steady_err_t evaluate(routed_t *m, int C, double msg_size, double task_co
                     const steady_hop_t *e = steady_hop_graph_hop(r->hops, path[h]);
                     m->send[e->src] += nch * m->cc[path[h]];
                     m->recv[e->dst] += nch * m->cc[path[h]];
-                    for (int k = 0; k < e->nedges; k++) {
-                        int nu;
-                        const steady_use_t *u = steady_platform_edge_uses(p, e->edges[k], &nu);
-                        for (int j = 0; j < nu; j++)
-                            m->res[u[j].resource] +=
-                                nch * steady_platform_use_time(p, e->edges[k], &u[j], chunk) *
-                                scale;
-                    }
+                    int edge;
+                    const steady_use_t *u;
+                    steady_loads_t it;
+                    steady_loads_start(&it, p, e->edges, e->nedges);
+                    while (steady_loads_next(&it, &edge, &u))
+                        m->res[u->resource] +=
+                            nch * steady_platform_use_time(p, edge, u, chunk) * scale;
                 }
                 int up = steady_collective_parent(c, t, x);
                 if (ph == STEADY_PHASE_REDUCE && up >= 0)

@@ -228,8 +228,9 @@ struct steady_solution {
     bool has_flows;
     mpq_t *comm; /* per hop: its time, for which both ports are held */
     /* the exact times of one message: per platform edge its own
-     * (steady_exact_comm_time), per channel its (lp_use_time) */
-    mpq_t *edge_time, *chan_time;
+     * (steady_exact_comm_time), per channel its (lp_use_time); the
+     * platform's cross traffic share, exactly (set with them) */
+    mpq_t *edge_time, *chan_time, cross;
     int nedges, nchannels;
     mpq_t *work; /* w(i) per node (0 for routers: unused) */
     bool exact;

@@ -285,10 +285,21 @@ static void exact_channel_time(const steady_channel_t *c, double msg_size, mpq_t
 void steady_exact_use_time(const steady_platform_t *p, int edge, const steady_use_t *u,
                            double msg_size, mpq_t t)
 {
+    if (u->cross) {
+        const steady_edge_t *e = steady_platform_edge(p, edge);
+        edge = steady_platform_find_edge(p, e->dst, e->src);
+    }
     if (u->channel >= 0)
         exact_channel_time(steady_platform_channel(p, u->channel), msg_size, t);
     else
         steady_exact_comm_time(p, edge, msg_size, t);
+    if (u->cross) {
+        mpq_t share;
+        mpq_init(share);
+        steady_exact_decimal(share, steady_platform_crosstraffic(p));
+        mpq_mul(t, t, share);
+        mpq_clear(share);
+    }
 }
 
 void steady_exact_edge_time(const steady_platform_t *p, int edge, double msg_size, mpq_t t)

@@ -69,20 +69,19 @@ void lp_capacity_rows(const steady_solution_t *s, lp_model_t *m, const int *cols
         /* the hop's time on each resource: a channel two of its edges
          * cross is charged twice */
         const steady_hop_t *hop = steady_hop_graph_hop(s->hops, h);
-        int nuse = 0;
-        for (int k = 0; k < hop->nedges; k++) {
-            int nu;
-            const steady_use_t *u = steady_platform_edge_uses(p, hop->edges[k], &nu);
-            for (int j = 0; j < nu; j++) {
-                int r = u[j].resource;
-                lp_use_time(s, hop->edges[k], &u[j], q);
-                if (slot[r] < 0) {
-                    slot[r] = nuse;
-                    use[nuse++] = r;
-                    mpq_set(time[slot[r]], q);
-                } else {
-                    mpq_add(time[slot[r]], time[slot[r]], q);
-                }
+        int nuse = 0, edge;
+        const steady_use_t *u;
+        steady_loads_t it;
+        steady_loads_start(&it, p, hop->edges, hop->nedges);
+        while (steady_loads_next(&it, &edge, &u)) {
+            int r = u->resource;
+            lp_use_time(s, edge, u, q);
+            if (slot[r] < 0) {
+                slot[r] = nuse;
+                use[nuse++] = r;
+                mpq_set(time[slot[r]], q);
+            } else {
+                mpq_add(time[slot[r]], time[slot[r]], q);
             }
         }
         for (int j = 0; j < nuse; j++) {

@@ -65,7 +65,14 @@ bool steady_simplex_clp_available(void)
 
 void lp_use_time(const steady_solution_t *s, int edge, const steady_use_t *u, mpq_t t)
 {
-    mpq_set(t, u->channel >= 0 ? s->chan_time[u->channel] : s->edge_time[edge]);
+    if (!u->cross) {
+        mpq_set(t, u->channel >= 0 ? s->chan_time[u->channel] : s->edge_time[edge]);
+        return;
+    }
+    const steady_edge_t *e = steady_platform_edge(s->p, edge);
+    mpq_mul(t, s->cross,
+            u->channel >= 0 ? s->chan_time[u->channel]
+                            : s->edge_time[steady_platform_find_edge(s->p, e->dst, e->src)]);
 }
 
 /* steady_exact_hop_time from the per-edge and per-channel values: the
@@ -100,6 +107,8 @@ static steady_err_t set_costs(steady_solution_t *s, steady_error_t *err)
         s->comm = s->work = s->edge_time = s->chan_time = NULL;
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     }
+    mpq_init(s->cross);
+    steady_exact_decimal(s->cross, steady_platform_crosstraffic(s->p));
     for (int e = 0; e < s->nedges; e++) {
         mpq_init(s->edge_time[e]);
         steady_exact_comm_time(s->p, e, s->msg_size, s->edge_time[e]);
@@ -274,9 +283,11 @@ void steady_solution_destroy(steady_solution_t *s)
     if (s->work)
         for (int v = 0; v < steady_platform_node_count(s->p); v++)
             mpq_clear(s->work[v]);
-    if (s->edge_time)
+    if (s->edge_time) {
+        mpq_clear(s->cross);
         for (int e = 0; e < s->nedges; e++)
             mpq_clear(s->edge_time[e]);
+    }
     if (s->chan_time)
         for (int c = 0; c < s->nchannels; c++)
             mpq_clear(s->chan_time[c]);
@@ -510,14 +521,14 @@ void steady_solution_resource_busy(const steady_solution_t *s, mpq_t *busy)
         if (mpq_sgn(rate) == 0)
             continue;
         const steady_hop_t *hop = steady_hop_graph_hop(s->hops, h);
-        for (int k = 0; k < hop->nedges; k++) {
-            int nu;
-            const steady_use_t *u = steady_platform_edge_uses(s->p, hop->edges[k], &nu);
-            for (int j = 0; j < nu; j++) {
-                lp_use_time(s, hop->edges[k], &u[j], q);
-                mpq_mul(q, q, rate);
-                mpq_add(busy[u[j].resource], busy[u[j].resource], q);
-            }
+        int edge;
+        const steady_use_t *u;
+        steady_loads_t it;
+        steady_loads_start(&it, s->p, hop->edges, hop->nedges);
+        while (steady_loads_next(&it, &edge, &u)) {
+            lp_use_time(s, edge, u, q);
+            mpq_mul(q, q, rate);
+            mpq_add(busy[u->resource], busy[u->resource], q);
         }
     }
     mpq_clears(rate, q, NULL);

@@ -28,6 +28,7 @@ typedef struct {
     char *tok[MAX_TOKENS]; /* NUL-terminated copies inside the line buffer */
     int col[MAX_TOKENS];   /* 1-based column of each token */
     int ntok;
+    int flows_line; /* the reader's: the line of the flows statement, 0: none yet */
 } line_t;
 
 static steady_err_t fail(steady_error_t *err, steady_err_t code, const line_t *l, int t,
@@ -164,7 +165,7 @@ static int attr_token(const line_t *l, int first, const char *key)
     return first;
 }
 
-static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_error_t *err)
+static steady_err_t statement(steady_platform_t *p, line_t *l, steady_error_t *err)
 {
     const char *kw = l->tok[0];
     steady_err_t rc;
@@ -184,6 +185,12 @@ static steady_err_t statement(steady_platform_t *p, const line_t *l, steady_erro
                             "[crosstraffic=SHARE]";
         if ((rc = need_tokens(l, 2, usage, err)))
             return rc;
+        if (l->flows_line) {
+            char first[32];
+            snprintf(first, sizeof first, "the first is on line %d", l->flows_line);
+            return fail(err, STEADY_EPARSE, l, 0, "flows given twice", kw, first);
+        }
+        l->flows_line = l->line;
         bool fair = strcmp(l->tok[1], "fair") == 0;
         if (!fair && strcmp(l->tok[1], "penalty") != 0)
             return fail(err, STEADY_EPARSE, l, 1, "unknown flow sharing", l->tok[1],

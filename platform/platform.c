@@ -38,10 +38,11 @@ typedef struct {
     int cap;
 } name_table_t;
 
-/* Per edge: its resources besides the ports (shared resources). */
+/* Per edge: its resources besides the ports (shared resources), its own
+ * (count), then its cross traffic's (up to total). */
 typedef struct {
     steady_use_t *uses;
-    int count;
+    int count, total;
 } use_list_t;
 
 struct steady_platform {
@@ -617,16 +618,34 @@ static bool edge_uses(steady_platform_t *p, const steady_edge_t *e, use_list_t *
     for (int k = 0; k < e->ncross; k++) {
         int r = p->channel_resource[e->cross[k].channel];
         if (r >= 0)
-            u->uses[u->count++] = (steady_use_t){r + e->cross[k].down, e->cross[k].channel};
+            u->uses[u->count++] = (steady_use_t){r + e->cross[k].down, e->cross[k].channel, false};
     }
     if (own) {
         int r = new_resources(p, 1, p->edge_count);
         if (r < 0) {
             free(u->uses);
+            u->uses = NULL;
             return false;
         }
-        u->uses[u->count++] = (steady_use_t){r, -1};
+        u->uses[u->count++] = (steady_use_t){r, -1, false};
     }
+    u->total = u->count;
+    return true;
+}
+
+/* Appends to u, an edge's list, its cross traffic's uses: the reverse
+ * edge's own (back; steady_loads_next leaves out those the path crosses). */
+static bool add_cross_uses(use_list_t *u, const use_list_t *back)
+{
+    if (back->count == 0)
+        return true;
+    steady_use_t *grown = realloc(u->uses, (size_t)(u->count + back->count) * sizeof *grown);
+    if (!grown)
+        return false;
+    u->uses = grown;
+    u->total = u->count;
+    for (int y = 0; y < back->count; y++)
+        u->uses[u->total++] = (steady_use_t){back->uses[y].resource, back->uses[y].channel, true};
     return true;
 }
 
@@ -691,8 +710,12 @@ steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t 
     }
     e->cross = cross;
     use_list_t uses;
-    int resources = p->resources;
-    if (!edge_uses(p, e, &uses) || !id_list_push(&p->out[e->src], m)) {
+    int resources = p->resources, back = steady_platform_find_edge(p, e->dst, e->src);
+    use_list_t *bu = back >= 0 ? &p->uses[back] : NULL;
+    if (!edge_uses(p, e, &uses) || (bu && !add_cross_uses(&uses, bu)) ||
+        (bu && !add_cross_uses(bu, &uses)) || !id_list_push(&p->out[e->src], m)) {
+        if (bu)
+            bu->total = bu->count;
         free(cross);
         free(uses.uses);
         p->resources = resources;
@@ -700,6 +723,8 @@ steady_err_t steady_platform_add_edge(steady_platform_t *p, const steady_edge_t 
     }
     if (!id_list_push(&p->in[e->dst], m)) {
         p->out[e->src].count--;
+        if (bu)
+            bu->total = bu->count;
         free(cross);
         free(uses.uses);
         p->resources = resources;
@@ -838,6 +863,42 @@ const steady_use_t *steady_platform_edge_uses(const steady_platform_t *p, int e,
     return p->uses[e].uses;
 }
 
+void steady_loads_start(steady_loads_t *it, const steady_platform_t *p, const int *edges,
+                        int nedges)
+{
+    *it = (steady_loads_t){p, edges, nedges, 0, 0};
+}
+
+/* Whether an edge of the path uses resource r itself. */
+static bool path_uses(const steady_platform_t *p, const int *edges, int n, int r)
+{
+    for (int k = 0; k < n; k++)
+        for (int z = 0; z < p->uses[edges[k]].count; z++)
+            if (p->uses[edges[k]].uses[z].resource == r)
+                return true;
+    return false;
+}
+
+bool steady_loads_next(steady_loads_t *it, int *edge, const steady_use_t **u)
+{
+    const steady_platform_t *p = it->p;
+    while (it->k < it->nedges) {
+        const use_list_t *l = &p->uses[it->edges[it->k]];
+        if (it->y == (p->crosstraffic > 0 ? l->total : l->count)) {
+            it->k++;
+            it->y = 0;
+            continue;
+        }
+        const steady_use_t *x = &l->uses[it->y++];
+        if (x->cross && path_uses(p, it->edges, it->nedges, x->resource))
+            continue;
+        *edge = it->edges[it->k];
+        *u = x;
+        return true;
+    }
+    return false;
+}
+
 void steady_platform_resource_name(const steady_platform_t *p, int r, char *buf, size_t n)
 {
     int e = p->resource_edge[r];
@@ -884,8 +945,11 @@ static double channel_time(const steady_channel_t *c, double msg_size)
 double steady_platform_use_time(const steady_platform_t *p, int e, const steady_use_t *u,
                                 double msg_size)
 {
-    return u->channel >= 0 ? channel_time(&p->channels[u->channel], msg_size)
-                           : steady_platform_comm_time(p, e, msg_size);
+    if (u->cross)
+        e = steady_platform_find_edge(p, p->edges[e].dst, p->edges[e].src);
+    return (u->channel >= 0 ? channel_time(&p->channels[u->channel], msg_size)
+                            : steady_platform_comm_time(p, e, msg_size)) *
+           (u->cross ? p->crosstraffic : 1);
 }
 
 double steady_platform_edge_time(const steady_platform_t *p, int edge, double msg_size)

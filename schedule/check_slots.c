@@ -146,17 +146,17 @@ steady_err_t ck_slots(ctx_t *x)
             /* what it puts on the shared resources of its edges */
             int n;
             const int *edges = steady_sched_step_edges(sc, s, &n);
-            for (int k = 0; k < n; k++) {
-                int nu;
-                const steady_use_t *u = steady_platform_edge_uses(x->p, edges[k], &nu);
-                for (int y = 0; y < nu; y++) {
-                    int r = u[y].resource;
-                    if (mpq_sgn(load[r]) == 0)
-                        touched[ntouched++] = r;
-                    steady_exact_use_time(x->p, edges[k], &u[y], sc->msg_size, t);
-                    mpq_mul(t, t, d);
-                    mpq_add(load[r], load[r], t);
-                }
+            int edge;
+            const steady_use_t *u;
+            steady_loads_t it;
+            steady_loads_start(&it, x->p, edges, n);
+            while (steady_loads_next(&it, &edge, &u)) {
+                int r = u->resource;
+                if (mpq_sgn(load[r]) == 0)
+                    touched[ntouched++] = r;
+                steady_exact_use_time(x->p, edge, u, sc->msg_size, t);
+                mpq_mul(t, t, d);
+                mpq_add(load[r], load[r], t);
             }
         }
         /* the busiest shared resource fits in the slot, and so does every

@@ -85,13 +85,13 @@ static tree_load_t *tree_loads(const steady_schedule_t *sc, const steady_solutio
                     dlat[h->src] += l;
                     dlat[nv + h->dst] += l;
                 }
-                for (int k = 0; k < h->nedges; k++) {
-                    int nu;
-                    const steady_use_t *u = steady_platform_edge_uses(p, h->edges[k], &nu);
-                    for (int x = 0; x < nu; x++) {
-                        steady_exact_use_time(p, h->edges[k], &u[x], size, c);
-                        mpq_add(dense[3 * nv + u[x].resource], dense[3 * nv + u[x].resource], c);
-                    }
+                int edge;
+                const steady_use_t *u;
+                steady_loads_t it;
+                steady_loads_start(&it, p, h->edges, h->nedges);
+                while (steady_loads_next(&it, &edge, &u)) {
+                    steady_exact_use_time(p, edge, u, size, c);
+                    mpq_add(dense[3 * nv + u->resource], dense[3 * nv + u->resource], c);
                 }
             } else {
                 steady_exact_task_time(p, st->node, steady_solution_task_cost(s), c);

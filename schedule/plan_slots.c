@@ -28,21 +28,21 @@ static void slot_stretch(const steady_platform_t *p, const steady_schedule_t *sc
         int c = slot->comms[y], n;
         const int *edges = steady_sched_step_edges(sc, &sc->trees[tree[c]].steps[step[c]], &n);
         bool moved = false; /* msgs holds what c moves in the slot */
-        for (int k = 0; k < n; k++) {
-            int nu;
-            const steady_use_t *u = steady_platform_edge_uses(p, edges[k], &nu);
-            if (nu > 0 && !moved) {
+        int edge;
+        const steady_use_t *u;
+        steady_loads_t it;
+        steady_loads_start(&it, p, edges, n);
+        while (steady_loads_next(&it, &edge, &u)) {
+            if (!moved) {
                 mpq_div(msgs, slot->time[y], comm[c]);
                 moved = true;
             }
-            for (int x = 0; x < nu; x++) {
-                int r = u[x].resource;
-                if (mpq_sgn(acc[r]) == 0)
-                    touched[nt++] = r;
-                steady_exact_use_time(p, edges[k], &u[x], sc->msg_size, q);
-                mpq_mul(q, q, msgs);
-                mpq_add(acc[r], acc[r], q);
-            }
+            int r = u->resource;
+            if (mpq_sgn(acc[r]) == 0)
+                touched[nt++] = r;
+            steady_exact_use_time(p, edge, u, sc->msg_size, q);
+            mpq_mul(q, q, msgs);
+            mpq_add(acc[r], acc[r], q);
         }
     }
     for (int i = 0; i < nt; i++) {

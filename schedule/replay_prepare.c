@@ -273,45 +273,30 @@ static bool add_use(replay_t *r, int *cap, rtransfer_t *x, int res, double t)
 }
 
 /* Appends the shared resources of transfer x's hop h to r's uses, each
- * with the time a message holds it, and the cross traffic's share of it
- * on the resources of each edge's reverse edge (SimGrid's
- * acknowledgements: steady_platform_crosstraffic); under the penalty
- * rule its FATPIPE channels too (replay_t.fat: SimGrid weighs the flows
- * crossing one). */
+ * with the time a message holds it (its cross traffic's share of it on
+ * the reverse edges' resources: steady_loads_next); under the
+ * penalty rule its FATPIPE channels too (replay_t.fat: SimGrid weighs the
+ * flows crossing one). */
 static bool add_uses(replay_t *r, int *cap, rtransfer_t *x, const steady_hop_t *h)
 {
     const steady_schedule_t *sc = r->sc;
     bool penalty = steady_platform_flow_sharing(r->p, NULL) == STEADY_FLOWS_PENALTY;
-    double cross = steady_platform_crosstraffic(r->p);
     int R = steady_platform_resource_count(r->p);
     mpq_t u;
     mpq_init(u);
     x->use_first = r->nuse;
     x->nuse = 0;
     bool ok = true;
+    int edge;
+    const steady_use_t *us;
+    steady_loads_t it;
+    steady_loads_start(&it, r->p, h->edges, h->nedges);
+    while (ok && steady_loads_next(&it, &edge, &us)) {
+        steady_exact_use_time(r->p, edge, us, sc->msg_size, u);
+        ok = add_use(r, cap, x, us->resource, mpq_get_d(u));
+    }
     for (int k = 0; k < h->nedges && ok; k++) {
-        int nu;
-        const steady_use_t *us = steady_platform_edge_uses(r->p, h->edges[k], &nu);
-        for (int y = 0; y < nu && ok; y++) {
-            steady_exact_use_time(r->p, h->edges[k], &us[y], sc->msg_size, u);
-            ok = add_use(r, cap, x, us[y].resource, mpq_get_d(u));
-        }
-        /* cross traffic: the reverse edge's resources carry a share of
-         * the message's load (its acknowledgements), but for those its own
-         * edge crosses (a SHARED channel both ways), whose share the
-         * edge's measured bandwidth holds already */
         const steady_edge_t *e = steady_platform_edge(r->p, h->edges[k]);
-        int back = cross > 0 ? steady_platform_find_edge(r->p, e->dst, e->src) : -1, nb = 0;
-        const steady_use_t *bu = back >= 0 ? steady_platform_edge_uses(r->p, back, &nb) : NULL;
-        for (int y = 0; y < nb && ok; y++) {
-            bool own = false;
-            for (int z = 0; z < nu && !own; z++)
-                own = us[z].resource == bu[y].resource;
-            if (own)
-                continue;
-            steady_exact_use_time(r->p, h->edges[k], &bu[y], sc->msg_size, u);
-            ok = add_use(r, cap, x, bu[y].resource, cross * mpq_get_d(u));
-        }
         for (int y = 0; y < e->ncross && ok && penalty; y++) {
             const steady_channel_t *ch = steady_platform_channel(r->p, e->cross[y].channel);
             if (ch->sharing != STEADY_FATPIPE)

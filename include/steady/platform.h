@@ -173,9 +173,12 @@ steady_flow_sharing_t steady_platform_flow_sharing(const steady_platform_t *p, d
 /* Cross traffic (SimGrid's network/crosstraffic, on in its default
  * configuration; docs/network.md): a message also loads the shared
  * resources of the reverse edge, its acknowledgements' way, with `share`
- * of what it loads its own edge's with (SimGrid: 0.05).  Default 0: none.
- * The replay models it; the linear programs do not, so their optimum
- * stays an upper bound.  Errors: share outside [0, 1]. */
+ * of what it loads its own edge's with (SimGrid: 0.05), but for those
+ * its own path crosses too (a SHARED channel both ways: a bandwidth
+ * measured along the path holds that share already).  Default 0: none.
+ * Every load steady computes carries it (steady_loads_next): the linear
+ * programs' capacity rows, the slots, the validator and the replay.
+ * Errors: share outside [0, 1]. */
 steady_err_t steady_platform_set_crosstraffic(steady_platform_t *p, double share,
                                               steady_error_t *err);
 double steady_platform_crosstraffic(const steady_platform_t *p);
@@ -273,12 +276,37 @@ int steady_platform_resource_count(const steady_platform_t *p);
 /* One resource a message on an edge occupies. */
 typedef struct {
     int resource;
-    int channel; /* the channel, or -1 for the edge's own private link */
+    int channel; /* the channel, or -1 for an edge's own private link */
+    bool cross;  /* the message's cross traffic: a resource of its reverse
+                  * edge, loaded with steady_platform_crosstraffic of the
+                  * time the message holds it (channel -1: the reverse
+                  * edge's own link) */
 } steady_use_t;
 
-/* The resources one message on edge e occupies (may be none); the array
- * belongs to the platform.  O(1). */
+/* The resources one message on edge e occupies itself (may be none); the
+ * array belongs to the platform.  O(1). */
 const steady_use_t *steady_platform_edge_uses(const steady_platform_t *p, int e, int *count);
+
+/* The resources one message along a path of edges (a hop's) loads, one
+ * by one: each edge's own (steady_platform_edge_uses), and, when the
+ * platform has cross traffic, its reverse edge's (.cross) but for those
+ * an edge of the path crosses itself.  What the LPs' capacity rows, the
+ * slots, the validator and the replay charge.
+ *
+ *     steady_loads_t it;
+ *     steady_loads_start(&it, p, hop->edges, hop->nedges);
+ *     while (steady_loads_next(&it, &edge, &use)) ...
+ */
+typedef struct {
+    const steady_platform_t *p;
+    const int *edges;
+    int nedges, k, y;
+} steady_loads_t;
+void steady_loads_start(steady_loads_t *it, const steady_platform_t *p, const int *edges,
+                        int nedges);
+/* The next one: the edge that loads it in *edge, the use in *u; false
+ * after the last. */
+bool steady_loads_next(steady_loads_t *it, int *edge, const steady_use_t **u);
 
 /* A readable name of resource r: "channel bb", "channel wan (up)", "edge
  * s1 -> s2".  Written to buf (n bytes). */
@@ -286,7 +314,8 @@ void steady_platform_resource_name(const steady_platform_t *p, int r, char *buf,
 
 /* The time one message of msg_size bytes occupies the resource of u on
  * edge e: s / bandwidth (the channel's cost on an abstract platform) for a
- * channel, c(e) for the edge's own link. */
+ * channel, c(e) for the edge's own link (the reverse edge's for a cross
+ * use); times steady_platform_crosstraffic for a cross use. */
 double steady_platform_use_time(const steady_platform_t *p, int e, const steady_use_t *u,
                                 double msg_size);
 

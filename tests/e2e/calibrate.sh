@@ -40,7 +40,8 @@
 #     of part 3, and 1.3 times or more the best of MPI's own collective
 #     (SMPI's default selection; for the two-site reduce its named
 #     algorithms too) and the two-tree algorithms -- 1.15 on sg-crossbar,
-#     where the two trees are near-optimal (part 4 says why).
+#     where 1.3 times the best rival is more than the calibrated optimum
+#     (checked: part 4 says why).
 #
 #   tests/e2e/calibrate.sh BUILD_DIR      (from the repository root)
 set -u
@@ -310,12 +311,13 @@ fi
 # library's own collective (MPI_Reduce / MPI_Bcast with SMPI's default
 # selection, what a program calling them gets under this configuration)
 # and the two-tree algorithms by 1.3 times or more -- except on
-# sg-crossbar, where 1.15 (1.19 measured): on that homogeneous crossbar the two trees reach
-# 0.977 of the optimum in the model, and 1.3 times their measured
-# throughput would be 0.99 of the calibrated optimum, which steady-run's one
-# message per port does not reach (docs/calibration.md, "Against MPI's
-# collectives").  The two-site reduce also runs SMPI's named reduce
-# algorithms (rows mpi:NAME), and beats them all by 1.3.
+# sg-crossbar, where 1.15 (1.19 measured): there TwoTreeC runs at 0.79 of
+# the calibrated optimum (85.4 of 107.6 operations/s; the LPs charge
+# SimGrid's cross traffic, 47/49 of the bandwidth's bound), so 1.3 times
+# it is more than any schedule can reach under SimGrid's model; the test
+# checks that this still holds where it takes 1.15 (docs/calibration.md,
+# "Against MPI's collectives").  The two-site reduce also runs SMPI's
+# named reduce algorithms (rows mpi:NAME), and beats them all by 1.3.
 ops=$ops_default
 echo "4. compare --calibrated, default configuration, $ops operations, lp-schedule / best rival:"
 for plat in examples/platforms/sg-*.xml; do
@@ -331,10 +333,11 @@ for plat in examples/platforms/sg-*.xml; do
         timeout 600 "$steady" compare --op $op --measure smpi --smpi-cfg default --calibrated "$tmp/$name.plat" \
             --ops "$ops" --rows "$rows" --json --quiet "$plat" >"$tmp/cmp.json" 2>"$tmp/err" ||
             { fail "compare --calibrated $name $op: $(grep -v WARNING "$tmp/err" | head -c 300)"; continue; }
-        python3 - "$tmp/cmp.json" "$(cat "$tmp/$name-$op.achieved" 2>/dev/null)" "$name" $least <<'PY' ||
+        optimum=$("$steady" solve --json --op $op "$tmp/$name.plat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["throughput"]["value"])')
+        python3 - "$tmp/cmp.json" "$(cat "$tmp/$name-$op.achieved" 2>/dev/null)" "$name" $least "$optimum" <<'PY' ||
 import json, sys
 d = json.load(open(sys.argv[1]))
-direct, name, least = float(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+direct, name, least, optimum = float(sys.argv[2]), sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
 rows = {a["name"]: a["measured_throughput"] for a in d["algorithms"] if a["measured_throughput"]}
 lp = rows["lp-schedule"]
 rivals = {k: v for k, v in rows.items() if k.startswith(("mpi:", "twotree"))}
@@ -343,6 +346,8 @@ print("  %-12s %-9s lp-schedule %8.4f ops/s (direct run %8.4f), %2d rivals, best
       % (name, d["op"], lp, direct, len(rivals), best, rivals[best], lp / rivals[best], least))
 assert d["lp_platform"] and abs(lp / direct - 1) <= 1e-6, "not the direct run"
 assert lp >= least * rivals[best], "below %g times %s" % (least, best)
+assert least == 1.3 or 1.3 * rivals[best] > optimum, \
+    "1.3 times %s is %.4f, within the calibrated optimum %.4f: 1.3 is reachable" % (best, 1.3 * rivals[best], optimum)
 PY
             fail "compare --calibrated $name $op: see above"
     done

@@ -84,12 +84,34 @@ expect_tp 78125/262144 $ex/sg-two-sites.xml gossip    # w / 32S: 4 x 4 each way,
 expect_tp 78125/8192 $ex/sg-two-sites.xml reduce      # w / S: one partial result crosses
 expect_tp 78125/8192 $ex/sg-two-sites.xml broadcast   # w / S: one copy crosses
 
+# SimGrid's cross traffic, as a calibration under its default
+# configuration declares it (crosstraffic=0.05): each message also loads
+# its reverse edge's channels with 5% of its time (its acknowledgements),
+# but not a channel its own edge crosses too.  On the crossbar, a host
+# that receives r and sends s per operation has r + 0.05 s on its down
+# link and s + 0.05 r on its up link:
+for p in crossbar backbone; do
+    "$steady" export --format native $ex/sg-$p.xml | sed 's/^flows penalty weight-S=8775$/& crosstraffic=0.05/' >"$tmp/ct-$p.plat"
+done
+expect_tp 1953125/114688 "$tmp/ct-crossbar.plat" scatter   # B / 7S: only the source's down link has acknowledgements
+expect_tp 9765625/602112 "$tmp/ct-crossbar.plat" gossip    # B / 7.35S: 7 + 0.35 each way, each host
+# broadcast: the source sends a, the others receive 1 and send 7 - a in
+# all: 7 + 0.05 (7 - a) <= 7 B/S on their down links, a <= B/S, so
+# TP <= 7.05 / 7.35 = 47/49 of B/S (0.959; a pipeline 1/1.05 = 0.952);
+# the reduce is its mirror
+expect_tp 91796875/802816 "$tmp/ct-crossbar.plat" broadcast
+expect_tp 91796875/802816 "$tmp/ct-crossbar.plat" reduce
+# the backbone's SHARED channel, which every hop crosses both ways, bounds
+# as before: b / 7S, b / 56S
+expect_tp 1953125/28672 "$tmp/ct-backbone.plat" broadcast
+expect_tp 1953125/229376 "$tmp/ct-backbone.plat" gossip
+
 # a crossbar whose hosts have NICs of 1 GB/s (fast) and 100 MB/s (slow):
 # a message to a slow host holds fast's send port S / 100 MB/s, not
 # S / 1 GB/s, and a scatter sends two: 50 MB/s / S
 expect_tp 390625/8192 tests/sg/platforms/mixed-nics.xml scatter --source fast
 
-for p in $ex/sg-*.xml tests/sg/platforms/*.xml; do
+for p in $ex/sg-*.xml tests/sg/platforms/*.xml "$tmp"/ct-*.plat; do
     for op in scatter gossip broadcast reduce; do
         compare "$p" $op
     done
