@@ -75,6 +75,14 @@ typedef struct {
     int *out_start, *out_hop, *out_dst;
     double *min_out; /* each node's cheapest hop out (infinite: none) */
     bool *has_in;    /* whether a hop leads to the node */
+    /* when every two of the nodes hops join are joined by one hop, each
+     * way (ranks around a switch): the nodes (hnodes, nhn) and each hop's
+     * place in out_* at u * nv + w (pos_of; else NULL).  If the prices
+     * then split into a sender's part and a receiver's, price(u -> w) =
+     * sep_a[u] + sep_b[w] within sep_tol of the largest (0: exactly, for
+     * the integer pricing), one hop is a cheapest path (separable) */
+    int *pos_of, *hnodes, nhn;
+    double *sep_a, *sep_b, sep_tol;
     /* the exact pricing: the prices as rationals, then as integers over
      * their common denominator L (zprice, ztask), and the values pi over
      * L too (a sum of integers: no gcd; on a homogeneous cluster nearly
@@ -118,6 +126,44 @@ static steady_err_t build(tg_t *g)
     return m->oom ? STEADY_ENOMEM : STEADY_OK;
 }
 
+/* pos_of, hnodes and sep_* when every two of the nodes hops leave are
+ * joined by one hop each way and no hop enters another node (a platform
+ * of ranks around switches); nothing otherwise. */
+static steady_err_t complete_hops(tg_t *g)
+{
+    int nv = g->nv, m = 0;
+    for (int v = 0; v < nv; v++) {
+        bool out = g->out_start[v + 1] > g->out_start[v];
+        if (out != g->has_in[v])
+            return STEADY_OK;
+        m += out;
+    }
+    if (m < 3 || (size_t)g->out_start[nv] != (size_t)m * (m - 1) || nv > 16384)
+        return STEADY_OK;
+    g->pos_of = malloc((size_t)nv * nv * sizeof *g->pos_of);
+    g->hnodes = malloc((size_t)m * sizeof *g->hnodes);
+    g->sep_a = malloc((size_t)nv * sizeof *g->sep_a);
+    g->sep_b = malloc((size_t)nv * sizeof *g->sep_b);
+    if (!g->pos_of || !g->hnodes || !g->sep_a || !g->sep_b)
+        return STEADY_ENOMEM;
+    for (size_t k = 0; k < (size_t)nv * nv; k++)
+        g->pos_of[k] = -1;
+    for (int v = 0; v < nv; v++) {
+        if (g->out_start[v + 1] > g->out_start[v])
+            g->hnodes[g->nhn++] = v;
+        for (int j = g->out_start[v]; j < g->out_start[v + 1]; j++) {
+            size_t k = (size_t)v * nv + g->out_dst[j];
+            if (g->pos_of[k] >= 0) { /* two hops u -> w: m (m - 1) hops miss a pair */
+                free(g->pos_of);
+                g->pos_of = NULL;
+                return STEADY_OK;
+            }
+            g->pos_of[k] = j;
+        }
+    }
+    return STEADY_OK;
+}
+
 static steady_err_t alloc_pricing(tg_t *g)
 {
     size_t cells = (size_t)g->nint * g->nv;
@@ -154,7 +200,7 @@ static steady_err_t alloc_pricing(tg_t *g)
         }
     }
     g->out_start[g->nv] = j;
-    return STEADY_OK;
+    return complete_hops(g);
 }
 
 static void tg_free(tg_t *g)
@@ -198,6 +244,10 @@ static void tg_free(tg_t *g)
     free(g->out_dst);
     free(g->min_out);
     free(g->has_in);
+    free(g->pos_of);
+    free(g->hnodes);
+    free(g->sep_a);
+    free(g->sep_b);
     free(g->stack);
     lp_model_free(&g->m);
 }
@@ -250,11 +300,81 @@ static void heap_down(tg_t *g, const double *c, int n, int i)
  * hop's plus `tie`. */
 static void set_prices(tg_t *g, const double *y, double tie)
 {
+    g->sep_tol = 1e-12;
     for (int j = 0; j < g->out_start[g->nv]; j++)
         g->out_price[j] = tie + lp_loads_price(&g->ld, g->out_hop[j], y);
     for (int v = 0; v < g->nv; v++)
         g->task_price[v] =
             g->cpu_row[v] < 0 ? INFINITY : mpq_get_d(g->s->work[v]) * fmax(y[g->cpu_row[v]], 0.0);
+}
+
+/* Whether the hops' prices split into sep_a[sender] + sep_b[receiver]
+ * (within sep_tol of the largest), with sep_a[v] + sep_b[v] >= 0: then a
+ * path u -> x -> w costs price(u -> w) + sep_a[x] + sep_b[x], no less than
+ * the hop u -> w, and one hop is a cheapest path (a crossbar: a hop's
+ * price is its sender's send port and links plus its receiver's). */
+static bool separable(tg_t *g)
+{
+    if (!g->pos_of)
+        return false;
+    int nv = g->nv, m = g->nhn, r0 = g->hnodes[0];
+    const int *hn = g->hnodes;
+    double *a = g->sep_a, *b = g->sep_b, big = 0;
+#define PRICE(u, w) g->out_price[g->pos_of[(size_t)(u)*nv + (w)]]
+    a[r0] = 0;
+    for (int i = 1; i < m; i++)
+        b[hn[i]] = PRICE(r0, hn[i]);
+    for (int i = 1; i < m; i++) {
+        int w = i == 1 ? hn[2] : hn[1];
+        a[hn[i]] = PRICE(hn[i], w) - b[w];
+    }
+    b[r0] = PRICE(hn[1], r0) - a[hn[1]];
+    for (int j = 0; j < g->out_start[nv]; j++)
+        big = fmax(big, g->out_price[j]);
+    double tol = g->sep_tol * big;
+    for (int i = 0; i < m; i++) {
+        int u = hn[i];
+        if (a[u] + b[u] < -tol)
+            return false;
+        for (int j = g->out_start[u]; j < g->out_start[u + 1]; j++)
+            if (fabs(g->out_price[j] - a[u] - b[g->out_dst[j]]) > tol)
+                return false;
+    }
+#undef PRICE
+    return true;
+}
+
+/* Interval I's cheapest paths when one hop is a cheapest path
+ * (separable): the node u1 of the least c[u] + sep_a[u] sends to every
+ * other, where that is cheaper (nothing is cheaper for u1 itself: from u,
+ * c[u] + sep_a[u] + sep_b[u1] >= c[u1] + sep_a[u1] + sep_b[u1] >= c[u1]).
+ * The settling order: the nodes that keep a value of their own, then
+ * those reached by the hops. */
+static void one_hop_paths(tg_t *g, int I)
+{
+    int nv = g->nv, u1 = -1, settled = 0;
+    double *c = &g->cost[at(g, I, 0)], best = INFINITY;
+    int *how = &g->how[at(g, I, 0)], *order = &g->order[at(g, I, 0)];
+    for (int i = 0; i < g->nhn; i++) {
+        int u = g->hnodes[i];
+        if (c[u] + g->sep_a[u] < best) {
+            best = c[u] + g->sep_a[u];
+            u1 = u;
+        }
+    }
+    for (int i = 0; i < g->nhn && u1 >= 0; i++) {
+        int w = g->hnodes[i], j = g->pos_of[(size_t)u1 * nv + w];
+        double t = w == u1 ? INFINITY : c[u1] + g->out_price[j];
+        if (t < c[w]) {
+            c[w] = t;
+            how[w] = g->out_hop[j];
+        }
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int v = 0; v < nv; v++)
+            if (isfinite(c[v]) && (how[v] >= 0) == pass)
+                order[settled++] = v;
+    g->norder[I] = settled;
 }
 
 /* The cheapest way to have each interval on each node (cost, how, and the
@@ -268,6 +388,7 @@ static void cheapest(tg_t *g)
         for (int j = g->out_start[v]; j < g->out_start[v + 1]; j++)
             g->min_out[v] = fmin(g->min_out[v], g->out_price[j]);
     }
+    bool one_hop = separable(g);
     for (int len = 0; len < N; len++)
         for (int k = 0; k + len < N; k++) {
             int mm = k + len, I = lp_interval(N, k, mm);
@@ -303,6 +424,10 @@ static void cheapest(tg_t *g)
                     } else {
                         c[v] += g->task_price[v];
                     }
+            }
+            if (one_hop) {
+                one_hop_paths(g, I);
+                continue;
             }
             for (int v = 0; v < nv; v++)
                 if (isfinite(c[v])) {
@@ -534,16 +659,19 @@ static void exact_interval(tg_t *g, int I, mpz_t t)
 
 /* Every price times L is an integer: below 2^53 a double holds it
  * exactly, and sums of such integers that stay below 2^53 are exact too.
- * So when every price is one and every value the double DP keeps is below
- * 2^53 (a sum that passed it and was rounded is kept only as a value
- * above it, rounding being monotone), the DP in doubles over the prices
- * times L is the exact DP: its values are the exact least costs times L,
- * and how[] gives the cheapest tree, without a check in rationals (on a
- * homogeneous cluster, where every condition is a tie, those checks cost
- * most of the time).  False (the values then meaningless) otherwise. */
+ * So when every price is one (below 2^52) and every value the double DP
+ * keeps is below 2^51 (a sum that passed it and was rounded is kept only
+ * as a value above it, rounding being monotone; and a value plus a
+ * sender's part of a separable price, less than 2^52 either way, stays
+ * below 2^53), the DP in doubles over the prices times L is the exact
+ * DP: its values are the exact least costs times L, and how[] gives the
+ * cheapest tree, without a check in rationals (on a homogeneous cluster,
+ * where every condition is a tie, those checks cost most of the time).
+ * False (the values then meaningless) otherwise. */
 static bool integer_pricing(tg_t *g)
 {
-    const double limit = 0x1p53;
+    const double limit = 0x1p51;
+    g->sep_tol = 0;
     for (int j = 0; j < g->out_start[g->nv]; j++) {
         const mpz_t *z = &g->zprice[g->out_hop[j]];
         if (mpz_sgn(*z) < 0 || mpz_sizeinbase(*z, 2) > 52)

@@ -127,6 +127,29 @@ checks=$((checks + 1))
 "$steady" plan --quiet --op broadcast -o "$tmp/x.sched" "$tmp/xbar40.xml" >/dev/null 2>"$tmp/err" &&
     "$steady" check "$tmp/x.sched" "$tmp/xbar40.xml" >"$tmp/check.out" 2>&1 ||
     fail "plan or check, broadcast on a flat cluster of 40 hosts: $(head -1 "$tmp/err" "$tmp/check.out")"
+# a switch joining 9 hosts whose links and speeds differ, with and
+# without cross traffic: once the ports go unpriced a hop's price is its
+# sender's part plus its receiver's, and the reduction trees' pricing
+# takes one hop to each node instead of Dijkstra's paths (lp/treegen.c,
+# separable).  Choosing that hop's sender by its value alone, not with
+# its part of the price, gives 8407925/903168 with cross traffic and
+# tasks of 3e8 flop, below the full LP's 1212835/129024.
+speeds=(2 4 2 4 2 3 3 3 3) mbps=(10 30 20 50 50 50 20 10 80)
+for ct in 0 0.05; do
+    {
+        printf 'platform xbar\nflows fair crosstraffic=%s\nswitch sw\n' $ct
+        for i in "${!speeds[@]}"; do
+            echo "processor P$i speed=${speeds[i]}Gf"
+            echo "channel l$i bandwidth=${mbps[i]}MBps sharing=splitduplex"
+            echo "edge P$i sw crosses=l$i:up"
+            echo "edge sw P$i crosses=l$i:down"
+        done
+    } >"$tmp/xbar.plat"
+    for tc in 1e8 3e8 1e9; do
+        same --op reduce --task-cost $tc "$tmp/xbar.plat"
+    done
+done
+
 # message size and switches: a SimGrid cluster in bytes
 same --op broadcast --msg-size 65536 examples/platforms/sg-two-sites.xml
 
