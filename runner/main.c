@@ -551,7 +551,7 @@ static int agree(const failure_t *f, int rank, int size)
 
 typedef struct {
     steady_collective_t *coll;
-    steady_routes_t *routes;
+    const steady_routes_t *routes; /* algo_shared_get's */
     algo_program_t ap;
     int root_node, root_rank;
     int chunks;
@@ -565,7 +565,7 @@ static void algo_run_free(algo_run_t *ar)
 {
     algo_program_free(&ar->ap);
     steady_collective_destroy(ar->coll);
-    steady_routes_destroy(ar->routes);
+    algo_shared_put(ar->routes);
 }
 
 /* The LP optimum the ratio is taken against (steady compare's): rank 0
@@ -646,9 +646,8 @@ static int load_algo(const options_t *o, int rank, int size, steady_platform_t *
         steady_model_options_t mo = {
             .msg_size = (double)*bytes, .task_cost = ar->task_cost, .chunks = o->chunks};
         steady_model_t model;
-        if (steady_routes_create(*p, (double)*bytes, &ar->routes, &err) ||
-            steady_model_evaluate(ar->routes, (steady_algo_t)o->algo, (steady_collop_t)o->op,
-                                  ar->root_node, &mo, &model, &err) ||
+        if (algo_shared_get(*p, (steady_algo_t)o->algo, (steady_collop_t)o->op, ar->root_node, &mo,
+                            &ar->routes, &model, &err) ||
             steady_collective_create((steady_algo_t)o->algo, (steady_collop_t)o->op, procs,
                                      ar->root_rank, model.chunks, &ar->coll, &err))
             return fail(f, steady_err_exit_status(err.code), "steady-run: %s: %s", o->plat,

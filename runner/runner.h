@@ -351,6 +351,20 @@ void algo_chunk_bytes(size_t S, int C, int j, bool elements, size_t *lo, size_t 
 steady_err_t algo_execute(algo_program_t *ap, const fault_t *fault, watch_t *w, uint8_t *flags,
                           run_stats_t *st, steady_error_t *err);
 
+/* ---- the --algo mode's routes and model, per process (algo_shared.c) ------
+ *
+ * Computed by the first rank that asks, on a copy of its platform, and
+ * handed to every rank of the process that asks for the same problem
+ * (under SMPI with -no-privatize, all the job's ranks); the last
+ * algo_shared_put frees them.  Errors: those of steady_routes_create and
+ * steady_model_evaluate, EINVAL when a rank of the process asks for
+ * another problem while they are held, ENOMEM. */
+steady_err_t algo_shared_get(const steady_platform_t *p, steady_algo_t algo, steady_collop_t op,
+                             int root, const steady_model_options_t *mo,
+                             const steady_routes_t **routes, steady_model_t *model,
+                             steady_error_t *err);
+void algo_shared_put(const steady_routes_t *routes);
+
 /* ---- MPI's own collectives (mpicoll.c) ------------------------------------ */
 
 /* steady-run --algo mpi: K MPI_Bcast / MPI_Reduce / MPI_Allreduce over the
