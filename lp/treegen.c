@@ -76,12 +76,13 @@ typedef struct {
     double *min_out; /* each node's cheapest hop out (infinite: none) */
     bool *has_in;    /* whether a hop leads to the node */
     /* when every two of the nodes hops join are joined by one hop, each
-     * way (ranks around a switch): the nodes (hnodes, nhn) and each hop's
-     * place in out_* at u * nv + w (pos_of; else NULL).  If the prices
-     * then split into a sender's part and a receiver's, price(u -> w) =
+     * way (ranks around a switch): the nodes (hnodes, nhn), each node's
+     * index among them (hidx, -1: none) and each hop's place in out_* at
+     * hidx[u] * nhn + hidx[w] (pos_of; else NULL).  If the prices then
+     * split into a sender's part and a receiver's, price(u -> w) =
      * sep_a[u] + sep_b[w] within sep_tol of the largest (0: exactly, for
      * the integer pricing), one hop is a cheapest path (separable) */
-    int *pos_of, *hnodes, nhn;
+    int *pos_of, *hnodes, *hidx, nhn;
     double *sep_a, *sep_b, sep_tol;
     /* the exact pricing: the prices as rationals, then as integers over
      * their common denominator L (zprice, ztask), and the values pi over
@@ -138,21 +139,26 @@ static steady_err_t complete_hops(tg_t *g)
             return STEADY_OK;
         m += out;
     }
-    if (m < 3 || (size_t)g->out_start[nv] != (size_t)m * (m - 1) || nv > 16384)
+    if (m < 3 || (size_t)g->out_start[nv] != (size_t)m * (m - 1))
         return STEADY_OK;
-    g->pos_of = malloc((size_t)nv * nv * sizeof *g->pos_of);
+    g->pos_of = malloc((size_t)m * m * sizeof *g->pos_of);
     g->hnodes = malloc((size_t)m * sizeof *g->hnodes);
+    g->hidx = malloc((size_t)nv * sizeof *g->hidx);
     g->sep_a = malloc((size_t)nv * sizeof *g->sep_a);
     g->sep_b = malloc((size_t)nv * sizeof *g->sep_b);
-    if (!g->pos_of || !g->hnodes || !g->sep_a || !g->sep_b)
+    if (!g->pos_of || !g->hnodes || !g->hidx || !g->sep_a || !g->sep_b)
         return STEADY_ENOMEM;
-    for (size_t k = 0; k < (size_t)nv * nv; k++)
+    for (size_t k = 0; k < (size_t)m * m; k++)
         g->pos_of[k] = -1;
     for (int v = 0; v < nv; v++) {
-        if (g->out_start[v + 1] > g->out_start[v])
+        bool out = g->out_start[v + 1] > g->out_start[v];
+        g->hidx[v] = out ? g->nhn : -1;
+        if (out)
             g->hnodes[g->nhn++] = v;
+    }
+    for (int v = 0; v < nv; v++)
         for (int j = g->out_start[v]; j < g->out_start[v + 1]; j++) {
-            size_t k = (size_t)v * nv + g->out_dst[j];
+            size_t k = (size_t)g->hidx[v] * m + g->hidx[g->out_dst[j]];
             if (g->pos_of[k] >= 0) { /* two hops u -> w: m (m - 1) hops miss a pair */
                 free(g->pos_of);
                 g->pos_of = NULL;
@@ -160,7 +166,6 @@ static steady_err_t complete_hops(tg_t *g)
             }
             g->pos_of[k] = j;
         }
-    }
     return STEADY_OK;
 }
 
@@ -246,6 +251,7 @@ static void tg_free(tg_t *g)
     free(g->has_in);
     free(g->pos_of);
     free(g->hnodes);
+    free(g->hidx);
     free(g->sep_a);
     free(g->sep_b);
     free(g->stack);
@@ -320,7 +326,7 @@ static bool separable(tg_t *g)
     int nv = g->nv, m = g->nhn, r0 = g->hnodes[0];
     const int *hn = g->hnodes;
     double *a = g->sep_a, *b = g->sep_b, big = 0;
-#define PRICE(u, w) g->out_price[g->pos_of[(size_t)(u)*nv + (w)]]
+#define PRICE(u, w) g->out_price[g->pos_of[(size_t)g->hidx[u] * m + g->hidx[w]]]
     a[r0] = 0;
     for (int i = 1; i < m; i++)
         b[hn[i]] = PRICE(r0, hn[i]);
@@ -363,7 +369,7 @@ static void one_hop_paths(tg_t *g, int I)
         }
     }
     for (int i = 0; i < g->nhn && u1 >= 0; i++) {
-        int w = g->hnodes[i], j = g->pos_of[(size_t)u1 * nv + w];
+        int w = g->hnodes[i], j = g->pos_of[(size_t)g->hidx[u1] * g->nhn + i];
         double t = w == u1 ? INFINITY : c[u1] + g->out_price[j];
         if (t < c[w]) {
             c[w] = t;
