@@ -95,6 +95,7 @@ enum {
     O_QUIET,
     O_FORMULATION,
     O_SIMPLEX,
+    O_THREADS,
     O_PROBLEM_END
 };
 
@@ -109,6 +110,7 @@ enum {
         {"time-limit", required_argument, NULL, O_TIME}, {"quiet", no_argument, NULL, O_QUIET},    \
         {"formulation", required_argument, NULL, O_FORMULATION},                                   \
         {"simplex", required_argument, NULL, O_SIMPLEX},                                           \
+        {"threads", required_argument, NULL, O_THREADS},                                           \
     {                                                                                              \
         "from", required_argument, NULL, O_FROM                                                    \
     }

@@ -66,9 +66,7 @@ void help_plan(FILE *out)
             "                        schedule's cost model; the optimum (the LP's, which\n"
             "                        counts no latency: a period's messages on a hop can\n"
             "                        share one) bounds both\n"
-            "  --threads N           build and replay the candidates (periods, matchings)\n"
-            "                        in N threads side by side (default: one per online\n"
-            "                        processor); the schedule is the same for every N\n"
+
             "  --json                the summary as JSON: {\"optimum\", \"throughput\",\n"
             "                        \"replayed\", \"period\", \"ops_per_period\", \"segments\",\n"
             "                        \"trees\", \"slots\", \"transfers\", \"max_lag\",\n"
@@ -213,13 +211,12 @@ static bool print_summary(FILE *f, const steady_schedule_t *sc, const steady_pla
 
 int cmd_plan(int argc, char **argv)
 {
-    enum { O_PERIOD = O_PROBLEM_END, O_SERIES, O_SEGMENTS, O_COST, O_THREADS, O_JSON };
+    enum { O_PERIOD = O_PROBLEM_END, O_SERIES, O_SEGMENTS, O_COST, O_JSON };
     static const struct option opts[] = {PROBLEM_OPTIONS,
                                          {"period", required_argument, NULL, O_PERIOD},
                                          {"series", required_argument, NULL, O_SERIES},
                                          {"segments", required_argument, NULL, O_SEGMENTS},
                                          {"cost-model", required_argument, NULL, O_COST},
-                                         {"threads", required_argument, NULL, O_THREADS},
                                          {"json", no_argument, NULL, O_JSON},
                                          {"output", required_argument, NULL, 'o'},
                                          {"help", no_argument, NULL, 'h'},
@@ -263,15 +260,6 @@ int cmd_plan(int argc, char **argv)
             popts.cost_model = (steady_cost_model_t)m;
             break;
         }
-        case O_THREADS: {
-            char *end;
-            long t = strtol(optarg, &end, 10);
-            if (*end || end == optarg || t < 1 || t > 1024)
-                return usage_error("plan", "--threads takes an integer from 1 to 1024 (%s)",
-                                   optarg);
-            popts.threads = (int)t;
-            break;
-        }
         case O_JSON: json = true; break;
         case 'o': output = optarg; break;
         case 'h': help_plan(stdout); return EXIT_OK;
@@ -294,6 +282,7 @@ int cmd_plan(int argc, char **argv)
     }
     popts.progress = problem_progress_report;
     popts.progress_ctx = &a.progress;
+    popts.threads = a.sopts.threads;
     steady_err_t rc = steady_schedule_plan(sol, &a.sopts, &popts, &sc, &err);
     problem_progress_clear(&a);
     if (rc) {

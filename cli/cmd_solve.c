@@ -18,7 +18,8 @@ void help_solve(FILE *out)
 {
     fprintf(out,
             "usage: steady solve --op OP [OP FLAGS] [--msg-size BYTES] [--task-cost FLOP]\n"
-            "                    [--json] [--write-lp FILE] [--approx] [--from FORMAT]\n"
+            "                    [--json] [--write-lp FILE] [--approx] [--threads N]\n"
+            "                    [--from FORMAT]\n"
             "                    PLATFORM\n"
             "\n"
             "Solves the steady-state linear program of a series of operations on PLATFORM\n"

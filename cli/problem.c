@@ -50,6 +50,10 @@ const char *const problem_help =
     "                        STEADY_CLP=1; auto takes it on large LPs, but for\n"
     "                        the broadcast's cut rounds; the rounds of generated\n"
     "                        trees and arborescences always use GLPK)\n"
+    "  --threads N           threads for the reduce's trees (each round prices the\n"
+    "                        intervals of a length side by side) and, in steady\n"
+    "                        plan, the candidates (default: one per online\n"
+    "                        processor); the result is the same for every N\n"
     "  --quiet               no progress line on standard error\n"
     "  --from FORMAT         platform format: auto (default), native, graphml or\n"
     "                        simgrid\n";
@@ -165,6 +169,14 @@ int problem_option(problem_args_t *a, int c, const char *arg)
             return usage_error(a->cmd, "--time-limit takes a positive number of seconds (%s)", arg);
         a->sopts.time_limit_ms = sec * 1000 < 1 ? 1 : (int)(sec * 1000);
         deadline_arm(a->cmd, sec);
+        return EXIT_OK;
+    }
+    case O_THREADS: {
+        char *end;
+        long t = strtol(arg, &end, 10);
+        if (*end || end == arg || t < 1 || t > 1024)
+            return usage_error(a->cmd, "--threads takes an integer from 1 to 1024 (%s)", arg);
+        a->sopts.threads = (int)t;
         return EXIT_OK;
     }
     case O_FROM: return parse_format(a->cmd, arg, true, &a->from) ? EXIT_OK : EXIT_USAGE;

@@ -33,13 +33,16 @@
  * optimum: the exact certificate.  A tree the exact DP finds cheaper
  * enters and the rounds go on.
  */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include "internal.h"
 
 #include "../common/array.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* how[] of a (node, interval): the hop it arrived by (>= 0), or these */
 #define HOW_NONE    (-1)       /* unreachable */
@@ -51,6 +54,17 @@
 typedef struct {
     int a, b;
 } item_t;
+
+/* Dijkstra's binary heap of nodes, by cost, and each node's place in it
+ * (-1: not in, -2: settled): one per pricing thread. */
+typedef struct {
+    int *heap, *hpos;
+} heap_t;
+
+/* The pricing's threads at most, and the work (operands read) below which
+ * an interval length is priced in one. */
+#define PRICING_THREADS_MAX   64
+#define PRICING_PARALLEL_WORK (1 << 19)
 
 typedef struct {
     steady_solution_t *s;
@@ -68,7 +82,8 @@ typedef struct {
     double *cost;
     int *how;
     int *order, *norder; /* each interval's nodes as Dijkstra settled them */
-    int *heap, *hpos;    /* Dijkstra's binary heap of nodes, by cost */
+    heap_t *heaps;       /* per pricing thread (nthreads) */
+    int nthreads;
     /* the hops out of each node v, at [out_start[v], out_start[v + 1]):
      * each one's index, head and price (the pricing's inner loop reads
      * them in order) */
@@ -184,14 +199,19 @@ static steady_err_t alloc_pricing(tg_t *g)
     g->how = malloc(cells * sizeof *g->how);
     g->order = malloc(cells * sizeof *g->order);
     g->norder = malloc((size_t)g->nint * sizeof *g->norder);
-    g->heap = malloc((size_t)g->nv * sizeof *g->heap);
-    g->hpos = malloc((size_t)g->nv * sizeof *g->hpos);
+    g->heaps = calloc((size_t)g->nthreads, sizeof *g->heaps);
+    for (int t = 0; g->heaps && t < g->nthreads; t++) {
+        g->heaps[t].heap = malloc((size_t)g->nv * sizeof *g->heaps[t].heap);
+        g->heaps[t].hpos = malloc((size_t)g->nv * sizeof *g->heaps[t].hpos);
+        if (!g->heaps[t].heap || !g->heaps[t].hpos)
+            return STEADY_ENOMEM; /* tg_free frees them */
+    }
     g->stack = malloc((size_t)4 * (g->N + 1) * sizeof *g->stack);
     bool col = lp_column_init(&g->col, g->m.nrows),
          sm = lp_smooth_init(&g->sm, g->m.nrows, g->tp_row);
-    if (!g->out_price || !g->out_start || !g->out_hop || !g->out_dst || !g->min_out ||
-        !g->has_in || !g->task_price || !g->cost || !g->how || !g->order || !g->norder || !g->heap ||
-        !g->hpos || !col || !sm || !g->stack)
+    if (!g->out_price || !g->out_start || !g->out_hop || !g->out_dst || !g->min_out || !g->has_in ||
+        !g->task_price || !g->cost || !g->how || !g->order || !g->norder || !g->heaps || !col ||
+        !sm || !g->stack)
         return STEADY_ENOMEM;
     int j = 0;
     for (int v = 0; v < g->nv; v++) {
@@ -242,8 +262,11 @@ static void tg_free(tg_t *g)
     free(g->how);
     free(g->order);
     free(g->norder);
-    free(g->heap);
-    free(g->hpos);
+    for (int t = 0; g->heaps && t < g->nthreads; t++) {
+        free(g->heaps[t].heap);
+        free(g->heaps[t].hpos);
+    }
+    free(g->heaps);
     free(g->out_start);
     free(g->out_hop);
     free(g->out_dst);
@@ -260,7 +283,7 @@ static void tg_free(tg_t *g)
 
 /* ---- the cheapest tree, in doubles ---------------------------------------- */
 
-static void heap_up(tg_t *g, const double *c, int i)
+static void heap_up(heap_t *g, const double *c, int i)
 {
     int v = g->heap[i];
     while (i > 0) {
@@ -275,7 +298,7 @@ static void heap_up(tg_t *g, const double *c, int i)
     g->hpos[v] = i;
 }
 
-static void heap_down(tg_t *g, const double *c, int n, int i)
+static void heap_down(heap_t *g, const double *c, int n, int i)
 {
     int v = g->heap[i];
     for (;;) {
@@ -383,98 +406,139 @@ static void one_hop_paths(tg_t *g, int I)
     g->norder[I] = settled;
 }
 
-/* The cheapest way to have each interval on each node (cost, how, and the
- * settling order), interval by interval in order of length. */
+/* The cheapest way to have interval [k, mm] on each node (cost, how, and
+ * the settling order), the shorter ones known: on one_hop platforms one
+ * hop from one node (separable), else Dijkstra with the heap h. */
+static void price_interval(tg_t *g, heap_t *h, bool one_hop, int k, int mm)
+{
+    int N = g->N, nv = g->nv, I = lp_interval(N, k, mm), n = 0;
+    double *c = &g->cost[at(g, I, 0)];
+    int *how = &g->how[at(g, I, 0)];
+    for (int v = 0; v < nv; v++) {
+        c[v] = INFINITY;
+        how[v] = HOW_NONE;
+        h->hpos[v] = -1;
+    }
+    if (k == mm) {
+        c[g->s->sources[k]] = 0;
+        how[g->s->sources[k]] = HOW_OWNER;
+    } else {
+        /* the cheapest split on every node, the first l of the least sum
+         * (split by split: each operand's row is read in order) */
+        for (int l = k; l < mm; l++) {
+            const double *a = &g->cost[at(g, lp_interval(N, k, l), 0)],
+                         *b = &g->cost[at(g, lp_interval(N, l + 1, mm), 0)];
+            for (int v = 0; v < nv; v++) {
+                double t = a[v] + b[v];
+                if (t < c[v]) {
+                    c[v] = t;
+                    how[v] = HOW_TASK(l);
+                }
+            }
+        }
+        for (int v = 0; v < nv; v++)
+            if (g->cpu_row[v] < 0) {
+                c[v] = INFINITY;
+                how[v] = HOW_NONE;
+            } else {
+                c[v] += g->task_price[v];
+            }
+    }
+    if (one_hop) {
+        one_hop_paths(g, I);
+        return;
+    }
+    for (int v = 0; v < nv; v++)
+        if (isfinite(c[v])) {
+            h->heap[n] = v;
+            heap_up(h, c, n++);
+        }
+    /* no hop lowers a value from u when even u's cheapest hop reaches the
+     * largest value a hop could lower */
+    double cap = 0;
+    for (int v = 0; v < nv; v++)
+        if (g->has_in[v])
+            cap = fmax(cap, c[v]);
+    int *order = &g->order[at(g, I, 0)], settled = 0;
+    while (n > 0) {
+        int u = h->heap[0];
+        h->hpos[u] = -2; /* settled */
+        order[settled++] = u;
+        if (--n > 0) {
+            h->heap[0] = h->heap[n];
+            h->hpos[h->heap[0]] = 0;
+            heap_down(h, c, n, 0);
+        }
+        if (c[u] + g->min_out[u] >= cap)
+            continue;
+        for (int j = g->out_start[u]; j < g->out_start[u + 1]; j++) {
+            int w = g->out_dst[j];
+            double t = c[u] + g->out_price[j];
+            if (t >= c[w] || h->hpos[w] == -2)
+                continue;
+            c[w] = t;
+            how[w] = g->out_hop[j];
+            if (h->hpos[w] < 0) {
+                h->heap[n] = w;
+                heap_up(h, c, n++);
+            } else {
+                heap_up(h, c, h->hpos[w]);
+            }
+        }
+    }
+    g->norder[I] = settled;
+}
+
+/* One pricing thread's share of an interval length: [k, k + len] for k =
+ * first, first + step, ... */
+typedef struct {
+    tg_t *g;
+    heap_t *h;
+    bool one_hop;
+    int len, first, step;
+} share_t;
+
+static void *price_share(void *arg)
+{
+    const share_t *sh = arg;
+    for (int k = sh->first; k + sh->len < sh->g->N; k += sh->step)
+        price_interval(sh->g, sh->h, sh->one_hop, k, k + sh->len);
+    return NULL;
+}
+
+/* The cheapest way to have each interval on each node, interval by
+ * interval in order of length: the intervals of a length depend only on
+ * shorter ones, and where they are many and long, nthreads threads price
+ * them side by side (each writes its intervals' rows alone: the same
+ * values for every count of threads). */
 static void cheapest(tg_t *g)
 {
     int N = g->N, nv = g->nv;
-    const steady_solution_t *s = g->s;
     for (int v = 0; v < nv; v++) {
         g->min_out[v] = INFINITY;
         for (int j = g->out_start[v]; j < g->out_start[v + 1]; j++)
             g->min_out[v] = fmin(g->min_out[v], g->out_price[j]);
     }
     bool one_hop = separable(g);
-    for (int len = 0; len < N; len++)
-        for (int k = 0; k + len < N; k++) {
-            int mm = k + len, I = lp_interval(N, k, mm);
-            double *c = &g->cost[at(g, I, 0)];
-            int *how = &g->how[at(g, I, 0)], n = 0;
-            for (int v = 0; v < nv; v++) {
-                c[v] = INFINITY;
-                how[v] = HOW_NONE;
-                g->hpos[v] = -1;
-            }
-            if (len == 0) {
-                c[s->sources[k]] = 0;
-                how[s->sources[k]] = HOW_OWNER;
-            } else {
-                /* the cheapest split on every node, the first l of the
-                 * least sum (split by split: each operand's row is read
-                 * in order) */
-                for (int l = k; l < mm; l++) {
-                    const double *a = &g->cost[at(g, lp_interval(N, k, l), 0)],
-                                 *b = &g->cost[at(g, lp_interval(N, l + 1, mm), 0)];
-                    for (int v = 0; v < nv; v++) {
-                        double t = a[v] + b[v];
-                        if (t < c[v]) {
-                            c[v] = t;
-                            how[v] = HOW_TASK(l);
-                        }
-                    }
-                }
-                for (int v = 0; v < nv; v++)
-                    if (g->cpu_row[v] < 0) {
-                        c[v] = INFINITY;
-                        how[v] = HOW_NONE;
-                    } else {
-                        c[v] += g->task_price[v];
-                    }
-            }
-            if (one_hop) {
-                one_hop_paths(g, I);
-                continue;
-            }
-            for (int v = 0; v < nv; v++)
-                if (isfinite(c[v])) {
-                    g->heap[n] = v;
-                    heap_up(g, c, n++);
-                }
-            /* no hop lowers a value from u when even u's cheapest hop
-             * reaches the largest value a hop could lower */
-            double cap = 0;
-            for (int v = 0; v < nv; v++)
-                if (g->has_in[v])
-                    cap = fmax(cap, c[v]);
-            int *order = &g->order[at(g, I, 0)], settled = 0;
-            while (n > 0) {
-                int u = g->heap[0];
-                g->hpos[u] = -2; /* settled */
-                order[settled++] = u;
-                if (--n > 0) {
-                    g->heap[0] = g->heap[n];
-                    g->hpos[g->heap[0]] = 0;
-                    heap_down(g, c, n, 0);
-                }
-                if (c[u] + g->min_out[u] >= cap)
-                    continue;
-                for (int j = g->out_start[u]; j < g->out_start[u + 1]; j++) {
-                    int w = g->out_dst[j];
-                    double t = c[u] + g->out_price[j];
-                    if (t >= c[w] || g->hpos[w] == -2)
-                        continue;
-                    c[w] = t;
-                    how[w] = g->out_hop[j];
-                    if (g->hpos[w] < 0) {
-                        g->heap[n] = w;
-                        heap_up(g, c, n++);
-                    } else {
-                        heap_up(g, c, g->hpos[w]);
-                    }
-                }
-            }
-            g->norder[I] = settled;
+    for (int len = 0; len < N; len++) {
+        int count = N - len, T = g->nthreads < count ? g->nthreads : count;
+        if ((double)count * (len + 1) * nv < PRICING_PARALLEL_WORK)
+            T = 1;
+        share_t sh[PRICING_THREADS_MAX];
+        pthread_t tid[PRICING_THREADS_MAX];
+        bool started[PRICING_THREADS_MAX];
+        for (int t = 0; t < T; t++) {
+            sh[t] = (share_t){g, &g->heaps[t], one_hop, len, t, T};
+            /* a thread that cannot start: its share is priced below */
+            started[t] = t > 0 && pthread_create(&tid[t], NULL, price_share, &sh[t]) == 0;
         }
+        for (int t = 0; t < T; t++)
+            if (!started[t])
+                price_share(&sh[t]);
+        for (int t = 1; t < T; t++)
+            if (started[t])
+                pthread_join(tid[t], NULL);
+    }
 }
 
 /* ---- the trees -------------------------------------------------------------- */
@@ -887,6 +951,10 @@ steady_err_t lp_solve_treegen(steady_solution_t *s, const steady_solve_options_t
     g.nint = s->ntypes;
     g.target = s->targets[0];
     g.full = lp_interval(g.N, 0, g.N - 1);
+    long threads = opts && opts->threads > 0 ? opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    g.nthreads = threads < 1                     ? 1
+                 : threads > PRICING_THREADS_MAX ? PRICING_THREADS_MAX
+                                                 : (int)threads;
     s->formulation = STEADY_FORMULATION_TREES;
     steady_err_t rc = build(&g);
     if (!rc)

@@ -119,6 +119,10 @@ typedef struct {
      * 10 s reached while building the LP ..."); running out in the exact
      * recovery keeps GLPK's floating-point optimum, marked approximate. */
     int time_limit_ms;
+    /* threads pricing the reduce's trees, the intervals of each length
+     * side by side (0: one per online processor); the result is the same
+     * for every count */
+    int threads;
     const char *write_lp; /* if set, write the LP in CPLEX LP format to this file */
     /* if set, called now and then with the stage ("building the LP",
      * "simplex", "exact recovery") and how far it is (steady/progress.h) */

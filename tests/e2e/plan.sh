@@ -252,6 +252,28 @@ for job in "broadcast $ex/tiers.plat" "gossip $ex/tiers.plat" "reduce $ex/two-cl
             fail "plan --op $1 $2: --threads $t differs from --threads 1"
     done
 done
+# the reduce's trees are priced in threads too (the intervals of a length
+# side by side, where they are many and long: lp/treegen.c): the same
+# solution whatever their number, along Dijkstra's paths (random-1000)
+# and one hop's (a crossbar of 1 000 hosts), 48 participants
+"$steady" gen --kind random --nodes 1000 --seed 1 >"$tmp/r1000.plat"
+sed 's/radical="0-7"/radical="0-999"/' $ex/sg-crossbar.xml >"$tmp/xbar1000.xml"
+for job in "P $tmp/r1000.plat" "node- $tmp/xbar1000.xml"; do
+    set -- $job
+    for t in 1 2 3; do
+        "$steady" solve --op reduce --participants "$(seq -s, 0 47 | sed "s/[0-9]\+/$1&/g")" --threads $t \
+            "$2" 2>&1 | grep -v '^LP: ' >"$tmp/s$t.out"
+    done
+    grep -q '^throughput' "$tmp/s1.out" || fail "solve --op reduce $2: $(head -1 "$tmp/s1.out")"
+    for t in 2 3; do
+        cmp -s "$tmp/s1.out" "$tmp/s$t.out" || fail "solve --op reduce $2: --threads $t differs from --threads 1"
+    done
+done
+for bad in 0 -1 1025 two 2x; do
+    "$steady" solve --op reduce --threads "$bad" $ex/tiers.plat >/dev/null 2>"$tmp/err"
+    [ $? -eq 2 ] && grep -q -- "^steady solve: --threads takes an integer from 1 to 1024 ($bad)" "$tmp/err" ||
+        fail "solve --threads $bad: $(cat "$tmp/err")"
+done
 for bad in 0 -1 1025 two 2x; do
     "$steady" plan --op scatter --threads "$bad" $ex/tiers.plat >/dev/null 2>"$tmp/err"
     [ $? -eq 2 ] && grep -q -- "--threads takes an integer from 1 to 1024 ($bad)" "$tmp/err" ||
