@@ -283,38 +283,38 @@ static void tg_free(tg_t *g)
 
 /* ---- the cheapest tree, in doubles ---------------------------------------- */
 
-static void heap_up(heap_t *g, const double *c, int i)
+static void heap_up(heap_t *h, const double *c, int i)
 {
-    int v = g->heap[i];
+    int v = h->heap[i];
     while (i > 0) {
         int p = (i - 1) / 2;
-        if (c[g->heap[p]] <= c[v])
+        if (c[h->heap[p]] <= c[v])
             break;
-        g->heap[i] = g->heap[p];
-        g->hpos[g->heap[i]] = i;
+        h->heap[i] = h->heap[p];
+        h->hpos[h->heap[i]] = i;
         i = p;
     }
-    g->heap[i] = v;
-    g->hpos[v] = i;
+    h->heap[i] = v;
+    h->hpos[v] = i;
 }
 
-static void heap_down(heap_t *g, const double *c, int n, int i)
+static void heap_down(heap_t *h, const double *c, int n, int i)
 {
-    int v = g->heap[i];
+    int v = h->heap[i];
     for (;;) {
         int l = 2 * i + 1;
         if (l >= n)
             break;
-        if (l + 1 < n && c[g->heap[l + 1]] < c[g->heap[l]])
+        if (l + 1 < n && c[h->heap[l + 1]] < c[h->heap[l]])
             l++;
-        if (c[v] <= c[g->heap[l]])
+        if (c[v] <= c[h->heap[l]])
             break;
-        g->heap[i] = g->heap[l];
-        g->hpos[g->heap[i]] = i;
+        h->heap[i] = h->heap[l];
+        h->hpos[h->heap[i]] = i;
         i = l;
     }
-    g->heap[i] = v;
-    g->hpos[v] = i;
+    h->heap[i] = v;
+    h->hpos[v] = i;
 }
 
 /* A hop's price beyond its priced loads while the trees are sought: ports
