@@ -66,7 +66,6 @@ void help_plan(FILE *out)
             "                        schedule's cost model; the optimum (the LP's, which\n"
             "                        counts no latency: a period's messages on a hop can\n"
             "                        share one) bounds both\n"
-
             "  --json                the summary as JSON: {\"optimum\", \"throughput\",\n"
             "                        \"replayed\", \"period\", \"ops_per_period\", \"segments\",\n"
             "                        \"trees\", \"slots\", \"transfers\", \"max_lag\",\n"

@@ -269,15 +269,12 @@ for job in "P $tmp/r1000.plat" "node- $tmp/xbar1000.xml"; do
         cmp -s "$tmp/s1.out" "$tmp/s$t.out" || fail "solve --op reduce $2: --threads $t differs from --threads 1"
     done
 done
-for bad in 0 -1 1025 two 2x; do
-    "$steady" solve --op reduce --threads "$bad" $ex/tiers.plat >/dev/null 2>"$tmp/err"
-    [ $? -eq 2 ] && grep -q -- "^steady solve: --threads takes an integer from 1 to 1024 ($bad)" "$tmp/err" ||
-        fail "solve --threads $bad: $(cat "$tmp/err")"
-done
-for bad in 0 -1 1025 two 2x; do
-    "$steady" plan --op scatter --threads "$bad" $ex/tiers.plat >/dev/null 2>"$tmp/err"
-    [ $? -eq 2 ] && grep -q -- "--threads takes an integer from 1 to 1024 ($bad)" "$tmp/err" ||
-        fail "--threads $bad: $(cat "$tmp/err")"
+for cmd in solve plan; do
+    for bad in 0 -1 1025 two 2x; do
+        "$steady" $cmd --op scatter --threads "$bad" $ex/tiers.plat >/dev/null 2>"$tmp/err"
+        [ $? -eq 2 ] && grep -q -- "^steady $cmd: --threads takes an integer from 1 to 1024 ($bad)" "$tmp/err" ||
+            fail "$cmd --threads $bad: $(cat "$tmp/err")"
+    done
 done
 
 # A calibrated platform's values are a fit of the sizes it was measured
