@@ -148,39 +148,38 @@ static steady_err_t build(tg_t *g)
 static steady_err_t complete_hops(tg_t *g)
 {
     int nv = g->nv, m = 0;
+    if (!(g->hidx = malloc((size_t)nv * sizeof *g->hidx)))
+        return STEADY_ENOMEM;
     for (int v = 0; v < nv; v++) {
         bool out = g->out_start[v + 1] > g->out_start[v];
         if (out != g->has_in[v])
             return STEADY_OK;
-        m += out;
+        g->hidx[v] = out ? m++ : -1;
     }
     if (m < 3 || (size_t)g->out_start[nv] != (size_t)m * (m - 1))
         return STEADY_OK;
     g->pos_of = malloc((size_t)m * m * sizeof *g->pos_of);
     g->hnodes = malloc((size_t)m * sizeof *g->hnodes);
-    g->hidx = malloc((size_t)nv * sizeof *g->hidx);
     g->sep_a = malloc((size_t)nv * sizeof *g->sep_a);
     g->sep_b = malloc((size_t)nv * sizeof *g->sep_b);
-    if (!g->pos_of || !g->hnodes || !g->hidx || !g->sep_a || !g->sep_b)
+    if (!g->pos_of || !g->hnodes || !g->sep_a || !g->sep_b)
         return STEADY_ENOMEM;
     for (size_t k = 0; k < (size_t)m * m; k++)
         g->pos_of[k] = -1;
     for (int v = 0; v < nv; v++) {
-        bool out = g->out_start[v + 1] > g->out_start[v];
-        g->hidx[v] = out ? g->nhn : -1;
-        if (out)
+        if (g->hidx[v] >= 0)
             g->hnodes[g->nhn++] = v;
-    }
-    for (int v = 0; v < nv; v++)
         for (int j = g->out_start[v]; j < g->out_start[v + 1]; j++) {
             size_t k = (size_t)g->hidx[v] * m + g->hidx[g->out_dst[j]];
-            if (g->pos_of[k] >= 0) { /* two hops u -> w: m (m - 1) hops miss a pair */
+            /* a hop to itself or two hops u -> w: m (m - 1) hops miss a pair */
+            if (g->out_dst[j] == v || g->pos_of[k] >= 0) {
                 free(g->pos_of);
                 g->pos_of = NULL;
                 return STEADY_OK;
             }
             g->pos_of[k] = j;
         }
+    }
     return STEADY_OK;
 }
 
