@@ -54,4 +54,13 @@ steady_err_t broadcast_trees(const steady_solution_t *s, steady_trees_t *out, ho
 bool exact_maxflow(int n, int m, const int *tail, const int *head, const mpz_t *cap, int s, int t,
                    mpz_t value);
 
+/* matching_check.c: checks m, the decomposition of the ncomms comms
+ * src[c] -> dst[c] of duration[c] among n nodes, whose largest port load
+ * is `load`, and sets m->total (STEADY_EINTERNAL when it is wrong: every
+ * slot non-empty and positive, a matching whose ports' times fit it, every
+ * comm covered exactly, the total equal to load, at most max_slots slots). */
+steady_err_t matchings_verify(int n, int ncomms, const int *src, const int *dst,
+                              const mpq_t *duration, const mpq_t load, int max_slots,
+                              steady_matchings_t *m, steady_error_t *err);
+
 #endif
