@@ -99,10 +99,10 @@ static steady_err_t solve(const steady_platform_t *p, const steady_problem_t *pr
     return STEADY_OK;
 }
 
-steady_err_t steady_compare_run(const steady_platform_t *p, steady_collop_t op, int root,
-                                const steady_model_options_t *opts,
-                                const steady_solve_options_t *sopts, steady_comparison_t *out,
-                                steady_error_t *err)
+steady_err_t steady_compare_optimum(const steady_platform_t *p, steady_collop_t op, int root,
+                                    const steady_model_options_t *opts,
+                                    const steady_solve_options_t *sopts, steady_comparison_t *out,
+                                    steady_error_t *err)
 {
     memset(out, 0, sizeof *out);
     steady_model_options_t o = opts ? *opts : (steady_model_options_t){0};
@@ -130,48 +130,32 @@ steady_err_t steady_compare_run(const steady_platform_t *p, steady_collop_t op, 
     for (int i = 0; i < STEADY_ALGO_COUNT; i++)
         out->measured[i] = NAN;
 
-    steady_routes_t *routes = NULL;
-    steady_platform_t *rev = NULL;
-    int *others = malloc((size_t)P * sizeof *others), nothers = 0;
-    if (!others)
-        return steady_error_set(err, STEADY_ENOMEM, "out of memory");
-    double speeds = 0;
-    for (int v = 0; v < nv; v++)
-        if (steady_platform_node(p, v)->kind == STEADY_PROCESSOR) {
-            speeds += steady_platform_node(p, v)->speed;
-            if (v != root)
-                others[nothers++] = v;
-        }
     steady_err_t rc = STEADY_OK;
     if (op != STEADY_COLL_REDUCE) {
+        int *others = malloc((size_t)P * sizeof *others), nothers = 0;
+        if (!others)
+            return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        for (int v = 0; v < nv; v++)
+            if (v != root && steady_platform_node(p, v)->kind == STEADY_PROCESSOR)
+                others[nothers++] = v;
         steady_problem_t b = {.op = STEADY_OP_BROADCAST,
                               .source = root,
                               .targets = others,
                               .ntargets = nothers,
                               .msg_size = out->msg_size};
-        if ((rc = solve(p, &b, sopts, &out->broadcast_optimum, &out->optimum_exact,
-                        &out->optimum_is_bound, err)))
-            goto cleanup;
+        rc = solve(p, &b, sopts, &out->broadcast_optimum, &out->optimum_exact,
+                   &out->optimum_is_bound, err);
+        free(others);
     }
-    if (op != STEADY_COLL_BROADCAST) {
+    if (!rc && op != STEADY_COLL_BROADCAST) {
         steady_problem_t r = {.op = STEADY_OP_REDUCE,
                               .target = root,
                               .msg_size = out->msg_size,
                               .task_cost = out->task_cost};
-        if ((rc = solve(p, &r, sopts, &out->reduce_optimum, &out->optimum_exact, NULL, err)))
-            goto cleanup;
-        steady_problem_t b = {.op = STEADY_OP_BROADCAST,
-                              .source = root,
-                              .targets = others,
-                              .ntargets = nothers,
-                              .msg_size = out->msg_size};
-        double rb, work = speeds / ((P - 1) * out->task_cost);
-        bool ignored = false;
-        if ((rc = reversed(p, &rev, err)) ||
-            (rc = solve(rev, &b, sopts, &rb, &out->optimum_exact, &ignored, err)))
-            goto cleanup;
-        out->commutative_bound = rb < work ? rb : work;
+        rc = solve(p, &r, sopts, &out->reduce_optimum, &out->optimum_exact, NULL, err);
     }
+    if (rc)
+        return rc;
     switch (op) {
     case STEADY_COLL_BROADCAST: out->optimum = out->broadcast_optimum; break;
     case STEADY_COLL_REDUCE: out->optimum = out->reduce_optimum; break;
@@ -180,6 +164,48 @@ steady_err_t steady_compare_run(const steady_platform_t *p, steady_collop_t op, 
         out->optimum_is_bound = true;
         out->time_shared = 1 / (1 / out->reduce_optimum + 1 / out->broadcast_optimum);
         break;
+    }
+    return STEADY_OK;
+}
+
+steady_err_t steady_compare_run(const steady_platform_t *p, steady_collop_t op, int root,
+                                const steady_model_options_t *opts,
+                                const steady_solve_options_t *sopts, steady_comparison_t *out,
+                                steady_error_t *err)
+{
+    steady_err_t rc = steady_compare_optimum(p, op, root, opts, sopts, out, err);
+    if (rc)
+        return rc;
+    steady_model_options_t o = opts ? *opts : (steady_model_options_t){0};
+    int nv = steady_platform_node_count(p), P = out->ranks;
+    steady_routes_t *routes = NULL;
+    steady_platform_t *rev = NULL;
+    if (op != STEADY_COLL_BROADCAST) {
+        /* the commutative bound: the broadcast from the root on the
+         * reversed platform, and the processors' speed */
+        int *others = malloc((size_t)P * sizeof *others), nothers = 0;
+        if (!others)
+            return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        double speeds = 0;
+        for (int v = 0; v < nv; v++)
+            if (steady_platform_node(p, v)->kind == STEADY_PROCESSOR) {
+                speeds += steady_platform_node(p, v)->speed;
+                if (v != root)
+                    others[nothers++] = v;
+            }
+        steady_problem_t b = {.op = STEADY_OP_BROADCAST,
+                              .source = root,
+                              .targets = others,
+                              .ntargets = nothers,
+                              .msg_size = out->msg_size};
+        double rb, work = speeds / ((P - 1) * out->task_cost);
+        bool ignored = false;
+        if (!(rc = reversed(p, &rev, err)))
+            rc = solve(rev, &b, sopts, &rb, &out->optimum_exact, &ignored, err);
+        free(others);
+        if (rc)
+            goto cleanup;
+        out->commutative_bound = rb < work ? rb : work;
     }
 
     if ((rc = steady_routes_create(p, out->msg_size, &routes, err)))
@@ -198,6 +224,5 @@ steady_err_t steady_compare_run(const steady_platform_t *p, steady_collop_t op, 
 cleanup:
     steady_routes_destroy(routes);
     steady_platform_destroy(rev);
-    free(others);
     return rc;
 }

@@ -39,39 +39,6 @@ bool fault_swaps(const fault_t *fault, bool *fired, int rank, long op)
     return true;
 }
 
-/* --msg-bytes other than the schedule's message size, on a platform of
- * bandwidths: the schedule's optimum is for its own size, so rank 0 solves
- * the schedule's problem again for this one (per operation, as the report
- * gives it; tasks keep the schedule's cost, as the run does). */
-static int resized_optimum(const steady_platform_t *p, const steady_schedule_t *sc, size_t bytes,
-                           double *optimum, failure_t *f)
-{
-    steady_problem_t prob = {.op = sc->op, .msg_size = (double)bytes, .task_cost = sc->task_cost};
-    if (sc->op == STEADY_OP_REDUCE) {
-        prob.participants = sc->sources;
-        prob.nparticipants = sc->nsources;
-        prob.target = sc->targets[0];
-    } else if (sc->op == STEADY_OP_GOSSIP) {
-        prob.sources = sc->sources;
-        prob.nsources = sc->nsources;
-        prob.targets = sc->targets;
-        prob.ntargets = sc->ntargets;
-    } else {
-        prob.source = sc->sources[0];
-        prob.targets = sc->targets;
-        prob.ntargets = sc->ntargets;
-    }
-    steady_solve_options_t so = {.exact = false};
-    steady_solution_t *s;
-    steady_error_t err = {0};
-    if (steady_lp_solve(p, &prob, &so, &s, &err))
-        return fail(f, steady_err_exit_status(err.code),
-                    "steady-run: the optimum for %zu-byte messages: %s", bytes, err.msg);
-    *optimum = steady_solution_throughput_d(s) / (double)sc->segments;
-    steady_solution_destroy(s);
-    return RUN_OK;
-}
-
 /* Reads the platform and checks that SimGrid routes every two of its
  * hosts: failures every rank meets alike (memory aside). */
 static int read_platform(const options_t *o, steady_platform_t **p, failure_t *f)
@@ -92,13 +59,10 @@ static int read_platform(const options_t *o, steady_platform_t **p, failure_t *f
 }
 
 /* Reads the platform and the schedule, checks the job against them, and
- * (rank 0) validates the schedule.  Sets *bytes to the message size, and
- * *resized (rank 0) to the optimum for it when --msg-bytes is not the
- * schedule's size (else NAN). */
+ * (rank 0) validates the schedule.  Sets *bytes to the message size. */
 static int load(const options_t *o, int rank, int size, steady_platform_t **p,
-                steady_schedule_t **sc, size_t *bytes, double *resized, failure_t *f)
+                steady_schedule_t **sc, size_t *bytes, failure_t *f)
 {
-    *resized = NAN;
     steady_error_t err = {0};
     int status = read_platform(o, p, f);
     if (status)
@@ -139,8 +103,6 @@ static int load(const options_t *o, int rank, int size, steady_platform_t **p,
             return f->status;
         }
         steady_violations_free(&v);
-        if (!(*sc)->abstract && (double)*bytes != (*sc)->msg_size)
-            return resized_optimum(*p, *sc, *bytes, resized, f);
     }
     return RUN_OK;
 }
@@ -174,7 +136,6 @@ typedef struct {
     int chunks;
     double task_cost;
     double planned; /* the model's TP; NAN for --algo mpi */
-    double optimum;
     bool commutative;
 } algo_run_t;
 
@@ -183,26 +144,6 @@ static void algo_run_free(algo_run_t *ar)
     algo_program_free(&ar->ap);
     steady_collective_destroy(ar->coll);
     algo_shared_put(ar->routes);
-}
-
-/* The LP optimum the ratio is taken against (steady compare's): rank 0
- * solves it unless --optimum gives it. */
-static int algo_optimum(const options_t *o, const steady_platform_t *p, algo_run_t *ar,
-                        size_t bytes, failure_t *f)
-{
-    if (o->optimum > 0) {
-        ar->optimum = o->optimum;
-        return RUN_OK;
-    }
-    steady_error_t err = {0};
-    steady_model_options_t mo = {
-        .msg_size = (double)bytes, .task_cost = ar->task_cost, .chunks = 2, .max_chunks = 2};
-    steady_comparison_t cmp;
-    if (steady_compare_run(p, (steady_collop_t)o->op, ar->root_node, &mo, NULL, &cmp, &err))
-        return fail(f, steady_err_exit_status(err.code), "steady-run: %s: the LP optimum: %s",
-                    o->plat, err.msg);
-    ar->optimum = cmp.optimum;
-    return RUN_OK;
 }
 
 /* Reads the platform, checks the job against it, builds the algorithm,
@@ -278,9 +219,70 @@ static int load_algo(const options_t *o, int rank, int size, steady_platform_t *
                         err.msg, steady_platform_node(*p, node)->name);
         ar->commutative = ar->ap.commutative;
     }
-    if (rank == 0)
-        return algo_optimum(o, *p, ar, *bytes, f);
     return RUN_OK;
+}
+
+/* The longest the LP optimum of a report is solved for. */
+#define OPTIMUM_TIME_LIMIT_S 60
+
+/* Rank 0, after the run: the LP optimum the report's ratio is taken
+ * against when nothing gives it — with --algo, steady compare's (unless
+ * --optimum gives it or says none); for a schedule run with messages of
+ * another size than it was planned for (--msg-bytes), its problem solved
+ * again for that size, per operation (tasks keep the schedule's cost, as
+ * the run does).  Solved in floating point within OPTIMUM_TIME_LIMIT_S,
+ * its stages on `line`; after the run, so that a long solve (a reduce of
+ * hundreds of participants) delays no rank's start.  NAN, and the reason
+ * in why, when it is not known. */
+static double solve_optimum(const options_t *o, const steady_platform_t *p,
+                            const steady_schedule_t *sc, const algo_run_t *ar, size_t bytes,
+                            steady_progress_line_t *line, char *why, size_t n)
+{
+    if (o->optimum > 0)
+        return o->optimum;
+    if (o->optimum < 0) {
+        snprintf(why, n, "not solved: --optimum none");
+        return NAN;
+    }
+    steady_solve_options_t so = {.exact = false,
+                                 .time_limit_ms = OPTIMUM_TIME_LIMIT_S * 1000,
+                                 .progress = steady_progress_line_report,
+                                 .progress_ctx = line};
+    steady_error_t err = {0};
+    double tp = NAN;
+    if (sc) {
+        steady_problem_t prob = {
+            .op = sc->op, .msg_size = (double)bytes, .task_cost = sc->task_cost};
+        if (sc->op == STEADY_OP_REDUCE) {
+            prob.participants = sc->sources;
+            prob.nparticipants = sc->nsources;
+            prob.target = sc->targets[0];
+        } else if (sc->op == STEADY_OP_GOSSIP) {
+            prob.sources = sc->sources;
+            prob.nsources = sc->nsources;
+            prob.targets = sc->targets;
+            prob.ntargets = sc->ntargets;
+        } else {
+            prob.source = sc->sources[0];
+            prob.targets = sc->targets;
+            prob.ntargets = sc->ntargets;
+        }
+        steady_solution_t *s;
+        if (steady_lp_solve(p, &prob, &so, &s, &err) == STEADY_OK) {
+            tp = steady_solution_throughput_d(s) / (double)sc->segments;
+            steady_solution_destroy(s);
+        }
+    } else {
+        steady_model_options_t mo = {.msg_size = (double)bytes, .task_cost = ar->task_cost};
+        steady_comparison_t cmp;
+        if (steady_compare_optimum(p, (steady_collop_t)o->op, ar->root_node, &mo, &so, &cmp,
+                                   &err) == STEADY_OK)
+            tp = cmp.optimum;
+    }
+    steady_progress_line_clear(line);
+    if (!isfinite(tp))
+        snprintf(why, n, "not solved: %s; steady solve gives it, --optimum TP takes it", err.msg);
+    return tp;
 }
 
 /* The measurements of one rank, as doubles for MPI_Igather. */
@@ -331,7 +333,7 @@ static int report(const report_info_t *ri, const steady_platform_t *p, const dou
     double achieved = elapsed > 0 ? (double)o->ops / elapsed : 0;
     double per_op = o->ops > 0 ? messages / (double)o->ops : 0;
     double optimum = ri->optimum, planned = ri->planned;
-    double ratio = optimum > 0 ? achieved / optimum : 0;
+    double ratio = optimum > 0 ? achieved / optimum : NAN; /* NAN: no optimum */
     long completed = o->ops - counts[0];
     int status = verified == o->ops ? RUN_OK : RUN_FAIL;
     const algo_run_t *ar = ri->ar;
@@ -347,13 +349,14 @@ static int report(const report_info_t *ri, const steady_platform_t *p, const dou
                                  mr[M_RECV] / e, "cpu", mr[M_CPU] / e, "buffers", mr[M_BUFFERS]));
         }
         json_t *j = json_pack(
-            "{s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:o, s:f, s:f, s:f, s:f, s:f, s:o*}", "ops",
+            "{s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:o, s:o, s:o, s:f, s:f, s:f, s:o*}", "ops",
             (json_int_t)o->ops, "completed", (json_int_t)completed, "verified",
             (json_int_t)verified, "lost", (json_int_t)counts[0], "duplicated",
             (json_int_t)counts[1], "corrupt", (json_int_t)counts[2], "elapsed", elapsed, "achieved",
             achieved, "planned", isfinite(planned) ? json_real(planned) : json_null(), "optimum",
-            optimum, "ratio", ratio, "messages", messages, "bytes", bytes, "tasks", tasks, "nodes",
-            nodes);
+            isfinite(optimum) ? json_real(optimum) : json_null(), "ratio",
+            isfinite(ratio) ? json_real(ratio) : json_null(), "messages", messages, "bytes", bytes,
+            "tasks", tasks, "nodes", nodes);
         if (j) {
             json_object_set_new(j, "messages_per_operation", json_real(per_op));
             json_object_set_new(j, "planned_messages_per_operation",
@@ -393,8 +396,13 @@ static int report(const report_info_t *ri, const steady_platform_t *p, const dou
             printf("planned      %.10g (%s)\n", planned, ri->planned_what);
         else
             printf("planned      - (%s)\n", ri->planned_what);
-        printf("optimum      %.10g (%s)\n", optimum, ri->optimum_what);
-        printf("ratio        %.6f of the optimum", ratio);
+        if (isfinite(optimum)) {
+            printf("optimum      %.10g (%s)\n", optimum, ri->optimum_what);
+            printf("ratio        %.6f of the optimum", ratio);
+        } else {
+            printf("optimum      - (%s)\n", ri->optimum_what);
+            printf("ratio        -");
+        }
         if (ar && isfinite(planned) && planned > 0)
             printf(", %.6f of the model", achieved / planned);
         printf("\n");
@@ -499,7 +507,6 @@ int main(int argc, char **argv)
     uint8_t *flags = NULL;
     double *all = NULL;
     size_t bytes = 0;
-    double resized = NAN; /* the optimum for --msg-bytes, when not the schedule's size */
     int status = parse_options(argc, argv, &o, &f);
     if (!status && o.help) {
         if (rank == 0)
@@ -534,7 +541,7 @@ int main(int argc, char **argv)
                       getenv("STEADY_RUN_FAULT"), fault.op, o.ops, o.ops - 1);
     f.alike = status != 0; /* the same arguments and environment on every rank */
     if (!status && o.algo == ALGO_NONE)
-        status = load(&o, rank, size, &p, &sc, &bytes, &resized, &f);
+        status = load(&o, rank, size, &p, &sc, &bytes, &f);
     else if (!status)
         status = load_algo(&o, rank, size, &p, &ar, &bytes, &f);
     if (!status && o.algo == ALGO_NONE) {
@@ -594,6 +601,8 @@ int main(int argc, char **argv)
     steady_progress_line_clear(&line);
     if (rank == 0) {
         report_info_t ri = {.o = &o, .plan_messages = NAN};
+        char why[STEADY_ERROR_MSG_MAX + 64];
+        steady_progress_line_init(&line, stderr, "steady-run: the LP optimum", o.quiet);
         if (o.algo == ALGO_NONE) {
             int n = snprintf(ri.what, sizeof ri.what, "%s on %s", steady_op_name(sc->op),
                              sc->platform_name);
@@ -610,11 +619,13 @@ int main(int argc, char **argv)
                                                                                          : NAN;
             ri.optimum = steady_schedule_per_operation(sc, sc->optimum);
             ri.optimum_what = "the LP's TP";
-            if (isfinite(resized)) { /* the schedule's figures are for another size */
+            if (!sc->abstract && (double)bytes != sc->msg_size) {
+                /* the schedule's figures are for another size */
                 ri.planned = NAN;
                 ri.planned_what = "the schedule was planned for other messages";
-                ri.optimum = resized;
-                ri.optimum_what = "the LP's TP for these messages (--msg-bytes)";
+                ri.optimum = solve_optimum(&o, p, sc, NULL, bytes, &line, why, sizeof why);
+                ri.optimum_what =
+                    isfinite(ri.optimum) ? "the LP's TP for these messages (--msg-bytes)" : why;
             }
         } else {
             ri.ar = &ar;
@@ -633,10 +644,11 @@ int main(int argc, char **argv)
             ri.planned = ar.planned;
             ri.planned_what = o.algo == ALGO_MPI ? "no model of MPI's own algorithms"
                                                  : "the model's throughput, steady compare";
-            ri.optimum = ar.optimum;
-            ri.optimum_what = o.op == STEADY_COLL_BROADCAST ? "the broadcast LP's TP"
-                              : o.op == STEADY_COLL_REDUCE  ? "the reduce LP's TP (non-commutative)"
-                                                            : "min of the reduce and broadcast LPs";
+            ri.optimum = solve_optimum(&o, p, NULL, &ar, bytes, &line, why, sizeof why);
+            ri.optimum_what = !isfinite(ri.optimum)           ? why
+                              : o.op == STEADY_COLL_BROADCAST ? "the broadcast LP's TP"
+                              : o.op == STEADY_COLL_REDUCE ? "the reduce LP's TP (non-commutative)"
+                                                           : "min of the reduce and broadcast LPs";
         }
         status = report(&ri, p, all, flags, size);
     }

@@ -82,7 +82,8 @@ void help(FILE *out)
             "  --msg-bytes B    message size, 1 B to 2^31 - 1 B, e.g. 65536 or 64KiB\n"
             "                   (default: the schedule's, with --algo 1 MiB; required on an\n"
             "                   abstract platform); another size than a schedule's is\n"
-            "                   measured against the LP optimum for it (rank 0 solves it)\n"
+            "                   measured against the LP optimum for it (rank 0 solves it\n"
+            "                   after the run, in at most 60 s)\n"
             "  --from FORMAT    platform format: auto (default), native, graphml, simgrid\n"
             "  --algo ALGO      run a comparison algorithm (above) instead of a schedule\n"
             "  --op OP          with --algo: broadcast, reduce or allreduce (required)\n"
@@ -91,8 +92,8 @@ void help(FILE *out)
             "  --root NAME      with --algo: the root processor (default: the first)\n"
             "  --task-cost FLOP with --algo: flop to combine two whole messages, 1e-6 to\n"
             "                   1e21 (default: one per byte; 1 on abstract platforms)\n"
-            "  --optimum TP     with --algo: the LP optimum to report against (default: rank\n"
-            "                   0 solves it)\n"
+            "  --optimum TP     with --algo: the LP optimum to report against, or none\n"
+            "                   (default: rank 0 solves it after the run, in at most 60 s)\n"
             "  --commutative    with --algo mpi: declare the reduce operator commutative and\n"
             "                   use the commutative one (default: non-commutative)\n"
             "\n"
@@ -236,8 +237,11 @@ int parse_options(int argc, char **argv, options_t *o, failure_t *f)
                 o->task_cost > STEADY_TASK_COST_MAX)
                 return usage(f, "--task-cost takes a number of flop from 1e-6 to 1e21", v);
         } else if (strcmp(name, "--optimum") == 0) {
-            if (!steady_parse_number(v, &o->optimum) || !(o->optimum > 0) || !isfinite(o->optimum))
-                return usage(f, "--optimum takes a positive throughput", v);
+            if (strcmp(v, "none") == 0)
+                o->optimum = -1;
+            else if (!steady_parse_number(v, &o->optimum) || !(o->optimum > 0) ||
+                     !isfinite(o->optimum))
+                return usage(f, "--optimum takes a positive throughput or none", v);
         } else {
             int fmt = steady_format_from_name(v);
             if (fmt < 0)

@@ -29,7 +29,7 @@ typedef struct {
     int chunks; /* 0: the model's choice */
     const char *root;
     double task_cost; /* 0: the default */
-    double optimum;   /* 0: solved by rank 0 */
+    double optimum;   /* 0: solved by rank 0, -1: none */
     bool commutative; /* --algo mpi: the commutative operator */
     /* --calibrate mode */
     bool calibrate;

@@ -395,6 +395,18 @@ typedef struct {
     } extra[STEADY_COMPARE_EXTRA_MAX];
 } steady_comparison_t;
 
+/* Solves the LPs of op rooted at processor `root` of p (msg_size and
+ * task_cost of the model options; the rest is not used) into out's
+ * op, root, ranks, msg_size, task_cost and optimum fields: the
+ * broadcast's, the reduce's, or both and their minimum for an allreduce;
+ * no algorithm evaluated (nalgos 0), commutative_bound, time_shared but
+ * for an allreduce, and measured[] NAN.  The checks and errors of
+ * steady_compare_run. */
+steady_err_t steady_compare_optimum(const steady_platform_t *p, steady_collop_t op, int root,
+                                    const steady_model_options_t *opts,
+                                    const steady_solve_options_t *sopts, steady_comparison_t *out,
+                                    steady_error_t *err);
+
 /* Solves the LPs for op rooted at processor `root` of p and evaluates every
  * algorithm supporting op with the model options (msg_size and task_cost
  * apply to the LPs too).  The platform needs at least 2 processors.

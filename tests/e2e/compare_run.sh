@@ -17,6 +17,8 @@
 #     port busy in the model), 100 operations of 16 KiB in 4 chunks: >= 0.95
 #     x the model; their reduces, 200 operations of 16 KiB in 4 chunks:
 #     >= 0.95 x the model.
+#     The optimum rank 0 solves after the run is steady compare's;
+#     --optimum none reports none, --optimum TP that TP.
 #  2. A damaged byte is caught (corrupt 1, exit 1), and swapped operands
 #     under the ordered operator.
 #  3. Open MPI: two algorithms on a platform with a router.
@@ -100,6 +102,32 @@ smpi --algo twotreec --op reduce --ops 5 --chunks 2 --msg-bytes 16KiB &&
 smpi --algo chain --op reduce --ops 5 --chunks 2 --msg-bytes 16KiB &&
     grep -q '"operator": "non-commutative"' "$tmp/out" || fail "chain reduce: operator not non-commutative"
 
+# the optimum rank 0 solves after the run is steady compare's; --optimum
+# none solves nothing and reports none, --optimum TP that TP
+for op in reduce allreduce; do
+    "$steady" compare --json --op $op --msg-size 16KiB "$tmp/z.plat" >"$tmp/cmp.json" ||
+        fail "steady compare --op $op"
+    for given in "" none 123.5; do
+        smpi --algo binomial --op $op --ops 5 --chunks 2 --msg-bytes 16KiB ${given:+--optimum $given} ||
+            { fail "--algo binomial --op $op --optimum '$given': exit $?"; continue; }
+        python3 - "$tmp/out" "$tmp/cmp.json" "$given" <<'PY' || fail "--algo binomial --op $op --optimum '$given': $(head -c 300 "$tmp/out")"
+import json, sys
+d = json.JSONDecoder().raw_decode(open(sys.argv[1]).read())[0]
+want = {"": json.load(open(sys.argv[2]))["optimum"], "none": None}.get(sys.argv[3])
+want = float(sys.argv[3]) if want is None and sys.argv[3] != "none" else want
+if want is None:
+    assert d["optimum"] is None and d["ratio"] is None, d
+else:
+    assert abs(d["optimum"] - want) <= 1e-9 * want, (d["optimum"], want)
+    assert abs(d["ratio"] - d["achieved"] / want) <= 1e-9 * d["ratio"], d
+PY
+    done
+done
+timeout 120 smpirun -no-privatize "${cfg[@]}" -platform "$tmp/z.xml" -hostfile "$tmp/z.hosts" -np 5 \
+    "$run_smpi" --algo chain --op reduce --ops 5 --msg-bytes 16KiB --optimum none "$tmp/z.plat" \
+    >"$tmp/out" 2>"$tmp/err" && grep -q '^optimum      - (not solved: --optimum none)$' "$tmp/out" &&
+    grep -q '^ratio        -, ' "$tmp/out" || fail "--optimum none, text report: $(head -c 600 "$tmp/out")"
+
 # a damaged byte: P1 flips one byte of what it sends for operation 7
 for a in binomial:reduce twotreec:allreduce chain:broadcast; do
     STEADY_RUN_FAULT=1:corrupt@7 smpi --algo ${a%:*} --op ${a#*:} --ops 20 --chunks 2 --msg-bytes 16KiB
@@ -156,6 +184,8 @@ expect 2 "steady-run: $tmp/z.plat: the platform has 5 nodes but the job has 3 ra
     mpirun --allow-run-as-root --oversubscribe -np 3 "$run" --algo chain --op reduce --ops 5 "$tmp/z.plat"
 expect 2 "steady-run: $tmp/z.plat: a message of 16 bytes cannot be split into 4 chunks (a reduce needs 8 bytes, one element, per chunk) (on P0)" \
     "${mpi1[@]}" --algo chain --op reduce --chunks 4 --msg-bytes 16 --ops 5 "$tmp/z.plat"
+expect 2 "steady-run: --optimum takes a positive throughput or none (nothing) (see 'steady-run --help')" \
+    "${mpi1[@]}" --algo chain --op reduce --optimum nothing --ops 5 "$tmp/z.plat"
 expect 2 "steady-run: --chunks goes with --algo (a schedule says it all) (see 'steady-run --help')" \
     "${mpi1[@]}" --chunks 4 --ops 5 x.sched "$tmp/z.plat"
 
