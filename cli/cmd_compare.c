@@ -30,7 +30,7 @@ void help_compare(FILE *out)
             "                      [--smpi-cfg tuned|default|FLAGS] [--row-timeout S]\n"
             "                      [--calibrated FILE] [--rows LIST]]\n"
             "                      [--json] [-o CHART.svg] [--approx] [--time-limit SEC]\n"
-            "                      [--from FORMAT] [--quiet] PLATFORM\n"
+            "                      [--threads N] [--from FORMAT] [--quiet] PLATFORM\n"
             "\n"
             "Compares the algorithms MPI libraries use for series of broadcasts, reduces\n"
             "and allreduces — TwoTreeC (and TwoTreeC+C, TwoTreeC+S for allreduce),\n"
@@ -109,6 +109,9 @@ void help_compare(FILE *out)
             "  -o, --output FILE     also write an SVG bar chart to FILE\n"
             "  --approx              skip the exact rational recovery of the LPs\n"
             "  --time-limit SEC      give up (exit 1) when an LP's solve takes longer\n"
+            "  --threads N           threads for the reduce's trees and the lp-schedule row's\n"
+            "                        plan (default: one per online processor; the result\n"
+            "                        is the same for every N)\n"
             "  --from FORMAT         auto (default), native, graphml or simgrid\n"
             "  --quiet               no progress line on standard error (drawn only when\n"
             "                        it is a terminal: the LP's stages, then the row under\n"
@@ -491,6 +494,7 @@ int cmd_compare(int argc, char **argv)
                                          {"msg-size", required_argument, NULL, O_SIZE},
                                          {"task-cost", required_argument, NULL, O_TASK},
                                          {"time-limit", required_argument, NULL, O_TIME},
+                                         {"threads", required_argument, NULL, O_THREADS},
                                          {"quiet", no_argument, NULL, O_QUIET},
                                          {"from", required_argument, NULL, O_FROM},
                                          {"cost-model", required_argument, NULL, O_COST_MODEL},
@@ -512,7 +516,8 @@ int cmd_compare(int argc, char **argv)
                                          {"descriptor-bytes", required_argument, NULL, O_DESC},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    problem_args_t a; /* --op, --source, --target, --msg-size, --task-cost, --time-limit, --from */
+    problem_args_t a; /* --op, --source, --target, --msg-size, --task-cost, --time-limit,
+                         --threads, --from */
     problem_args_init(&a, "compare");
     smpi_measure_t sm; /* --ops, --segments, --smpi-cfg, --row-timeout */
     smpi_measure_init(&sm);

@@ -603,6 +603,7 @@ static int measure_plan(measure_t *m, smpi_measure_t *s, const steady_comparison
     steady_plan_options_t po = {.period = STEADY_PERIOD_AUTO,
                                 .series = s->ops,
                                 .segments = s->segments,
+                                .threads = sopts->threads,
                                 .progress = steady_progress_line_report,
                                 .progress_ctx = m->line};
     int status = steady_lp_solve(p, &prob, sopts, &sol, err)

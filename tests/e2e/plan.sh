@@ -269,7 +269,13 @@ for job in "P $tmp/r1000.plat" "node- $tmp/xbar1000.xml"; do
         cmp -s "$tmp/s1.out" "$tmp/s$t.out" || fail "solve --op reduce $2: --threads $t differs from --threads 1"
     done
 done
-for cmd in solve plan; do
+# steady compare's reduce LP too
+for t in 1 2; do
+    "$steady" compare --op reduce --threads $t $ex/tiers.plat >"$tmp/c$t.out" 2>&1 ||
+        fail "compare --op reduce --threads $t: $(head -1 "$tmp/c$t.out")"
+done
+cmp -s "$tmp/c1.out" "$tmp/c2.out" || fail "compare --op reduce: --threads 2 differs from --threads 1"
+for cmd in solve plan compare; do
     for bad in 0 -1 1025 two 2x; do
         "$steady" $cmd --op scatter --threads "$bad" $ex/tiers.plat >/dev/null 2>"$tmp/err"
         [ $? -eq 2 ] && grep -q -- "^steady $cmd: --threads takes an integer from 1 to 1024 ($bad)" "$tmp/err" ||
