@@ -19,7 +19,9 @@
  * found by dynamic programming over (node, interval): for each interval,
  * by increasing length, its price where a task can form it (the cheapest
  * split of its two operands already there, plus the task), then shortest
- * paths (Dijkstra) over the hops.  It enters while it costs less than 1.
+ * paths (Dijkstra) over the hops.  It enters while it costs less than 1,
+ * and around a switch so do the cheapest that form the whole interval
+ * elsewhere and send it to the target on one hop (extra_trees).
  *
  * The DP's values pi(v, [k,m]) are SSR's conservation duals: with them,
  * every send satisfies pi(w) <= pi(u) + price(hop), every task pi(v,[k,m])
@@ -843,8 +845,59 @@ static double tree_cost(const tg_t *g, int first, const double *y)
     return c;
 }
 
+/* The most trees that enter a round beside the cheapest, where every two
+ * hop nodes are joined by a hop (ranks around a switch): the whole
+ * interval formed on another node and sent on one hop to the target.  A
+ * flat cluster's optimum mixes about as many trees as it has ranks, and
+ * one tree a round took as many rounds (docs/performance.md: 151 rounds
+ * on 150 hosts, 5 with 64 trees a round; 16 trees: 12, 256: 3 and no
+ * faster). */
+#define EXTRA_TREES 64
+
+/* After cheapest(): of the trees that form the whole interval on a node
+ * other than the target and send it on one hop to the target, the
+ * EXTRA_TREES of the least price under the pricing's prices, into the
+ * master when they cost less than TP's price under y (and are new). */
+static steady_err_t extra_trees(tg_t *g, const double *y)
+{
+    int pick[EXTRA_TREES], npick = 0, m = g->nhn, t = g->hidx[g->target];
+    double price[EXTRA_TREES];
+    const double *c = &g->cost[at(g, g->full, 0)];
+    const int *how = &g->how[at(g, g->full, 0)];
+    for (int i = 0; i < m && t >= 0; i++) {
+        int v = g->hnodes[i];
+        if (v == g->target || how[v] > HOW_TASK(0))
+            continue;
+        double p = c[v] + g->out_price[g->pos_of[(size_t)i * m + t]];
+        if (npick == EXTRA_TREES && p >= price[npick - 1])
+            continue;
+        int k = npick < EXTRA_TREES ? npick++ : npick - 1; /* in order of price */
+        for (; k > 0 && price[k - 1] > p; k--) {
+            price[k] = price[k - 1];
+            pick[k] = pick[k - 1];
+        }
+        price[k] = p;
+        pick[k] = i;
+    }
+    for (int k = 0; k < npick; k++) {
+        int first = g->nitems, v = g->hnodes[pick[k]];
+        bool added;
+        g->stack[0] = v;
+        g->stack[1] = g->full;
+        if (!push_item(g, g->out_hop[g->pos_of[(size_t)pick[k] * m + t]], g->full) ||
+            !extract(g, g->stack, 2))
+            return STEADY_ENOMEM;
+        if (tree_cost(g, first, y) >= y[g->tp_row] - 1e-9)
+            g->nitems = first;
+        else if (add_tree(g, first, &added))
+            return STEADY_ENOMEM;
+    }
+    return STEADY_OK;
+}
+
 /* The round's new tree (*added false when no tree is cheaper than TP's
- * price under y, or the cheapest is in the master already). */
+ * price under y, or the cheapest is in the master already), and the extra
+ * trees that enter with it. */
 static steady_err_t smoothed_tree(tg_t *g, const double *y, bool *added)
 {
     int *stack = g->stack;
@@ -861,6 +914,8 @@ static steady_err_t smoothed_tree(tg_t *g, const double *y, bool *added)
             return STEADY_ENOMEM;
         if (tree_cost(g, first, y) < y[g->tp_row] - 1e-9) {
             steady_err_t rc = add_tree(g, first, added);
+            if (!rc && *added && g->pos_of)
+                rc = extra_trees(g, y);
             if (rc || *added)
                 return rc;
             /* a column already: within GLPK's tolerances of its price */
