@@ -99,6 +99,33 @@ static steady_err_t solve(const steady_platform_t *p, const steady_problem_t *pr
     return STEADY_OK;
 }
 
+/* The broadcast from root to every other processor of p into *b (its
+ * targets allocated: the caller frees them), and the processors' speeds
+ * summed into *speeds (may be NULL); false when memory runs out. */
+static bool broadcast_problem(const steady_platform_t *p, int root, double msg_size,
+                              steady_problem_t *b, double *speeds)
+{
+    int nv = steady_platform_node_count(p), n = 0;
+    int *others = malloc((size_t)steady_platform_processor_count(p) * sizeof *others);
+    if (!others)
+        return false;
+    double sum = 0;
+    for (int v = 0; v < nv; v++)
+        if (steady_platform_node(p, v)->kind == STEADY_PROCESSOR) {
+            sum += steady_platform_node(p, v)->speed;
+            if (v != root)
+                others[n++] = v;
+        }
+    if (speeds)
+        *speeds = sum;
+    *b = (steady_problem_t){.op = STEADY_OP_BROADCAST,
+                            .source = root,
+                            .targets = others,
+                            .ntargets = n,
+                            .msg_size = msg_size};
+    return true;
+}
+
 steady_err_t steady_compare_optimum(const steady_platform_t *p, steady_collop_t op, int root,
                                     const steady_model_options_t *opts,
                                     const steady_solve_options_t *sopts, steady_comparison_t *out,
@@ -132,20 +159,12 @@ steady_err_t steady_compare_optimum(const steady_platform_t *p, steady_collop_t 
 
     steady_err_t rc = STEADY_OK;
     if (op != STEADY_COLL_REDUCE) {
-        int *others = malloc((size_t)P * sizeof *others), nothers = 0;
-        if (!others)
+        steady_problem_t b;
+        if (!broadcast_problem(p, root, out->msg_size, &b, NULL))
             return steady_error_set(err, STEADY_ENOMEM, "out of memory");
-        for (int v = 0; v < nv; v++)
-            if (v != root && steady_platform_node(p, v)->kind == STEADY_PROCESSOR)
-                others[nothers++] = v;
-        steady_problem_t b = {.op = STEADY_OP_BROADCAST,
-                              .source = root,
-                              .targets = others,
-                              .ntargets = nothers,
-                              .msg_size = out->msg_size};
         rc = solve(p, &b, sopts, &out->broadcast_optimum, &out->optimum_exact,
                    &out->optimum_is_bound, err);
-        free(others);
+        free((int *)b.targets);
     }
     if (!rc && op != STEADY_COLL_BROADCAST) {
         steady_problem_t r = {.op = STEADY_OP_REDUCE,
@@ -177,32 +196,20 @@ steady_err_t steady_compare_run(const steady_platform_t *p, steady_collop_t op, 
     if (rc)
         return rc;
     steady_model_options_t o = opts ? *opts : (steady_model_options_t){0};
-    int nv = steady_platform_node_count(p), P = out->ranks;
     steady_routes_t *routes = NULL;
     steady_platform_t *rev = NULL;
     if (op != STEADY_COLL_BROADCAST) {
         /* the commutative bound: the broadcast from the root on the
          * reversed platform, and the processors' speed */
-        int *others = malloc((size_t)P * sizeof *others), nothers = 0;
-        if (!others)
+        steady_problem_t b;
+        double rb, speeds;
+        if (!broadcast_problem(p, root, out->msg_size, &b, &speeds))
             return steady_error_set(err, STEADY_ENOMEM, "out of memory");
-        double speeds = 0;
-        for (int v = 0; v < nv; v++)
-            if (steady_platform_node(p, v)->kind == STEADY_PROCESSOR) {
-                speeds += steady_platform_node(p, v)->speed;
-                if (v != root)
-                    others[nothers++] = v;
-            }
-        steady_problem_t b = {.op = STEADY_OP_BROADCAST,
-                              .source = root,
-                              .targets = others,
-                              .ntargets = nothers,
-                              .msg_size = out->msg_size};
-        double rb, work = speeds / ((P - 1) * out->task_cost);
+        double work = speeds / ((out->ranks - 1) * out->task_cost);
         bool ignored = false;
         if (!(rc = reversed(p, &rev, err)))
             rc = solve(rev, &b, sopts, &rb, &out->optimum_exact, &ignored, err);
-        free(others);
+        free((int *)b.targets);
         if (rc)
             goto cleanup;
         out->commutative_bound = rb < work ? rb : work;
