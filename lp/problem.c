@@ -75,8 +75,9 @@ static steady_err_t default_set(const steady_platform_t *p, int skip, int **out,
     return STEADY_OK;
 }
 
-/* Nodes reachable from src along directed edges (breadth-first). */
-static bool *reachable(const steady_platform_t *p, int src)
+/* Nodes reachable from src along directed edges (breadth-first), or,
+ * `back`, the nodes src is reachable from (along the edges reversed). */
+static bool *reachable(const steady_platform_t *p, int src, bool back)
 {
     int nv = steady_platform_node_count(p);
     bool *seen = calloc((size_t)nv, sizeof *seen);
@@ -91,9 +92,11 @@ static bool *reachable(const steady_platform_t *p, int src)
     queue[tail++] = src;
     while (head < tail) {
         int v = queue[head++], n;
-        const int *out = steady_platform_out_edges(p, v, &n);
+        const int *out =
+            back ? steady_platform_in_edges(p, v, &n) : steady_platform_out_edges(p, v, &n);
         for (int k = 0; k < n; k++) {
-            int w = steady_platform_edge(p, out[k])->dst;
+            const steady_edge_t *e = steady_platform_edge(p, out[k]);
+            int w = back ? e->src : e->dst;
             if (!seen[w]) {
                 seen[w] = true;
                 queue[tail++] = w;
@@ -104,22 +107,44 @@ static bool *reachable(const steady_platform_t *p, int src)
     return seen;
 }
 
-/* "TP would be 0" errors: dst must be reachable from src. */
-static steady_err_t check_reach(const steady_solution_t *s, int src, const int *dsts, int n,
-                                steady_error_t *err)
+static steady_err_t unreachable(const steady_solution_t *s, int src, int dst, steady_error_t *err)
 {
-    bool *seen = reachable(s->p, src);
+    return steady_error_set(err, STEADY_EINVAL,
+                            "%s cannot reach %s along the platform's edges: the throughput "
+                            "would be 0",
+                            lp_node_name(s, src), lp_node_name(s, dst));
+}
+
+/* "TP would be 0" errors: every one of the n dsts must be reachable from
+ * src (back: src from every one of them), one breadth-first search. */
+static steady_err_t check_reach(const steady_solution_t *s, int src, const int *dsts, int n,
+                                bool back, steady_error_t *err)
+{
+    bool *seen = reachable(s->p, src, back);
     if (!seen)
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     steady_err_t rc = STEADY_OK;
     for (int i = 0; i < n && !rc; i++)
         if (!seen[dsts[i]])
-            rc = steady_error_set(err, STEADY_EINVAL,
-                                  "%s cannot reach %s along the platform's edges: the throughput "
-                                  "would be 0",
-                                  lp_node_name(s, src), lp_node_name(s, dsts[i]));
+            rc = back ? unreachable(s, dsts[i], src, err) : unreachable(s, src, dsts[i], err);
     free(seen);
     return rc;
+}
+
+/* Whether every node reaches every other (two searches from node 0). */
+static steady_err_t strongly_connected(const steady_platform_t *p, bool *yes)
+{
+    int nv = steady_platform_node_count(p);
+    *yes = nv > 0;
+    for (int back = 0; back < 2 && *yes; back++) {
+        bool *seen = reachable(p, 0, back);
+        if (!seen)
+            return STEADY_ENOMEM;
+        for (int v = 0; v < nv && *yes; v++)
+            *yes = seen[v];
+        free(seen);
+    }
+    return STEADY_OK;
 }
 
 steady_err_t lp_check_problem(steady_solution_t *s, const steady_problem_t *prob,
@@ -149,7 +174,7 @@ steady_err_t lp_check_problem(steady_solution_t *s, const steady_problem_t *prob
          * rank is a target; otherwise it is an upper bound
          * (docs/linear-programs.md, SSB) */
         s->bound = bcast && s->ntargets < steady_platform_rank_count(p) - 1;
-        return check_reach(s, prob->source, s->targets, s->ntargets, err);
+        return check_reach(s, prob->source, s->targets, s->ntargets, false, err);
     }
     case STEADY_OP_GOSSIP:
         rc = prob->nsources > 0 ? take_set(p, prob->sources, prob->nsources, false, "sources",
@@ -165,18 +190,13 @@ steady_err_t lp_check_problem(steady_solution_t *s, const steady_problem_t *prob
         if (s->nsources == 1 && s->ntargets == 1 && s->sources[0] == s->targets[0])
             return bad(err, "no message to send: the only source is the only target (%s)",
                        lp_node_name(s, s->sources[0]));
-        for (int i = 0; i < s->nsources; i++) {
-            bool *seen = reachable(p, s->sources[i]);
-            if (!seen)
-                return steady_error_set(err, STEADY_ENOMEM, "out of memory");
-            int miss = -1;
-            for (int j = 0; j < s->ntargets && miss < 0; j++)
-                if (!seen[s->targets[j]])
-                    miss = s->targets[j];
-            free(seen);
-            if (miss >= 0)
-                return check_reach(s, s->sources[i], &miss, 1, err);
-        }
+        /* a search per source, unless every node reaches every other */
+        bool all;
+        if (strongly_connected(p, &all))
+            return steady_error_set(err, STEADY_ENOMEM, "out of memory");
+        for (int i = 0; i < s->nsources && !all; i++)
+            if ((rc = check_reach(s, s->sources[i], s->targets, s->ntargets, false, err)))
+                return rc;
         return STEADY_OK;
     case STEADY_OP_REDUCE:
         rc = prob->nparticipants > 0 ? take_set(p, prob->participants, prob->nparticipants, false,
@@ -189,10 +209,8 @@ steady_err_t lp_check_problem(steady_solution_t *s, const steady_problem_t *prob
                                     "a reduce needs at least 2 participants (got %d)", s->nsources);
         if ((rc = take_set(p, &prob->target, 1, false, "target", &s->targets, &s->ntargets, err)))
             return rc;
-        for (int i = 0; i < s->nsources; i++)
-            if ((rc = check_reach(s, s->sources[i], s->targets, 1, err)))
-                return rc;
-        return STEADY_OK;
+        /* one search back from the target */
+        return check_reach(s, s->targets[0], s->sources, s->nsources, true, err);
     }
     return steady_error_set(err, STEADY_EINVAL, "unknown operation (%d)", (int)prob->op);
 }

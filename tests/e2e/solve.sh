@@ -129,6 +129,19 @@ expect 2 "a reduce needs at least 2 participants (got 1)" "$steady" solve --op r
 printf 'processor A speed=1\nprocessor B speed=1\nprocessor C speed=1\nedge A B cost=1\nedge C A cost=1\n' >"$tmp/oneway.plat"
 expect 2 "A cannot reach C along the platform's edges: the throughput would be 0" "$steady" solve --op scatter --source A "$tmp/oneway.plat"
 expect 2 "B cannot reach A along the platform's edges: the throughput would be 0" "$steady" solve --op broadcast --source B "$tmp/oneway.plat"
+expect 2 "B cannot reach A along the platform's edges: the throughput would be 0" "$steady" solve --op reduce --target A "$tmp/oneway.plat"
+expect 2 "A cannot reach C along the platform's edges: the throughput would be 0" "$steady" solve --op gossip "$tmp/oneway.plat"
+# a 65,536-host cluster: the problem's reachability is one search (or two,
+# for a gossip on a strongly connected platform), not one per participant
+# or source (a reduce there took more than a minute), and the hops' limit
+# refuses it
+sed 's/radical="0-7"/radical="0-65535"/' $ex/sg-crossbar.xml >"$tmp/x65536.xml"
+for op in scatter broadcast gossip reduce; do
+    timeout 60 "$steady" solve --op $op "$tmp/x65536.xml" >/dev/null 2>"$tmp/err"
+    st=$?
+    [ $st -eq 2 ] && grep -q "^crossbar (65536 ranks): more than 4194304 hops" "$tmp/err" ||
+        fail "solve --op $op on 65536 hosts: exit $st, $(head -c 200 "$tmp/err")"
+done
 expect 2 "tests/bad/nat-self-loop.plat:2:6: self-loop (A -> A)" "$steady" solve --op scatter tests/bad/nat-self-loop.plat
 expect 2 "" "$steady" solve --op scatter
 expect 2 "" "$steady" solve --op scatter a b
