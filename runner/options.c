@@ -134,6 +134,18 @@ static int usage(failure_t *f, const char *what, const char *value)
     return fail(f, RUN_USAGE, "steady-run: %s (%s) (see 'steady-run --help')", what, value);
 }
 
+/* *out = the decimal integer v when it is one, from lo to hi. */
+static bool integer(const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || *end || end == v || x < lo || x > hi)
+        return false;
+    *out = x;
+    return true;
+}
+
 /* Parses argv into *o ("--opt VALUE" or "--opt=VALUE", anywhere). */
 int parse_options(int argc, char **argv, options_t *o, failure_t *f)
 {
@@ -188,11 +200,9 @@ int parse_options(int argc, char **argv, options_t *o, failure_t *f)
         const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
         if (!v)
             return usage(f, "option needs a value", name);
-        char *end;
-        errno = 0;
+        long x;
         if (strcmp(name, "--ops") == 0) {
-            o->ops = strtol(v, &end, 10);
-            if (errno || *end || end == v || o->ops <= 0 || o->ops > 1000000000L)
+            if (!integer(v, 1, 1000000000L, &o->ops))
                 return usage(f, "--ops takes a positive integer up to 10^9", v);
         } else if (strcmp(name, "--timeout") == 0) {
             if (!steady_parse_number(v, &o->timeout) || !(o->timeout > 0) || o->timeout > 1e9)
@@ -213,10 +223,9 @@ int parse_options(int argc, char **argv, options_t *o, failure_t *f)
             if (o->op < 0)
                 return usage(f, "--op: unknown operation, use broadcast, reduce or allreduce", v);
         } else if (strcmp(name, "--chunks") == 0) {
-            long c = strtol(v, &end, 10);
-            if (errno || *end || end == v || c < 1 || c > 1000000)
+            if (!integer(v, 1, 1000000, &x))
                 return usage(f, "--chunks takes a positive integer up to 10^6", v);
-            o->chunks = (int)c;
+            o->chunks = (int)x;
         } else if (strcmp(name, "--root") == 0) {
             o->root = v;
         } else if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) {
@@ -228,10 +237,9 @@ int parse_options(int argc, char **argv, options_t *o, failure_t *f)
         } else if (strcmp(name, "--sizes") == 0) {
             o->sizes = v;
         } else if (strcmp(name, "--reps") == 0) {
-            long r = strtol(v, &end, 10);
-            if (errno || *end || end == v || r < 1 || r > 1000)
+            if (!integer(v, 1, 1000, &x))
                 return usage(f, "--reps takes a positive integer up to 1000", v);
-            o->reps = (int)r;
+            o->reps = (int)x;
         } else if (strcmp(name, "--task-cost") == 0) {
             if (!steady_parse_number(v, &o->task_cost) || !(o->task_cost >= STEADY_TASK_COST_MIN) ||
                 o->task_cost > STEADY_TASK_COST_MAX)
