@@ -146,6 +146,18 @@ static bool integer(const char *v, long lo, long hi, long *out)
     return true;
 }
 
+/* The first option given that goes with --algo only, or NULL. */
+static const char *algo_option(const options_t *o)
+{
+    return o->op >= 0       ? "--op"
+           : o->chunks      ? "--chunks"
+           : o->root        ? "--root"
+           : o->task_cost   ? "--task-cost"
+           : o->optimum     ? "--optimum"
+           : o->commutative ? "--commutative"
+                            : NULL;
+}
+
 /* Parses argv into *o ("--opt VALUE" or "--opt=VALUE", anywhere). */
 int parse_options(int argc, char **argv, options_t *o, failure_t *f)
 {
@@ -260,12 +272,7 @@ int parse_options(int argc, char **argv, options_t *o, failure_t *f)
     if (o->calibrate) {
         const char *stray = o->ops                 ? "--ops"
                             : o->algo != ALGO_NONE ? "--algo"
-                            : o->op >= 0           ? "--op"
-                            : o->chunks            ? "--chunks"
-                            : o->root              ? "--root"
-                            : o->task_cost         ? "--task-cost"
-                            : o->optimum           ? "--optimum"
-                            : o->commutative       ? "--commutative"
+                            : algo_option(o)       ? algo_option(o)
                             : o->msg_bytes         ? "--msg-bytes"
                                                    : NULL;
         if (stray)
@@ -294,13 +301,7 @@ int parse_options(int argc, char **argv, options_t *o, failure_t *f)
                                : "--cost-model");
     }
     if (o->algo == ALGO_NONE) {
-        const char *stray = o->op >= 0       ? "--op"
-                            : o->chunks      ? "--chunks"
-                            : o->root        ? "--root"
-                            : o->task_cost   ? "--task-cost"
-                            : o->optimum     ? "--optimum"
-                            : o->commutative ? "--commutative"
-                                             : NULL;
+        const char *stray = algo_option(o);
         if (stray)
             return fail(f, RUN_USAGE,
                         "steady-run: %s goes with --algo (a schedule says it all) (see "
