@@ -552,12 +552,14 @@ static bool push_item(tg_t *g, int a, int b)
     return true;
 }
 
-/* Appends the items of the subtrees that how[] gives for the n (node,
- * interval) pairs on the stack (a depth-first walk: the same how[] gives
- * the same items).  The stack holds 4 (N + 1) ints. */
-static bool extract(tg_t *g, int *stack, int top)
+/* Appends the items of the tree that how[] gives for the whole interval
+ * on node v0 (a depth-first walk over (node, interval) pairs on g->stack,
+ * which holds 4 (N + 1) ints: the same how[] gives the same items). */
+static bool extract(tg_t *g, int v0)
 {
-    int N = g->N;
+    int N = g->N, *stack = g->stack, top = 0;
+    stack[top++] = v0;
+    stack[top++] = g->full;
     while (top > 0) {
         int I = stack[--top], v = stack[--top];
         int how = g->how[at(g, I, v)];
@@ -882,10 +884,8 @@ static steady_err_t extra_trees(tg_t *g, const double *y)
     for (int k = 0; k < npick; k++) {
         int first = g->nitems, v = g->hnodes[pick[k]];
         bool added;
-        g->stack[0] = v;
-        g->stack[1] = g->full;
         if (!push_item(g, g->out_hop[g->pos_of[(size_t)pick[k] * m + t]], g->full) ||
-            !extract(g, g->stack, 2))
+            !extract(g, v))
             return STEADY_ENOMEM;
         if (tree_cost(g, first, y) >= y[g->tp_row] - 1e-9)
             g->nitems = first;
@@ -900,7 +900,6 @@ static steady_err_t extra_trees(tg_t *g, const double *y)
  * trees that enter with it. */
 static steady_err_t smoothed_tree(tg_t *g, const double *y, bool *added)
 {
-    int *stack = g->stack;
     *added = false;
     for (double alpha = isfinite(g->sm.bound_in) ? LP_SMOOTHING : 0;; alpha = 0) {
         double sum = lp_smooth_prices(&g->sm, y, alpha);
@@ -908,9 +907,7 @@ static steady_err_t smoothed_tree(tg_t *g, const double *y, bool *added)
         cheapest(g);
         lp_smooth_seen(&g->sm, sum, g->cost[at(g, g->full, g->target)]);
         int first = g->nitems;
-        stack[0] = g->target;
-        stack[1] = g->full;
-        if (!extract(g, stack, 2))
+        if (!extract(g, g->target))
             return STEADY_ENOMEM;
         if (tree_cost(g, first, y) < y[g->tp_row] - 1e-9) {
             steady_err_t rc = add_tree(g, first, added);
@@ -979,9 +976,7 @@ static steady_err_t tree_step(void *ctx, const lp_round_t *r, bool *added, const
     if (!cheaper)
         return STEADY_OK;
     int first = g->nitems;
-    g->stack[0] = g->target;
-    g->stack[1] = g->full;
-    if (!extract(g, g->stack, 2) || add_tree(g, first, added))
+    if (!extract(g, g->target) || add_tree(g, first, added))
         return steady_error_set(err, STEADY_ENOMEM, "out of memory");
     if (!*added) /* the master's exact optimum prices its own columns at least TP's price */
         return steady_error_set(err, STEADY_EINTERNAL,
@@ -1024,9 +1019,7 @@ steady_err_t lp_solve_treegen(steady_solution_t *s, const steady_solve_options_t
     set_prices(&g, y, HOP_TIE);
     cheapest(&g);
     bool added;
-    g.stack[0] = g.target;
-    g.stack[1] = g.full;
-    if (!extract(&g, g.stack, 2) || add_tree(&g, 0, &added)) {
+    if (!extract(&g, g.target) || add_tree(&g, 0, &added)) {
         rc = steady_error_set(err, STEADY_ENOMEM, "out of memory");
         goto done;
     }
