@@ -113,8 +113,8 @@ for op in reduce allreduce; do
         python3 - "$tmp/out" "$tmp/cmp.json" "$given" <<'PY' || fail "--algo binomial --op $op --optimum '$given': $(head -c 300 "$tmp/out")"
 import json, sys
 d = json.JSONDecoder().raw_decode(open(sys.argv[1]).read())[0]
-want = {"": json.load(open(sys.argv[2]))["optimum"], "none": None}.get(sys.argv[3])
-want = float(sys.argv[3]) if want is None and sys.argv[3] != "none" else want
+given = sys.argv[3]
+want = None if given == "none" else float(given) if given else json.load(open(sys.argv[2]))["optimum"]
 if want is None:
     assert d["optimum"] is None and d["ratio"] is None, d
 else:
