@@ -189,7 +189,7 @@ static bool flownet_init(flownet_t *f, int n, int m, const int *tail, const int 
 /* Arc a's residual capacity is positive.  A run sets no arc before it
  * changes it: an arc it has not changed still has its capacity (a reverse
  * arc 0), so a run starts in O(1) rather than copying every capacity
- * (40% of the max flows' time when they were Dinic's). */
+ * (the copies took 40% of the max flows' time). */
 static int res_sgn(const flownet_t *f, int a)
 {
     return f->stamp[a] == f->run ? mpz_sgn(f->res[a]) : a & 1 ? 0 : mpz_sgn(f->cap[a >> 1]);
@@ -262,8 +262,9 @@ static bool flownet_levels(flownet_t *f, int s, int t)
  * augmenting paths along arcs one level up, each node's arcs tried in
  * turn (a dead end is left for the phase); at most n - 1 phases whatever
  * the capacities, each O(n m) big-integer operations.  Edmonds-Karp, one
- * search per augmenting path, took 56 s of a 300-host broadcast's plan
- * (three SimGrid clusters of 100 hosts). */
+ * search per augmenting path, took 56 s to decompose a broadcast over
+ * three SimGrid clusters of 100 hosts, against 23 s now
+ * (docs/performance.md). */
 static void flownet_run(flownet_t *f, const mpz_t *cap, int s, int t, mpz_srcptr limit, mpz_t value,
                         bool *sink_side)
 {
