@@ -57,10 +57,10 @@
  *
  * Cost: per tree, at most (n - 1) growth steps of up to |E| max flows (in
  * practice the first candidate arc nearly always passes) and (n - 1)^2
- * max flows for the weight; Dinic's algorithm costs O(n^2 |E|) big-integer
- * operations per max flow, and far less when it stops at the flow it
- * needs.  Polynomial; tens of seconds on 300 hosts in three SimGrid
- * clusters (below).
+ * max flows for the weight; Dinic's algorithm (common/flow.c) costs
+ * O(n^2 |E|) big-integer operations per max flow, and far less when it
+ * stops at the flow it needs.  Polynomial; 23 s on 300 hosts in three
+ * SimGrid clusters (docs/performance.md).
  *
  * A subset of targets (a multicast, steady_solution_is_bound()).  Packing
  * Steiner arborescences is NP-hard and TP is only an upper bound, so we
@@ -93,242 +93,18 @@
  * few cycles, the max flows only run in the few blocks with cycles
  * (tiers-1000: 0.03 s against 167 s over the whole graph).
  *
- * The max flow is written here rather than taken from igraph because
- * igraph's flows are doubles, and the scaled capacities exceed 2^53 on
- * ordinary platforms; an exact flow over mpz is a few dozen lines.
+ * The max flow is common/flow.c's in integers rather than igraph's
+ * because igraph's flows are doubles, and the scaled capacities exceed
+ * 2^53 on ordinary platforms.
  */
 #include "internal.h"
 
 #include "../common/array.h"
 #include "../common/blocks.h"
+#include "../common/flow.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- exact maximum flow (Dinic over mpz) ------------------------------- */
-
-typedef struct {
-    int n, m;   /* nodes; edges: arc 2e is edge e, arc 2e+1 its reverse */
-    int *head;  /* head of each arc */
-    int *start; /* arcs leaving v: adj[start[v] .. start[v + 1]) */
-    int *adj;
-    int *pred; /* BFS: the arc that reached each node; -1 unreached, -2 the source */
-    int *queue;
-    int *level; /* Dinic: each node's distance from the source, -1 unreached or dead */
-    int *next;  /* Dinic: each node's next arc to try (an index into adj) */
-    int *path;  /* Dinic: the arcs from the source to the node the search is at */
-    mpz_t *res; /* residual capacity of each arc, when its stamp is the run's */
-    int nres;   /* how many of res are initialised */
-    unsigned *stamp;  /* per arc: the run that last set its res */
-    unsigned run;     /* this run's stamp (arcs of other stamps: cap, or 0 for a reverse) */
-    const mpz_t *cap; /* this run's capacities */
-    mpz_t aug, room;
-} flownet_t;
-
-static void flownet_free(flownet_t *f)
-{
-    for (int a = 0; a < f->nres; a++)
-        mpz_clear(f->res[a]);
-    mpz_clears(f->aug, f->room, NULL);
-    free(f->head);
-    free(f->start);
-    free(f->adj);
-    free(f->pred);
-    free(f->queue);
-    free(f->level);
-    free(f->next);
-    free(f->path);
-    free(f->stamp);
-    free(f->res);
-    memset(f, 0, sizeof *f);
-}
-
-/* Builds the residual network of the edges tail[e] -> head[e]; false when
- * memory runs out (f is then freed).  Otherwise flownet_free(f) once. */
-static bool flownet_init(flownet_t *f, int n, int m, const int *tail, const int *head)
-{
-    memset(f, 0, sizeof *f);
-    mpz_inits(f->aug, f->room, NULL);
-    f->n = n;
-    f->m = m;
-    f->head = malloc((size_t)(2 * m + 1) * sizeof *f->head);
-    f->start = calloc((size_t)n + 1, sizeof *f->start);
-    f->adj = malloc((size_t)(2 * m + 1) * sizeof *f->adj);
-    f->pred = malloc((size_t)(n + 1) * sizeof *f->pred);
-    f->queue = malloc((size_t)(n + 1) * sizeof *f->queue);
-    f->level = malloc((size_t)(n + 1) * sizeof *f->level);
-    f->next = malloc((size_t)(n + 1) * sizeof *f->next);
-    f->path = malloc((size_t)(n + 1) * sizeof *f->path);
-    f->res = malloc((size_t)(2 * m + 1) * sizeof *f->res);
-    f->stamp = calloc((size_t)(2 * m + 1), sizeof *f->stamp);
-    if (!f->head || !f->start || !f->adj || !f->pred || !f->queue || !f->level || !f->next ||
-        !f->path || !f->res || !f->stamp) {
-        flownet_free(f);
-        return false;
-    }
-    for (; f->nres < 2 * m; f->nres++)
-        mpz_init(f->res[f->nres]);
-    for (int e = 0; e < m; e++) {
-        f->head[2 * e] = head[e];
-        f->head[2 * e + 1] = tail[e];
-        f->start[tail[e] + 1]++;
-        f->start[head[e] + 1]++;
-    }
-    for (int v = 0; v < n; v++)
-        f->start[v + 1] += f->start[v];
-    int *fill = f->pred; /* scratch: next free slot per node */
-    for (int v = 0; v < n; v++)
-        fill[v] = f->start[v];
-    for (int e = 0; e < m; e++) {
-        f->adj[fill[tail[e]]++] = 2 * e;
-        f->adj[fill[head[e]]++] = 2 * e + 1;
-    }
-    return true;
-}
-
-/* Arc a's residual capacity is positive.  A run sets no arc before it
- * changes it: an arc it has not changed still has its capacity (a reverse
- * arc 0), so a run starts in O(1) rather than copying every capacity
- * (the copies took 40% of the max flows' time). */
-static int res_sgn(const flownet_t *f, int a)
-{
-    return f->stamp[a] == f->run ? mpz_sgn(f->res[a]) : a & 1 ? 0 : mpz_sgn(f->cap[a >> 1]);
-}
-
-/* Arc a's residual capacity, to change. */
-static mpz_ptr res_of(flownet_t *f, int a)
-{
-    if (f->stamp[a] != f->run) {
-        f->stamp[a] = f->run;
-        if (a & 1)
-            mpz_set_ui(f->res[a], 0);
-        else
-            mpz_set(f->res[a], f->cap[a >> 1]);
-    }
-    return f->res[a];
-}
-
-/* Marks in pred what s reaches along arcs of positive residual capacity
- * (-1: not reached). */
-static void flownet_reach(flownet_t *f, int s)
-{
-    for (int v = 0; v < f->n; v++)
-        f->pred[v] = -1;
-    int qh = 0, qt = 0;
-    f->pred[s] = -2;
-    f->queue[qt++] = s;
-    while (qh < qt) {
-        int u = f->queue[qh++];
-        for (int i = f->start[u]; i < f->start[u + 1]; i++) {
-            int a = f->adj[i], v = f->head[a];
-            if (f->pred[v] != -1 || res_sgn(f, a) <= 0)
-                continue;
-            f->pred[v] = a;
-            f->queue[qt++] = v;
-        }
-    }
-}
-
-/* Dinic's levels: each node's distance from s along arcs of positive
- * residual capacity; true when t is reached. */
-static bool flownet_levels(flownet_t *f, int s, int t)
-{
-    for (int v = 0; v < f->n; v++)
-        f->level[v] = -1;
-    int qh = 0, qt = 0;
-    f->level[s] = 0;
-    f->queue[qt++] = s;
-    while (qh < qt) {
-        int u = f->queue[qh++];
-        if (f->level[t] >= 0 && f->level[u] >= f->level[t])
-            break; /* nothing beyond t's distance leads to t in the level graph */
-        for (int i = f->start[u]; i < f->start[u + 1]; i++) {
-            int a = f->adj[i], v = f->head[a];
-            if (f->level[v] >= 0 || res_sgn(f, a) <= 0)
-                continue;
-            f->level[v] = f->level[u] + 1;
-            f->queue[qt++] = v;
-        }
-    }
-    return f->level[t] >= 0;
-}
-
-/* Maximum flow from s to t (s != t) under the capacities cap[e] >= 0, in
- * *value.  With a limit, stops as soon as the flow reaches it (value =
- * limit then).  When the flow stays below the limit (or without one) and
- * sink_side is given, sink_side[v] tells whether v is on t's side of a
- * minimum cut (not reachable from s in the residual network).  Dinic's
- * algorithm: per phase, the levels by a breadth-first search, then
- * augmenting paths along arcs one level up, each node's arcs tried in
- * turn (a dead end is left for the phase); at most n - 1 phases whatever
- * the capacities, each O(n m) big-integer operations.  Edmonds-Karp, one
- * search per augmenting path, took 56 s to decompose a broadcast over
- * three SimGrid clusters of 100 hosts, against 23 s now
- * (docs/performance.md). */
-static void flownet_run(flownet_t *f, const mpz_t *cap, int s, int t, mpz_srcptr limit, mpz_t value,
-                        bool *sink_side)
-{
-    f->cap = cap;
-    if (++f->run == 0) { /* the stamps wrapped: every arc is set again */
-        memset(f->stamp, 0, 2 * (size_t)f->m * sizeof *f->stamp);
-        f->run = 1;
-    }
-    mpz_set_ui(value, 0);
-    bool full = false; /* the flow reached the limit */
-    while (!full && flownet_levels(f, s, t)) {
-        for (int v = 0; v < f->n; v++)
-            f->next[v] = f->start[v];
-        int u = s, depth = 0;
-        while (!full) {
-            if (u == t) {
-                mpz_set(f->aug, res_of(f, f->path[0]));
-                for (int d = 1; d < depth; d++)
-                    if (mpz_cmp(res_of(f, f->path[d]), f->aug) < 0)
-                        mpz_set(f->aug, f->res[f->path[d]]);
-                if (limit) {
-                    mpz_sub(f->room, limit, value);
-                    if (mpz_cmp(f->room, f->aug) < 0)
-                        mpz_set(f->aug, f->room);
-                }
-                for (int d = 0; d < depth; d++) {
-                    mpz_ptr fwd = res_of(f, f->path[d]), back = res_of(f, f->path[d] ^ 1);
-                    mpz_sub(fwd, fwd, f->aug);
-                    mpz_add(back, back, f->aug);
-                }
-                mpz_add(value, value, f->aug);
-                full = limit && mpz_cmp(value, limit) >= 0;
-                u = s;
-                depth = 0;
-                continue;
-            }
-            int a = -1;
-            for (; f->next[u] < f->start[u + 1]; f->next[u]++) {
-                int b = f->adj[f->next[u]], v = f->head[b];
-                if (f->level[v] == f->level[u] + 1 && res_sgn(f, b) > 0) {
-                    a = b;
-                    break;
-                }
-            }
-            if (a >= 0) {
-                f->path[depth++] = a;
-                u = f->head[a];
-                continue;
-            }
-            /* a dead end for this phase: back one arc, and past it */
-            f->level[u] = -1;
-            if (u == s)
-                break;
-            a = f->path[--depth];
-            u = f->head[a ^ 1];
-            f->next[u]++;
-        }
-    }
-    if (sink_side && !full) {
-        flownet_reach(f, s);
-        for (int v = 0; v < f->n; v++)
-            sink_side[v] = f->pred[v] == -1;
-    }
-}
 
 /* The maximum flow value from s to t in the graph of the m edges tail[e]
  * -> head[e] with capacities cap[e] >= 0, nodes 0..n-1, s != t.  False when
@@ -336,11 +112,11 @@ static void flownet_run(flownet_t *f, const mpz_t *cap, int s, int t, mpz_srcptr
 bool exact_maxflow(int n, int m, const int *tail, const int *head, const mpz_t *cap, int s, int t,
                    mpz_t value)
 {
-    flownet_t f;
-    if (!flownet_init(&f, n, m, tail, head))
+    flow_t *f = flow_new(n, m, tail, head, true);
+    if (!f)
         return false;
-    flownet_run(&f, cap, s, t, NULL, value, NULL);
-    flownet_free(&f);
+    flow_max_z(f, cap, s, t, NULL, value, NULL);
+    flow_free(f);
     return true;
 }
 
@@ -370,8 +146,7 @@ typedef struct {
     int *order;   /* nodes of T in the order they joined */
     int nin;
     bool *cut, *scratch; /* sink sides of minimum cuts */
-    flownet_t net;
-    bool net_ok;
+    flow_t *net;
 } packer_t;
 
 static void packer_free(packer_t *pk)
@@ -380,8 +155,7 @@ static void packer_free(packer_t *pk)
         mpz_clears(pk->cap[e], pk->rest[e], pk->tmp[e], NULL);
     mpz_clears(pk->k, pk->tp_left, pk->scale, pk->val, pk->low, pk->need, NULL);
     mpq_clear(pk->w);
-    if (pk->net_ok)
-        flownet_free(&pk->net);
+    flow_free(pk->net);
     free(pk->targets);
     free(pk->is_target);
     free(pk->out_start);
@@ -461,8 +235,8 @@ static bool packer_init(packer_t *pk, const arcs_t *g, int root, const int *targ
         mpz_divexact(pk->cap[a], pk->scale, mpq_denref(g->cap[a]));
         mpz_mul(pk->cap[a], pk->cap[a], mpq_numref(g->cap[a]));
     }
-    pk->net_ok = flownet_init(&pk->net, n, m, g->tail, g->head);
-    return pk->net_ok;
+    pk->net = flow_new(n, m, g->tail, g->head, true);
+    return pk->net != NULL;
 }
 
 /* The target with the smallest max flow from the root under cap, or -1
@@ -475,7 +249,7 @@ static int weakest_target(packer_t *pk, const mpz_t *cap, mpz_srcptr need, mpz_t
     int worst = -1;
     for (int i = 0; i < pk->ntargets; i++) {
         int t = pk->targets[i];
-        flownet_run(&pk->net, cap, pk->root, t, need, pk->val, cut ? pk->scratch : NULL);
+        flow_max_z(pk->net, cap, pk->root, t, need, pk->val, cut ? pk->scratch : NULL);
         if (need && mpz_cmp(pk->val, need) >= 0)
             continue;
         if (worst < 0 || mpz_cmp(pk->val, low) < 0) {
@@ -525,7 +299,7 @@ static steady_err_t grow_tree(packer_t *pk, steady_error_t *err)
                 bool ok;
                 mpz_sub_ui(pk->rest[e], pk->rest[e], 1);
                 if (pk->spanning) {
-                    flownet_run(&pk->net, pk->rest, pk->root, v, pk->need, pk->val, NULL);
+                    flow_max_z(pk->net, pk->rest, pk->root, v, pk->need, pk->val, NULL);
                     ok = mpz_cmp(pk->val, pk->need) >= 0;
                 } else {
                     ok = weakest_target(pk, pk->rest, pk->need, pk->low, NULL) < 0;

@@ -68,7 +68,7 @@ typedef struct {
     int *out_start, *out_arc; /* and leaving it */
     bool *exit;
     int cuts_before, cuts_last; /* found in the rounds before (-1: none yet) */
-    lp_flow_t *flow;
+    flow_t *flow;
 } block_t;
 
 typedef struct {
@@ -106,7 +106,7 @@ static void cuts_free(cuts_t *c)
 {
     for (int i = 0; i < c->nblocks; i++) {
         block_t *b = &c->blocks[i];
-        lp_flow_free(b->flow);
+        flow_free(b->flow);
         free(b->node);
         free(b->in_start);
         free(b->in_arc);
@@ -229,7 +229,7 @@ static bool block_init(cuts_t *c, block_t *b, const blocks_t *bl, int blk, const
             b->in_arc[fill[head[a]]++] = a;
             b->out_arc[fill[n + tail[a]]++] = a;
         }
-        b->flow = lp_flow_new(&(lp_graph_t){.n = n, .m = na, .tail = tail, .head = head});
+        b->flow = flow_new(n, na, tail, head, false);
         ok = b->flow != NULL;
     }
     free(fill);
@@ -463,13 +463,13 @@ static steady_err_t separate_block(cuts_t *c, block_t *b, const double *capd, co
             continue;
         bool below;
         if (capq) {
-            if (!lp_flow_max_q(b->flow, capq, src, k, tpq, value, sink)) {
+            if (!flow_max_q(b->flow, capq, src, k, tpq, value, sink)) {
                 lp_certify_free(cert);
                 return STEADY_ENOMEM;
             }
             below = mpq_cmp(value, tpq) < 0;
         } else {
-            below = lp_flow_max_d(b->flow, capd, src, k, tpd, sink) < limit;
+            below = flow_max_d(b->flow, capd, src, k, tpd, sink) < limit;
         }
         if (!below) {
             lp_certify_add(cert, k);

@@ -3,7 +3,7 @@
  * exact LP model, the formulations (full.c: the per-type LPs; aggregate.c:
  * scatter and gossip as one flow per origin; cuts.c: broadcast by cut
  * generation; treegen.c: reduce by generating its trees; rounds.c: the
- * rounds of those two), exact maximum flows (maxflow.c), the solver bridges
+ * rounds of those two), the maximum flows' certificates (maxflow.c), the solver bridges
  * (glpk.c, the only file that calls glp_*; clp.c, the only one that calls
  * Clp), the exact recovery (exact.c).
  */
@@ -12,6 +12,7 @@
 
 #include "steady/lp.h"
 
+#include "../common/flow.h"
 #include "../common/numbers.h"
 
 #include <stdint.h>
@@ -465,29 +466,7 @@ void lp_reduce_prune_free(lp_reduce_prune_t *pr);
 bool lp_reduce_can_send(const lp_reduce_prune_t *pr, int h, int type);
 bool lp_reduce_can_compute(const lp_reduce_prune_t *pr, int v, int task);
 
-/* ---- maximum flows (maxflow.c) ------------------------------------------ */
-
-/* A directed graph for flows: arcs tail[a] -> head[a], a < m, nodes < n. */
-typedef struct {
-    int n, m;
-    const int *tail, *head;
-} lp_graph_t;
-
-typedef struct lp_flow lp_flow_t;
-
-/* Working space for maximum flows on g (which it borrows); NULL when
- * memory runs out. */
-lp_flow_t *lp_flow_new(const lp_graph_t *g);
-void lp_flow_free(lp_flow_t *f);
-/* Floating-point maximum flow from s to t under cap (Dinic), stopping at
- * `limit` (<= 0: none); when below the limit and sink_side is given,
- * sink_side[v] = v is on t's side of a minimum cut.  Returns the value. */
-double lp_flow_max_d(lp_flow_t *f, const double *cap, int s, int t, double limit, bool *sink_side);
-/* Exact maximum flow from s to t under cap (rationals), stopping as soon as
- * it reaches `limit` (NULL: none); the value in *value; sink_side as
- * above.  False when memory runs out. */
-bool lp_flow_max_q(lp_flow_t *f, const mpq_t *cap, int s, int t, const mpq_t limit, mpq_t value,
-                   bool *sink_side);
+/* ---- maximum flows (maxflow.c; the flows are common/flow.c's) ----------- */
 
 /* The nodes that every cut of capacity < need lets through, grown as a set
  * C: a node joins C when added (its flow from the source is known to reach
@@ -498,8 +477,8 @@ bool lp_flow_max_q(lp_flow_t *f, const mpq_t *cap, int s, int t, const mpq_t lim
  * lp_certify_new) holds C.  Floating point (capd) or exact (capq: one of
  * them NULL; need_q and capq are borrowed).  NULL when memory runs out. */
 typedef struct lp_certify lp_certify_t;
-lp_certify_t *lp_certify_new(const lp_flow_t *f, const double *capd, const mpq_t *capq,
-                             double need_d, const mpq_t need_q, bool *in_c);
+lp_certify_t *lp_certify_new(const flow_t *f, const double *capd, const mpq_t *capq, double need_d,
+                             const mpq_t need_q, bool *in_c);
 /* Puts v in C and every node that then qualifies. */
 void lp_certify_add(lp_certify_t *c, int v);
 void lp_certify_free(lp_certify_t *c);
