@@ -59,7 +59,7 @@
  * practice the first candidate arc nearly always passes) and (n - 1)^2
  * max flows for the weight; Dinic's algorithm (common/flow.c) costs
  * O(n^2 |E|) big-integer operations per max flow, and far less when it
- * stops at the flow it needs.  Polynomial; 23 s on 300 hosts in three
+ * stops at the flow it needs.  Polynomial; 19 s on 300 hosts in three
  * SimGrid clusters (docs/performance.md).
  *
  * A subset of targets (a multicast, steady_solution_is_bound()).  Packing
