@@ -50,8 +50,8 @@ flow_t *flow_new(int n, int m, const int *tail, const int *head, bool integers)
         return NULL;
     f->n = n;
     f->m = m;
-    mpq_init(f->augq);
-    mpz_init(f->augz);
+    mpq_inits(f->augq, f->roomq, NULL);
+    mpz_inits(f->augz, f->roomz, NULL);
     f->head = malloc((size_t)(2 * m + 1) * sizeof *f->head);
     f->start = calloc((size_t)n + 1, sizeof *f->start);
     f->adj = malloc((size_t)(2 * m + 1) * sizeof *f->adj);
@@ -91,8 +91,8 @@ void flow_free(flow_t *f)
         mpq_clear(f->resq[a]);
     for (int a = 0; f->resz && a < 2 * f->m; a++)
         mpz_clear(f->resz[a]);
-    mpq_clear(f->augq);
-    mpz_clear(f->augz);
+    mpq_clears(f->augq, f->roomq, NULL);
+    mpz_clears(f->augz, f->roomz, NULL);
     free(f->resq);
     free(f->resz);
     free(f->stamp);
@@ -192,12 +192,9 @@ static int augment(flow_t *f, const run_t *r, int depth)
             if (mpq_cmp(res_q(f, f->path[i]), f->augq) < 0)
                 mpq_set(f->augq, f->resq[f->path[i]]);
         if (r->limit_q) {
-            mpq_t room;
-            mpq_init(room);
-            mpq_sub(room, r->limit_q, r->value_q);
-            if (mpq_cmp(room, f->augq) < 0)
-                mpq_set(f->augq, room);
-            mpq_clear(room);
+            mpq_sub(f->roomq, r->limit_q, r->value_q);
+            if (mpq_cmp(f->roomq, f->augq) < 0)
+                mpq_set(f->augq, f->roomq);
         }
         for (int i = 0; i < depth; i++) {
             mpq_ptr fwd = res_q(f, f->path[i]), back = res_q(f, f->path[i] ^ 1);
@@ -211,12 +208,9 @@ static int augment(flow_t *f, const run_t *r, int depth)
             if (mpz_cmp(res_z(f, f->path[i]), f->augz) < 0)
                 mpz_set(f->augz, f->resz[f->path[i]]);
         if (r->limit_z) {
-            mpz_t room;
-            mpz_init(room);
-            mpz_sub(room, r->limit_z, r->value_z);
-            if (mpz_cmp(room, f->augz) < 0)
-                mpz_set(f->augz, room);
-            mpz_clear(room);
+            mpz_sub(f->roomz, r->limit_z, r->value_z);
+            if (mpz_cmp(f->roomz, f->augz) < 0)
+                mpz_set(f->augz, f->roomz);
         }
         for (int i = 0; i < depth; i++) {
             mpz_ptr fwd = res_z(f, f->path[i]), back = res_z(f, f->path[i] ^ 1);

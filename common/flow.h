@@ -27,8 +27,8 @@ typedef struct {
     unsigned *stamp;
     unsigned run;
     const void *cap; /* this run's capacities (mpq_t or mpz_t) */
-    mpq_t augq;
-    mpz_t augz;
+    mpq_t augq, roomq; /* an augmentation's bottleneck, and what the limit leaves */
+    mpz_t augz, roomz;
 } flow_t;
 
 /* Working space for maximum flows on the graph, with the integer
