@@ -915,3 +915,35 @@ steady_err_t steady_trees_decompose(const steady_solution_t *s, steady_trees_t *
     *out = t;
     return STEADY_OK;
 }
+
+steady_err_t steady_trees_scale(const steady_solution_t *s, const steady_trees_t *t, long m,
+                                steady_trees_t **out, steady_error_t *err)
+{
+    *out = NULL;
+    steady_trees_t *c = calloc(1, sizeof *c);
+    bool ok = c && (c->hops = malloc((size_t)(t->nhops ? t->nhops : 1) * sizeof *c->hops));
+    for (int h = 0; ok && h < t->nhops; h++) {
+        const steady_hop_t *from = &t->hops[h];
+        int *edges = malloc((size_t)from->nedges * sizeof *edges);
+        if (!(ok = edges != NULL))
+            break;
+        memcpy(edges, from->edges, (size_t)from->nedges * sizeof *edges);
+        c->hops[c->nhops++] = (steady_hop_t){from->src, from->dst, from->nedges, edges};
+    }
+    mpq_t w, mq;
+    mpq_inits(w, mq, NULL);
+    mpq_set_si(mq, m, 1);
+    for (int i = 0; ok && i < t->ntrees; i++) {
+        mpq_mul(w, t->trees[i].weight, mq);
+        ok = trees_append(c, w, t->trees[i].steps, t->trees[i].nsteps);
+    }
+    mpq_clears(w, mq, NULL);
+    steady_err_t rc =
+        ok ? check_trees(s, c, err) : steady_error_set(err, STEADY_ENOMEM, "out of memory");
+    if (rc) {
+        steady_trees_destroy(c);
+        return rc;
+    }
+    *out = c;
+    return STEADY_OK;
+}

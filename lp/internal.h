@@ -237,6 +237,7 @@ struct steady_solution {
     bool exact;
     const char *note;
     steady_formulation_t formulation; /* as solved (never AUTO) */
+    long scale;                       /* steady_solution_scale */
     steady_lp_stats_t stats;
 };
 

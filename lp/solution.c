@@ -355,6 +355,11 @@ bool steady_solution_is_exact(const steady_solution_t *s)
     return s->exact;
 }
 
+long steady_solution_scale(const steady_solution_t *s)
+{
+    return s->scale;
+}
+
 const char *steady_solution_note(const steady_solution_t *s)
 {
     return s->note;

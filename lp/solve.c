@@ -262,6 +262,7 @@ static steady_err_t scaled_copy(const steady_solution_t *lp, long m, steady_solu
     s->note = lp->note;
     s->formulation = lp->formulation;
     s->stats = lp->stats;
+    s->scale = m;
     *out = s;
     return STEADY_OK;
 }

@@ -30,6 +30,75 @@
 #define FORMAT_VERSION     6
 #define FORMAT_VERSION_MIN 1
 
+/* Whether send steps s of a and t of b take the same path. */
+static bool same_path(const steady_schedule_t *a, const steady_sched_step_t *s,
+                      const steady_schedule_t *b, const steady_sched_step_t *t)
+{
+    if (s->edge != t->edge || (s->hop < 0) != (t->hop < 0))
+        return false;
+    if (s->hop < 0)
+        return true;
+    const steady_hop_t *x = &a->hops[s->hop], *y = &b->hops[t->hop];
+    return x->nedges == y->nedges &&
+           memcmp(x->edges, y->edges, (size_t)x->nedges * sizeof *x->edges) == 0;
+}
+
+bool steady_schedule_equal(const steady_schedule_t *a, const steady_schedule_t *b)
+{
+    if (a->op != b->op || a->platform_hash != b->platform_hash || a->nsources != b->nsources ||
+        a->ntargets != b->ntargets || a->msg_size != b->msg_size || a->task_cost != b->task_cost ||
+        a->segments != b->segments || a->abstract != b->abstract ||
+        a->cost_model != b->cost_model || !mpq_equal(a->optimum, b->optimum) ||
+        !mpq_equal(a->throughput, b->throughput) || !mpq_equal(a->period, b->period) ||
+        a->ops_per_period != b->ops_per_period || a->fixed_period != b->fixed_period ||
+        !mpq_equal(a->loss, b->loss) || !mpq_equal(a->loss_bound, b->loss_bound) ||
+        a->max_lag != b->max_lag || a->ntrees != b->ntrees || a->nslots != b->nslots ||
+        a->ncompute != b->ncompute || a->nbuffers != b->nbuffers)
+        return false;
+    for (int i = 0; i < a->nsources; i++)
+        if (a->sources[i] != b->sources[i])
+            return false;
+    for (int i = 0; i < a->ntargets; i++)
+        if (a->targets[i] != b->targets[i])
+            return false;
+    for (int i = 0; i < a->ntrees; i++) {
+        const steady_sched_tree_t *x = &a->trees[i], *y = &b->trees[i];
+        if (x->weight != y->weight || x->first != y->first || x->nsteps != y->nsteps)
+            return false;
+        for (int j = 0; j < x->nsteps; j++) {
+            const steady_sched_step_t *s = &x->steps[j], *t = &y->steps[j];
+            if (s->kind != t->kind || s->lag != t->lag ||
+                (s->kind == STEADY_STEP_SEND
+                     ? !same_path(a, s, b, t) || strcmp(a->types[s->type], b->types[t->type]) != 0
+                     : s->node != t->node || s->k != t->k || s->l != t->l || s->m != t->m))
+                return false;
+        }
+    }
+    for (int k = 0; k < a->nslots; k++) {
+        const steady_sched_slot_t *x = &a->slots[k], *y = &b->slots[k];
+        if (!mpq_equal(x->start, y->start) || !mpq_equal(x->duration, y->duration) ||
+            x->ntransfers != y->ntransfers)
+            return false;
+        for (int t = 0; t < x->ntransfers; t++)
+            if (x->transfers[t].tree != y->transfers[t].tree ||
+                x->transfers[t].step != y->transfers[t].step ||
+                !mpq_equal(x->transfers[t].from, y->transfers[t].from) ||
+                !mpq_equal(x->transfers[t].to, y->transfers[t].to))
+                return false;
+    }
+    for (int k = 0; k < a->ncompute; k++) {
+        const steady_sched_compute_t *x = &a->compute[k], *y = &b->compute[k];
+        if (x->node != y->node || x->tree != y->tree || x->step != y->step || x->count != y->count)
+            return false;
+    }
+    for (int k = 0; k < a->nbuffers; k++)
+        if (a->buffers[k].node != b->buffers[k].node ||
+            a->buffers[k].messages != b->buffers[k].messages ||
+            strcmp(a->types[a->buffers[k].type], b->types[b->buffers[k].type]) != 0)
+            return false;
+    return true;
+}
+
 const char *steady_schedule_unit(const steady_schedule_t *sc)
 {
     return sc->segments > 1 ? "segments" : "operations";

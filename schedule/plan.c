@@ -235,8 +235,9 @@ static steady_schedule_t *pick_fewest_messages(built_t *b, double *rate, double 
     return x;
 }
 
-static steady_err_t build(const steady_solution_t *s, const steady_plan_options_t *opts,
-                          steady_schedule_t **out, double *rate, double *msgs, steady_error_t *err);
+static steady_err_t build(const steady_solution_t *s, const steady_trees_t *given,
+                          const steady_plan_options_t *opts, steady_schedule_t **out, double *rate,
+                          double *msgs, steady_error_t *err);
 
 /* Whether a message on some hop of x costs more than its bytes: a
  * latency, or an overhead. */
@@ -266,7 +267,7 @@ static steady_err_t whole_schedule(const steady_solution_t *s, int ntrees,
 {
     steady_plan_options_t exact = {.period = -(double)repeat, /* repeat exact periods */
                                    .cost_model = opts ? opts->cost_model : STEADY_COST_RENDEZVOUS};
-    steady_err_t rc = build(x, &exact, out, NULL, NULL, err);
+    steady_err_t rc = build(x, NULL, &exact, out, NULL, NULL, err);
     if (rc == STEADY_EINVAL)
         return STEADY_OK;
     if (rc)
@@ -395,8 +396,52 @@ static bool same_candidate(const candidates_t *c, int ntrees, int a, int b)
            memcmp(c->weight[a], c->weight[b], (size_t)ntrees * sizeof *c->weight[a]) == 0;
 }
 
+/* Period candidate c's schedule under `rule` (*out NULL on error). */
+static steady_err_t candidate_schedule(const pool_t *pl, int c, steady_matching_rule_t rule,
+                                       steady_schedule_t **out, steady_error_t *err)
+{
+    steady_schedule_t *x = *out = schedule_new();
+    steady_err_t rc = x ? fill_header(x, pl->s, pl->opts, err) : oom(err);
+    if (!rc) {
+        mpq_set(x->period, pl->cands->period[c]);
+        x->ops_per_period = pl->cands->ops[c];
+        x->fixed_period = true;
+        plan_set_rates(x, pl->tr->ntrees);
+        rc = plan_assemble(x, pl->s, pl->tr, pl->cands->weight[c], pl->interval, rule, err);
+    }
+    if (rc) {
+        steady_schedule_destroy(x);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* *same: x, candidate c's schedule with its matchings kept, is an earlier
+ * candidate's: one that runs the same operations of every tree in another
+ * period, which the slots outgrow as they outgrow c's (built again here
+ * and compared whole).  A 300-host broadcast over three clusters had 4
+ * such candidates of 8, each replayed for 9 s. */
+static steady_err_t built_before(const pool_t *pl, int c, const steady_schedule_t *x, bool *same,
+                                 steady_error_t *err)
+{
+    const candidates_t *cd = pl->cands;
+    steady_err_t rc = STEADY_OK;
+    *same = false;
+    for (int e = 0; e < c && !*same && !rc; e++) {
+        if (cd->ops[e] != cd->ops[c] ||
+            memcmp(cd->weight[e], cd->weight[c], (size_t)pl->tr->ntrees * sizeof *cd->weight[c]))
+            continue;
+        steady_schedule_t *y = NULL;
+        if (!(rc = candidate_schedule(pl, e, STEADY_MATCHING_KEEP, &y, err)))
+            *same = steady_schedule_equal(x, y);
+        steady_schedule_destroy(y);
+    }
+    return rc;
+}
+
 /* Builds and replays period candidate c (see job_t); nothing when an
- * earlier candidate is the same. */
+ * earlier candidate is the same, or builds the same schedule (on a period
+ * too large for a fresh slot structure: built_before). */
 static steady_err_t period_job(const pool_t *pl, int c, job_t *j, steady_error_t *err)
 {
     const steady_platform_t *p = steady_solution_platform(pl->s);
@@ -406,24 +451,20 @@ static steady_err_t period_job(const pool_t *pl, int c, job_t *j, steady_error_t
         if (same_candidate(pl->cands, pl->tr->ntrees, e, c))
             return STEADY_OK;
     for (int rule = STEADY_MATCHING_KEEP; rule <= STEADY_MATCHING_FRESH && !rc; rule++) {
-        steady_schedule_t *x = schedule_new();
-        rc = x ? fill_header(x, pl->s, pl->opts, err) : oom(err);
-        if (!rc) {
-            mpq_set(x->period, pl->cands->period[c]);
-            x->ops_per_period = pl->cands->ops[c];
-            x->fixed_period = true;
-            plan_set_rates(x, pl->tr->ntrees);
-            rc = plan_assemble(x, pl->s, pl->tr, pl->cands->weight[c], pl->interval,
-                               (steady_matching_rule_t)rule, err);
-        }
+        steady_schedule_t *x = NULL;
+        rc = candidate_schedule(pl, c, (steady_matching_rule_t)rule, &x, err);
         long ncomms = 0, count = 0;
+        bool same = false;
         for (int i = 0; !rc && i < x->ntrees; i++)
             for (int k = 0; k < x->trees[i].nsteps; k++)
                 ncomms += x->trees[i].steps[k].kind == STEADY_STEP_SEND;
         if (!rc && rule == STEADY_MATCHING_FRESH)
             rc = steady_schedule_message_count(x, p, &count, NULL, err);
-        if (!rc && (rule == STEADY_MATCHING_KEEP ||
-                    (double)count * (double)x->segments / (double)x->ops_per_period < keep_msgs)) {
+        else if (!rc && ncomms > FRESH_MAX_COMMS)
+            rc = built_before(pl, c, x, &same, err);
+        if (!rc && !same &&
+            (rule == STEADY_MATCHING_KEEP ||
+             (double)count * (double)x->segments / (double)x->ops_per_period < keep_msgs)) {
             j->x[j->n] = x;
             rc = plan_series_rate(x, p, pl->series, &j->rate[j->n], &j->msgs[j->n], err);
             keep_msgs = j->msgs[j->n++];
@@ -612,11 +653,13 @@ static steady_err_t pick_by_replay(const steady_solution_t *s, const steady_plan
     return rc;
 }
 
-/* steady_schedule_build without the tree phases; *rate and *msgs (if not
- * NULL) get the rate the series was replayed at and the MPI messages per
- * message when candidates were compared, else 0. */
-static steady_err_t build(const steady_solution_t *s, const steady_plan_options_t *opts,
-                          steady_schedule_t **out, double *rate, double *msgs, steady_error_t *err)
+/* steady_schedule_build without the tree phases, from s's trees `given`
+ * (NULL: s decomposed here); *rate and *msgs (if not NULL) get the rate
+ * the series was replayed at and the MPI messages per message when
+ * candidates were compared, else 0. */
+static steady_err_t build(const steady_solution_t *s, const steady_trees_t *given,
+                          const steady_plan_options_t *opts, steady_schedule_t **out, double *rate,
+                          double *msgs, steady_error_t *err)
 {
     *out = NULL;
     if (!steady_solution_is_exact(s))
@@ -628,7 +671,8 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
     if (isnan(period) || period > 1e15)
         return steady_error_set(err, STEADY_EINVAL, "invalid period (%g)", period);
     long series = series_of(opts);
-    steady_trees_t *tr = NULL;
+    steady_trees_t *own = NULL;
+    const steady_trees_t *tr = given;
     long *weight = NULL;
     candidates_t cands = {0};
     whole_cands_t whole = {0};
@@ -646,9 +690,11 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
     }
     if (!rc)
         rc = fill_header(sc, s, opts, err);
-    progress(opts, "trees", -1, 0);
-    if (!rc)
-        rc = steady_trees_decompose(s, &tr, err);
+    if (!rc && !tr) {
+        progress(opts, "trees", -1, 0);
+        if (!(rc = steady_trees_decompose(s, &own, err)))
+            tr = own;
+    }
     if (!rc && !(weight = calloc((size_t)(tr->ntrees ? tr->ntrees : 1), sizeof *weight)))
         rc = oom(err);
     /* the deepest tree's lag, for the automatic period: every tree once */
@@ -704,7 +750,7 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
     plan_whole_free(&whole);
     free(interval);
     free(weight);
-    steady_trees_destroy(tr);
+    steady_trees_destroy(own);
     if (rc) {
         steady_schedule_destroy(sc);
         return rc;
@@ -719,11 +765,11 @@ static steady_err_t build(const steady_solution_t *s, const steady_plan_options_
 
 /* steady_schedule_build; *rate and *msgs as build()'s, for the schedule
  * after its tree phases. */
-static steady_err_t build_phased(const steady_solution_t *s, const steady_plan_options_t *opts,
-                                 steady_schedule_t **out, double *rate, double *msgs,
-                                 steady_error_t *err)
+static steady_err_t build_phased(const steady_solution_t *s, const steady_trees_t *given,
+                                 const steady_plan_options_t *opts, steady_schedule_t **out,
+                                 double *rate, double *msgs, steady_error_t *err)
 {
-    steady_err_t rc = build(s, opts, out, rate, msgs, err);
+    steady_err_t rc = build(s, given, opts, out, rate, msgs, err);
     if (rc)
         return rc;
     progress(opts, "tree phases", -1, 0);
@@ -739,7 +785,7 @@ steady_err_t steady_schedule_build(const steady_solution_t *s, const steady_plan
                                    steady_schedule_t **out, steady_error_t *err)
 {
     double rate = 0, msgs = 0;
-    return build_phased(s, opts, out, &rate, &msgs, err);
+    return build_phased(s, NULL, opts, out, &rate, &msgs, err);
 }
 
 /* Whether a message of `size` bytes cuts into m segments of whole 8-byte
@@ -752,22 +798,36 @@ static bool cuts_into(double size, long m)
 
 /* The schedule of s's series in m segments, with the series' makespan and
  * MPI messages per operation as the choice of its period replayed them
- * (0: it replayed nothing). */
+ * (0: it replayed nothing).  With `base`, s's trees are decomposed once,
+ * kept there for the next count, and scaled to the segments' solution
+ * when it is s's rates scaled (no LP solved: the same trees). */
 static steady_err_t plan_segments(const steady_solution_t *s, long m,
                                   const steady_solve_options_t *sopts,
-                                  const steady_plan_options_t *opts, steady_schedule_t **out,
-                                  double *makespan, double *msgs, steady_error_t *err)
+                                  const steady_plan_options_t *opts, steady_trees_t **base,
+                                  steady_schedule_t **out, double *makespan, double *msgs,
+                                  steady_error_t *err)
 {
     *makespan = *msgs = 0;
     steady_solution_t *seg = NULL;
+    steady_trees_t *scaled = NULL;
     steady_plan_options_t o = opts ? *opts : (steady_plan_options_t){0};
     o.series = series_of(opts) * m;
     double rate = 0, per_msg = 0;
     steady_err_t rc = m == 1 ? STEADY_OK : steady_lp_solve_segment(s, m, sopts, &seg, err);
+    if (!rc && base && (m == 1 || steady_solution_scale(seg) == m)) {
+        if (!*base) {
+            progress(opts, "trees", -1, 0);
+            rc = steady_trees_decompose(s, base, err);
+        }
+        if (!rc && m > 1)
+            rc = steady_trees_scale(seg, *base, m, &scaled, err);
+    }
     if (!rc)
-        rc = build_phased(m == 1 ? s : seg, &o, out, &rate, &per_msg, err);
+        rc = build_phased(m == 1 ? s : seg, m == 1 && base ? *base : scaled, &o, out, &rate,
+                          &per_msg, err);
     if (!rc)
         (*out)->segments = m;
+    steady_trees_destroy(scaled);
     steady_solution_destroy(seg);
     /* the rate is per message, and so were the messages counted */
     if (!rc && rate > 0) {
@@ -807,7 +867,7 @@ steady_err_t steady_schedule_plan(const steady_solution_t *s, const steady_solve
     long series = series_of(opts);
     double makespan = 0, msgs = 0;
     if (want > 0) {
-        steady_err_t rc = plan_segments(s, want, sopts, opts, out, &makespan, &msgs, err);
+        steady_err_t rc = plan_segments(s, want, sopts, opts, NULL, out, &makespan, &msgs, err);
         if (!rc)
             note_replayed(*out, series, makespan, msgs);
         return rc;
@@ -822,10 +882,11 @@ steady_err_t steady_schedule_plan(const steady_solution_t *s, const steady_solve
                cuts_into(size, 2 * most))
             most *= 2;
     built_t b = {0};
+    steady_trees_t *base = NULL;
     steady_err_t rc = STEADY_OK;
     for (long m = most; !rc && m >= 1; m /= 2) {
         steady_schedule_t *sc = NULL;
-        rc = plan_segments(s, m, sopts, opts, &sc, &makespan, &msgs, err);
+        rc = plan_segments(s, m, sopts, opts, &base, &sc, &makespan, &msgs, err);
         if (!rc && most > 1 && makespan <= 0)
             rc = series_replay(sc, p, series, &makespan, &msgs, err);
         if (rc)
@@ -833,6 +894,7 @@ steady_err_t steady_schedule_plan(const steady_solution_t *s, const steady_solve
         else
             keep(&b, sc, makespan > 0 ? (double)series / makespan : 0, msgs);
     }
+    steady_trees_destroy(base);
     if (rc) {
         for (int i = 0; i < b.n; i++)
             steady_schedule_destroy(b.x[i]);

@@ -203,6 +203,10 @@ steady_err_t steady_lp_solve_whole(const steady_solution_t *lp, long k, long nod
 steady_err_t steady_lp_solve_segment(const steady_solution_t *lp, long m,
                                      const steady_solve_options_t *opts, steady_solution_t **out,
                                      steady_error_t *err);
+/* m when s is the copy steady_lp_solve_segment(lp, m) made of lp, its
+ * rates lp's times m (lp's trees, their weights times m, decompose it:
+ * steady_trees_scale); 0 when s was solved. */
+long steady_solution_scale(const steady_solution_t *s);
 
 void steady_solution_destroy(steady_solution_t *s);
 

@@ -245,6 +245,11 @@ double steady_schedule_per_operation(const steady_schedule_t *sc, const mpq_t ra
 steady_err_t steady_schedule_messages(const steady_schedule_t *sc, long ops, long *msgs,
                                       steady_error_t *err);
 
+/* Whether a and b are the same schedule: the same problem, period, trees
+ * (steps, hops, lags), slots, tasks and buffers, rationals exactly (what
+ * their files say; not what a plan replayed of them). */
+bool steady_schedule_equal(const steady_schedule_t *a, const steady_schedule_t *b);
+
 /* Writes the JSON document (docs/schedule-format.md). */
 steady_err_t steady_schedule_write(const steady_schedule_t *sc, const steady_platform_t *p,
                                    FILE *out, steady_error_t *err);

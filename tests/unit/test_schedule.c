@@ -134,57 +134,6 @@ static void test_auto_period(void)
     }
 }
 
-static bool same_schedule(const steady_schedule_t *a, const steady_schedule_t *b)
-{
-    if (a->op != b->op || a->platform_hash != b->platform_hash || a->nsources != b->nsources ||
-        a->ntargets != b->ntargets || a->msg_size != b->msg_size || a->task_cost != b->task_cost ||
-        a->segments != b->segments || a->abstract != b->abstract ||
-        a->cost_model != b->cost_model || !mpq_equal(a->optimum, b->optimum) ||
-        !mpq_equal(a->throughput, b->throughput) || !mpq_equal(a->period, b->period) ||
-        a->ops_per_period != b->ops_per_period || a->fixed_period != b->fixed_period ||
-        !mpq_equal(a->loss, b->loss) || !mpq_equal(a->loss_bound, b->loss_bound) ||
-        a->max_lag != b->max_lag || a->ntrees != b->ntrees || a->nslots != b->nslots ||
-        a->ncompute != b->ncompute || a->nbuffers != b->nbuffers)
-        return false;
-    for (int i = 0; i < a->nsources; i++)
-        if (a->sources[i] != b->sources[i])
-            return false;
-    for (int i = 0; i < a->ntrees; i++) {
-        const steady_sched_tree_t *x = &a->trees[i], *y = &b->trees[i];
-        if (x->weight != y->weight || x->first != y->first || x->nsteps != y->nsteps)
-            return false;
-        for (int j = 0; j < x->nsteps; j++) {
-            const steady_sched_step_t *s = &x->steps[j], *t = &y->steps[j];
-            if (s->kind != t->kind || s->lag != t->lag ||
-                (s->kind == STEADY_STEP_SEND
-                     ? s->edge != t->edge || strcmp(a->types[s->type], b->types[t->type]) != 0
-                     : s->node != t->node || s->k != t->k || s->l != t->l || s->m != t->m))
-                return false;
-        }
-    }
-    for (int k = 0; k < a->nslots; k++) {
-        const steady_sched_slot_t *x = &a->slots[k], *y = &b->slots[k];
-        if (!mpq_equal(x->start, y->start) || !mpq_equal(x->duration, y->duration) ||
-            x->ntransfers != y->ntransfers)
-            return false;
-        for (int t = 0; t < x->ntransfers; t++)
-            if (x->transfers[t].tree != y->transfers[t].tree ||
-                x->transfers[t].step != y->transfers[t].step ||
-                !mpq_equal(x->transfers[t].from, y->transfers[t].from) ||
-                !mpq_equal(x->transfers[t].to, y->transfers[t].to))
-                return false;
-    }
-    for (int k = 0; k < a->ncompute; k++)
-        if (memcmp(&a->compute[k], &b->compute[k], sizeof a->compute[k]) != 0)
-            return false;
-    for (int k = 0; k < a->nbuffers; k++)
-        if (a->buffers[k].node != b->buffers[k].node ||
-            a->buffers[k].messages != b->buffers[k].messages ||
-            strcmp(a->types[a->buffers[k].type], b->types[b->buffers[k].type]) != 0)
-            return false;
-    return true;
-}
-
 /* write -> read gives back the same schedule, rationals exactly. */
 static void test_file_round_trip(void)
 {
@@ -208,7 +157,20 @@ static void test_file_round_trip(void)
             steady_error_t err = {0};
             CU_ASSERT_EQUAL(steady_schedule_read(path, p, &back, &err), STEADY_OK);
             CU_ASSERT_PTR_NOT_NULL_FATAL(back);
-            CU_ASSERT_TRUE(same_schedule(sc, back));
+            CU_ASSERT_TRUE(steady_schedule_equal(sc, back));
+            /* one lag, one position, one slot's start: another schedule */
+            back->trees[0].steps[0].lag++;
+            CU_ASSERT_FALSE(steady_schedule_equal(sc, back));
+            back->trees[0].steps[0].lag--;
+            steady_sched_transfer_t *tf = &back->slots[back->nslots - 1].transfers[0];
+            mpq_add(tf->to, tf->to, tf->to);
+            CU_ASSERT_FALSE(steady_schedule_equal(sc, back));
+            mpq_set(tf->to, sc->slots[sc->nslots - 1].transfers[0].to);
+            mpq_set_si(back->slots[0].start, 1, 3);
+            CU_ASSERT_EQUAL(steady_schedule_equal(sc, back),
+                            mpq_cmp_si(sc->slots[0].start, 1, 3) == 0);
+            mpq_set(back->slots[0].start, sc->slots[0].start);
+            CU_ASSERT_TRUE(steady_schedule_equal(sc, back));
             steady_schedule_destroy(back);
             steady_schedule_destroy(sc);
         }
@@ -278,7 +240,7 @@ static void test_progress(void)
     CU_ASSERT_EQUAL(seen.phases, 1);
     o.progress = NULL;
     CU_ASSERT_EQUAL_FATAL(steady_schedule_build(s, &o, &b, NULL), STEADY_OK);
-    CU_ASSERT(same_schedule(a, b));
+    CU_ASSERT(steady_schedule_equal(a, b));
     steady_schedule_destroy(a);
     steady_schedule_destroy(b);
     steady_solution_destroy(s);
@@ -374,6 +336,30 @@ static void test_segments(void)
     steady_solution_throughput(direct, want);
     CU_ASSERT(mpq_equal(tp4, want));
     steady_solution_destroy(direct);
+    /* the copy's trees: s's, their weights 4 times, adding up to its TP;
+     * scaled by another factor they fail the exact check */
+    CU_ASSERT_EQUAL(steady_solution_scale(s), 0);
+    CU_ASSERT_EQUAL(steady_solution_scale(seg), 4);
+    steady_trees_t *t = NULL, *t4 = NULL, *t2 = NULL;
+    CU_ASSERT_EQUAL_FATAL(steady_trees_decompose(s, &t, &err), STEADY_OK);
+    CU_ASSERT_EQUAL_FATAL(steady_trees_scale(seg, t, 4, &t4, &err), STEADY_OK);
+    CU_ASSERT_EQUAL_FATAL(t4->ntrees, t->ntrees);
+    CU_ASSERT_EQUAL(t4->nhops, t->nhops);
+    mpq_set_ui(want, 0, 1);
+    for (int i = 0; i < t->ntrees; i++) {
+        mpq_t w;
+        mpq_init(w);
+        mpq_mul_2exp(w, t->trees[i].weight, 2);
+        CU_ASSERT(mpq_equal(w, t4->trees[i].weight));
+        CU_ASSERT_EQUAL(t4->trees[i].nsteps, t->trees[i].nsteps);
+        mpq_add(want, want, w);
+        mpq_clear(w);
+    }
+    CU_ASSERT(mpq_equal(want, tp4));
+    CU_ASSERT_EQUAL(steady_trees_scale(seg, t, 2, &t2, &err), STEADY_EINTERNAL);
+    CU_ASSERT_PTR_NULL(t2);
+    steady_trees_destroy(t);
+    steady_trees_destroy(t4);
 
     /* a plan in 4 segments */
     steady_plan_options_t o = {.series = 2000, .segments = 4, .cost_model = STEADY_COST_EAGER};
@@ -391,7 +377,7 @@ static void test_segments(void)
     fclose(f);
     steady_schedule_t *back = NULL;
     CU_ASSERT_EQUAL(steady_schedule_read(path, p, &back, &err), STEADY_OK);
-    CU_ASSERT(back && same_schedule(sc, back));
+    CU_ASSERT(back && steady_schedule_equal(sc, back));
     steady_schedule_destroy(back);
     unlink(path);
     steady_replay_t r = {0};
@@ -451,6 +437,7 @@ static void test_segments(void)
     mpq_set_ui(want, 100000000, 100000 + 262144);
     mpq_canonicalize(want);
     CU_ASSERT(mpq_equal(tp4, want));
+    CU_ASSERT_EQUAL(steady_solution_scale(seg), 0);
     steady_solution_destroy(seg);
     steady_solution_destroy(s);
     steady_platform_destroy(p);
