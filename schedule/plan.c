@@ -389,11 +389,17 @@ typedef struct {
 } pool_t;
 
 /* Whether period candidates a and b run the same operations of every
- * tree in the same period (the two ways of filling a period can agree). */
+ * tree. */
+static bool same_operations(const candidates_t *c, int ntrees, int a, int b)
+{
+    return c->ops[a] == c->ops[b] &&
+           memcmp(c->weight[a], c->weight[b], (size_t)ntrees * sizeof *c->weight[a]) == 0;
+}
+
+/* ... in the same period (the two ways of filling a period can agree). */
 static bool same_candidate(const candidates_t *c, int ntrees, int a, int b)
 {
-    return c->ops[a] == c->ops[b] && mpq_equal(c->period[a], c->period[b]) &&
-           memcmp(c->weight[a], c->weight[b], (size_t)ntrees * sizeof *c->weight[a]) == 0;
+    return same_operations(c, ntrees, a, b) && mpq_equal(c->period[a], c->period[b]);
 }
 
 /* Period candidate c's schedule under `rule` (*out NULL on error). */
@@ -424,12 +430,10 @@ static steady_err_t candidate_schedule(const pool_t *pl, int c, steady_matching_
 static steady_err_t built_before(const pool_t *pl, int c, const steady_schedule_t *x, bool *same,
                                  steady_error_t *err)
 {
-    const candidates_t *cd = pl->cands;
     steady_err_t rc = STEADY_OK;
     *same = false;
     for (int e = 0; e < c && !*same && !rc; e++) {
-        if (cd->ops[e] != cd->ops[c] ||
-            memcmp(cd->weight[e], cd->weight[c], (size_t)pl->tr->ntrees * sizeof *cd->weight[c]))
+        if (!same_operations(pl->cands, pl->tr->ntrees, e, c))
             continue;
         steady_schedule_t *y = NULL;
         if (!(rc = candidate_schedule(pl, e, STEADY_MATCHING_KEEP, &y, err)))
