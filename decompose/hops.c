@@ -40,12 +40,8 @@ static int table_index(hop_table_t *h, int hop)
     steady_trees_t *t = h->t;
     if (!array_grow((void **)&t->hops, &h->cap, t->nhops + 1, sizeof *t->hops, 16))
         return -1;
-    int *copy = malloc((size_t)src->nedges * sizeof *copy);
-    if (!copy)
+    if (!steady_hop_copy(&t->hops[t->nhops], src))
         return -1;
-    memcpy(copy, src->edges, (size_t)src->nedges * sizeof *copy);
-    t->hops[t->nhops] = *src;
-    t->hops[t->nhops].edges = copy;
     return h->index[hop] = t->nhops++;
 }
 

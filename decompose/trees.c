@@ -922,14 +922,9 @@ steady_err_t steady_trees_scale(const steady_solution_t *s, const steady_trees_t
     *out = NULL;
     steady_trees_t *c = calloc(1, sizeof *c);
     bool ok = c && (c->hops = malloc((size_t)(t->nhops ? t->nhops : 1) * sizeof *c->hops));
-    for (int h = 0; ok && h < t->nhops; h++) {
-        const steady_hop_t *from = &t->hops[h];
-        int *edges = malloc((size_t)from->nedges * sizeof *edges);
-        if (!(ok = edges != NULL))
-            break;
-        memcpy(edges, from->edges, (size_t)from->nedges * sizeof *edges);
-        c->hops[c->nhops++] = (steady_hop_t){from->src, from->dst, from->nedges, edges};
-    }
+    for (int h = 0; ok && h < t->nhops; h++)
+        if ((ok = steady_hop_copy(&c->hops[h], &t->hops[h])))
+            c->nhops++;
     mpq_t w, mq;
     mpq_inits(w, mq, NULL);
     mpq_set_si(mq, m, 1);

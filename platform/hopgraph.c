@@ -232,6 +232,17 @@ const steady_hop_t *steady_hop_graph_hop(const steady_hop_graph_t *g, int h)
     return &g->hops[h];
 }
 
+bool steady_hop_copy(steady_hop_t *out, const steady_hop_t *h)
+{
+    int *edges = malloc((size_t)h->nedges * sizeof *edges);
+    if (!edges)
+        return false;
+    memcpy(edges, h->edges, (size_t)h->nedges * sizeof *edges);
+    *out = *h;
+    out->edges = edges;
+    return true;
+}
+
 const int *steady_hop_graph_out(const steady_hop_graph_t *g, int v, int *count)
 {
     *count = g->out_start[v + 1] - g->out_start[v];

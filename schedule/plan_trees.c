@@ -42,12 +42,8 @@ static steady_err_t add_hop(steady_schedule_t *sc, const steady_hop_t *h, int *i
     if (!grown)
         return oom(err);
     sc->hops = grown;
-    int *edges = malloc((size_t)h->nedges * sizeof *edges);
-    if (!edges)
+    if (!steady_hop_copy(&sc->hops[sc->nhops], h))
         return oom(err);
-    memcpy(edges, h->edges, (size_t)h->nedges * sizeof *edges);
-    sc->hops[sc->nhops] = *h;
-    sc->hops[sc->nhops].edges = edges;
     *index = sc->nhops++;
     return STEADY_OK;
 }

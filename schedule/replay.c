@@ -735,7 +735,7 @@ steady_err_t replay_series(const steady_schedule_t *sc, const steady_platform_t 
      * of p1 batches, doubling while they disagree and their events stay
      * within max_events, then the whole series within SERIES_WHOLE times
      * max_events; that series at once when the three first runs would
-     * replay half as many periods (runs that agree save less than they
+     * replay at least half as many periods as it (runs that agree save less than they
      * cost when they do not: a 300-host chain's, 1 194 batches deep, took
      * 13.5 s before its whole series of 5 000 batches).  Beyond: the
      * estimate */

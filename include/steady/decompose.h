@@ -130,7 +130,7 @@ steady_err_t steady_trees_decompose(const steady_solution_t *s, steady_trees_t *
  * made by steady_lp_solve_segment without solving: steady_solution_scale):
  * t's trees, their weights times m, checked exactly as
  * steady_trees_decompose's are (the planner's segment counts: a 999-host
- * broadcast's arborescences take 49 s to find, once).  *out is new
+ * broadcast's arborescences take 49-61 s to find, once).  *out is new
  * (steady_trees_destroy). */
 steady_err_t steady_trees_scale(const steady_solution_t *s, const steady_trees_t *t, long m,
                                 steady_trees_t **out, steady_error_t *err);

@@ -357,6 +357,10 @@ typedef struct {
     int *edges; /* the path, in order (owned by whoever holds the hop) */
 } steady_hop_t;
 
+/* *out: h with a copy of its edges, which out's holder owns; false when
+ * memory runs out. */
+bool steady_hop_copy(steady_hop_t *out, const steady_hop_t *h);
+
 /* The time one message of msg_size bytes takes along the hop alone: the
  * largest steady_platform_edge_time of its edges; both ports are held that
  * long. */
